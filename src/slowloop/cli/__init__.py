@@ -1,0 +1,74 @@
+"""``slowloop <noun> <verb>``: a lazy command group so a hook that runs one command imports only it.
+
+Each command lives in its own module and is listed in ``COMMANDS``; errors from the library become
+one line on stderr (plus a hint) and an exit code that says who is at fault.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from ..errors import SlowloopError
+
+# name -> "module:attribute" (relative to slowloop.cli)
+COMMANDS: dict[str, str] = {
+    "agents": "agents:agents",
+    "config": "config_cmd:config",
+    "explain": "explain:explain",
+    "ingest": "ingest:ingest",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="slowloop")
+def cli() -> None:
+    """slowloop: a slow learning loop for your AI agent.
+
+    It observes your agent's turns at no model cost, reflects on the ones worth learning from, and
+    writes skills, a self-understanding memo and a living memory as Markdown the agent reads at the
+    start of its next conversation. Everything stays in SLOWLOOP_HOME on this machine.
+
+    \b
+    Example:
+      slowloop demo
+      slowloop explain ~/.claude/projects/*/*.jsonl
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cli.main(args=argv, prog_name="slowloop", standalone_mode=False)
+    except SlowloopError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+__all__ = ["cli", "main", "COMMANDS"]

@@ -1,0 +1,142 @@
+"""Atomic, private, conflict-aware file writes and inter-process file locks.
+
+Markdown files are the truth people edit, so every write goes through ``atomic_write``: a temp file
+in the same directory, fsync, ``os.replace``. Callers that read-modify-write pass the hash they read
+(``expect``) so that a person's edit made in between is detected instead of overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+from .errors import ConflictError, LockedError
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_hash(path: Path) -> str | None:
+    """The sha256 of the file's bytes, or ``None`` when it does not exist."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def read_text(path: Path) -> tuple[str | None, str | None]:
+    """``(text, hash)``; ``(None, None)`` when missing."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None, None
+    return data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest()
+
+
+def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mode: int = 0o600) -> str:
+    """Write ``text`` to ``path`` atomically and return the new content hash.
+
+    ``expect``: ``False`` (default) writes unconditionally; ``None`` requires that the file does not
+    exist; a hash requires the file to still have that hash. A mismatch raises ``ConflictError`` and
+    leaves the file untouched. The check and the replace happen under the file's lock, so two
+    slowloop processes cannot interleave; a person's editor does not take our lock, which is why
+    the hash check exists.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8")
+    with file_lock(path.with_name(path.name + ".lock")):
+        if expect is not False:
+            current = file_hash(path)
+            if current != expect:
+                raise ConflictError(
+                    f"{path} changed since it was read (someone edited it); not overwriting",
+                    hint="re-read the file and apply the change again",
+                )
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        _fsync_dir(path.parent)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(str(directory), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -> Iterator[None]:
+    """An advisory inter-process lock on ``lock_path`` (created if needed).
+
+    ``flock`` locks die with their process, so a crashed holder never blocks anyone forever.
+    """
+    lock_path = Path(lock_path)
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(str(lock_path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if fcntl is None:  # pragma: no cover
+            yield
+            return
+        op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, op | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise LockedError(f"{lock_path} is held by another process",
+                                      hint="wait for it to finish, or stop the other slowloop process")
+                time.sleep(0.02)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line under the file's lock (used for logs and append-only notes)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(path.with_name(path.name + ".lock")):
+        fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)

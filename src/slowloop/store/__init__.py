@@ -1,0 +1,3 @@
+from .db import Store, open_store
+
+__all__ = ["Store", "open_store"]

@@ -1,0 +1,148 @@
+"""The SQLite ledger: one file in the home, WAL, numbered migrations, safe across processes.
+
+Markdown files are what people edit; this database is the machine's ledger of what it saw and did
+(turns, errors, signals, impressions, invocations, edits, reflections, history of changes).
+
+Several processes (an agent's hook, ``slowloop watch``, a background reflector) write at once: each
+opens its own connection, WAL lets readers proceed while one writer writes, ``busy_timeout`` makes
+writers queue instead of failing, and every write is one ``BEGIN IMMEDIATE`` transaction, so a
+crash leaves all of a write or none of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+from .. import clock
+from ..errors import DataError
+from ..paths import db_path, ensure_home, validate_agent_name
+from .migrations import MIGRATIONS
+
+BUSY_TIMEOUT_MS = 60_000
+
+
+class Store:
+    """A connection to the ledger. Cheap to open; open one per process (or per thread)."""
+
+    def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
+        if path is None:
+            path = db_path(ensure_home(home))
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        new = not self.path.exists()
+        try:
+            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
+                                        isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise DataError(f"cannot open the store: {exc}", path=str(self.path)) from None
+        if new:
+            with contextlib.suppress(OSError):
+                os.chmod(self.path, 0o600)
+        self.conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise DataError(f"the store is not a usable SQLite database: {exc}", path=str(self.path),
+                            hint="move the file aside; slowloop will start a new one") from None
+
+    # -- schema -------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version >= len(MIGRATIONS):
+            return
+        with self.transaction():
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            for number, fn in enumerate(MIGRATIONS[version:], start=version + 1):
+                fn(self.conn)
+                self.conn.execute(f"PRAGMA user_version = {number}")
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- transactions -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; nested calls join the outer transaction."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._depth -= 1
+                return
+            self.conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield self.conn
+            except BaseException:
+                self._depth = 0
+                self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self._depth = 0
+                self.conn.execute("COMMIT")
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self.conn.execute(sql, params)
+
+    def query(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- agents -------------------------------------------------------------------------------
+    def agent_id(self, name: str, *, create: bool = True) -> int | None:
+        validate_agent_name(name)
+        row = self.query("SELECT id FROM agents WHERE name = ?", (name,))
+        if row:
+            return int(row[0]["id"])
+        if not create:
+            return None
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO agents(name, created_at) VALUES (?, ?)",
+                       (name, clock.iso()))
+            return int(db.execute("SELECT id FROM agents WHERE name = ?", (name,)).fetchone()[0])
+
+    def agents(self) -> list[sqlite3.Row]:
+        return self.query("SELECT * FROM agents ORDER BY name")
+
+    def agent(self, name: str) -> sqlite3.Row | None:
+        rows = self.query("SELECT * FROM agents WHERE name = ?", (name,))
+        return rows[0] if rows else None
+
+    # -- meta ---------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+def open_store(home: Path | None = None) -> Store:
+    return Store(home=home)

@@ -1,0 +1,194 @@
+"""Numbered migrations of the SQLite ledger. Append new ones; never edit a released one.
+
+``PRAGMA user_version`` holds the number of the last applied migration. Each runs inside the same
+``BEGIN IMMEDIATE`` transaction that bumps the version, so two processes opening a fresh store at
+once apply each migration exactly once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
+
+
+def migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_foundation(db: sqlite3.Connection) -> None:
+    db.executescript(
+        """
+        CREATE TABLE agents (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            last_reflected_at TEXT,          -- last completed reflection (any outcome)
+            last_attempt_at TEXT,            -- last reflection attempt (incl. failed ones)
+            last_seen_turn_id INTEGER NOT NULL DEFAULT 0  -- dirty gate watermark
+        );
+
+        -- one row per observed turn; data holds the normalized Turn as JSON
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            key TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            source TEXT NOT NULL,
+            format TEXT NOT NULL,
+            session_id TEXT,
+            idx INTEGER NOT NULL,
+            started_at TEXT,
+            ended_at TEXT,
+            recorded_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            user_text TEXT NOT NULL,
+            tool_calls INTEGER NOT NULL,
+            corrected INTEGER NOT NULL,
+            aborted INTEGER NOT NULL,
+            rejected INTEGER NOT NULL,
+            recovered INTEGER NOT NULL,
+            ended_in_real_error INTEGER NOT NULL,
+            score REAL NOT NULL,
+            threshold REAL NOT NULL,
+            reflect INTEGER NOT NULL,
+            complete INTEGER NOT NULL DEFAULT 1,
+            data TEXT NOT NULL,
+            UNIQUE (agent_id, key)
+        );
+        CREATE INDEX turns_agent_time ON turns(agent_id, id);
+        CREATE INDEX turns_session ON turns(agent_id, session_id, idx);
+
+        CREATE TABLE errors (
+            id INTEGER PRIMARY KEY,
+            turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('transient', 'real')),
+            tool TEXT,
+            evidence TEXT NOT NULL,
+            excerpt TEXT NOT NULL DEFAULT '',
+            step INTEGER
+        );
+        CREATE INDEX errors_turn ON errors(turn_id);
+
+        CREATE TABLE signals (
+            id INTEGER PRIMARY KEY,
+            turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            weight REAL NOT NULL,
+            why TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX signals_turn ON signals(turn_id);
+
+        CREATE TABLE turn_skills (           -- skills the agent read during a turn
+            turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            skill TEXT NOT NULL,
+            PRIMARY KEY (turn_id, skill)
+        );
+
+        -- skill metrics (SPEC 1.8)
+        CREATE TABLE impressions (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            skill TEXT NOT NULL,
+            at TEXT NOT NULL,
+            bootstrap_id TEXT
+        );
+        CREATE INDEX impressions_skill ON impressions(agent_id, skill);
+
+        CREATE TABLE invocations (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            skill TEXT NOT NULL,
+            at TEXT NOT NULL,
+            source TEXT NOT NULL,             -- library | cli | mcp | transcript
+            turn_id INTEGER REFERENCES turns(id) ON DELETE SET NULL,
+            UNIQUE (turn_id, skill)
+        );
+        CREATE INDEX invocations_skill ON invocations(agent_id, skill);
+
+        CREATE TABLE edits (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            skill TEXT,
+            at TEXT NOT NULL,
+            source TEXT NOT NULL,             -- explicit | correction
+            turn_id INTEGER REFERENCES turns(id) ON DELETE SET NULL,
+            note TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX edits_skill ON edits(agent_id, skill);
+
+        -- reflection
+        CREATE TABLE reflections (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL,             -- running | applied | nothing | failed | dry-run
+            provider TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            sent_to TEXT NOT NULL DEFAULT '', -- where the bundle went ("nowhere (offline)", host…)
+            bundle_tokens INTEGER NOT NULL DEFAULT 0,
+            watermark INTEGER NOT NULL DEFAULT 0, -- last turn id the bundle covered
+            summary TEXT NOT NULL DEFAULT '',
+            raw_output TEXT NOT NULL DEFAULT '',
+            error TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX reflections_agent ON reflections(agent_id, id);
+
+        CREATE TABLE rejections (
+            id INTEGER PRIMARY KEY,
+            reflection_id INTEGER NOT NULL REFERENCES reflections(id),
+            action TEXT NOT NULL,             -- the action as JSON (or the raw text)
+            reason TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+
+        -- history of every change to a learned artifact, with before and after
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL,               -- skill | memo | memory
+            target TEXT NOT NULL,             -- skill name, memo section, file
+            op TEXT NOT NULL,                 -- create | patch | retire | restore | evict | edit…
+            actor TEXT NOT NULL,              -- slowloop | person | reflection | undo
+            reflection_id INTEGER REFERENCES reflections(id),
+            path TEXT NOT NULL DEFAULT '',
+            before TEXT,                      -- NULL: did not exist
+            after TEXT,                       -- NULL: removed / archived
+            note TEXT NOT NULL DEFAULT '',
+            undone_by INTEGER
+        );
+        CREATE INDEX changes_agent ON changes(agent_id, id);
+
+        -- leases: at most one reflector per agent; a stale lease can be taken over
+        CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            acquired_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        );
+
+        -- incremental reading of growing transcript files (hooks, watch)
+        CREATE TABLE offsets (
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            path TEXT NOT NULL,
+            inode INTEGER,
+            size INTEGER NOT NULL,
+            mtime REAL NOT NULL,
+            offset INTEGER NOT NULL,
+            head_hash TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (agent_id, path)
+        );
+
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+    )
