@@ -1,0 +1,36 @@
+"""Hermetic tests: every test gets its own SLOWLOOP_HOME and a clean environment of settings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "transcripts"
+if not SAMPLES.exists():  # CI clones main into another folder with shared/ beside it
+    SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples" / "transcripts"
+
+
+@pytest.fixture(autouse=True)
+def slowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "slowloop-home"
+    monkeypatch.setenv("SLOWLOOP_HOME", str(home))
+    for name in list(os.environ):
+        if name.startswith("SLOWLOOP_") and name != "SLOWLOOP_HOME":
+            monkeypatch.delenv(name, raising=False)
+    # No test may reach a real remote model: providers refuse non-loopback hosts unless allowed.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    from slowloop import clock
+
+    clock.set_clock(None)
+    yield home
+    clock.set_clock(None)
+
+
+@pytest.fixture
+def samples() -> Path:
+    if not SAMPLES.exists():
+        pytest.fail(f"transcript samples not found at {SAMPLES}: shared/ must sit beside the project")
+    return SAMPLES
