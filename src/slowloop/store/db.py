@@ -64,7 +64,7 @@ class Store:
         with self.transaction():
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             for number, fn in enumerate(MIGRATIONS[version:], start=version + 1):
-                fn(self.conn)
+                fn(_InTransaction(self.conn))
                 self.conn.execute(f"PRAGMA user_version = {number}")
 
     @property
@@ -142,6 +142,31 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
                        "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+class _InTransaction:
+    """The connection as migrations see it: ``executescript`` without its implicit COMMIT.
+
+    ``sqlite3.Connection.executescript`` commits any open transaction first, which would end the
+    ``BEGIN IMMEDIATE`` that makes a migration and its version bump one atomic step; so scripts
+    run here statement by statement inside that transaction.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def executescript(self, script: str) -> None:
+        buf = ""
+        for line in script.splitlines(keepends=True):
+            buf += line
+            if sqlite3.complete_statement(buf):
+                self._conn.execute(buf)
+                buf = ""
+        if buf.strip():
+            self._conn.execute(buf)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
 
 
 def open_store(home: Path | None = None) -> Store:
