@@ -15,7 +15,10 @@ from ..errors import SlowloopError
 
 # name -> "module:attribute" (relative to slowloop.cli)
 COMMANDS: dict[str, str] = {
+    "agents": "agents:agents",
     "config": "config_cmd:config",
+    "explain": "explain:explain",
+    "ingest": "ingest:ingest",
 }
 
 

@@ -1,0 +1,76 @@
+"""``slowloop ingest``: record the turns of transcript files or folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..ingest import expand_paths, ingest_paths
+from .common import agent_option, echo_json, get_app, json_option, warn
+
+PROGRESS_MIN_BYTES = 5 * 1024 * 1024
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@agent_option
+@json_option
+def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
+    """Observe and record every turn of the given transcripts for an agent.
+
+    Incremental: a turn already recorded is not recorded again; a turn that grew since is updated.
+    Malformed lines are reported with file and line and skipped; nothing recorded is lost.
+
+    \b
+    Example:
+      slowloop ingest ~/.claude/projects/myproj --agent myproj
+      slowloop ingest ~/.codex/sessions/2026/11/29/*.jsonl
+    """
+    app = get_app()
+    files = expand_paths(paths)
+    total = sum(f.stat().st_size for f in files)
+    weakness = _weakness(agent, app)
+    show_bar = total >= PROGRESS_MIN_BYTES and not as_json
+    with click.progressbar(length=total, label="observing", file=click.get_text_stream("stderr"),
+                           show_pos=False, show_percent=True) if show_bar else _NoBar() as bar:
+        summary = ingest_paths(files, agent=agent, store=app.store, cfg=app.config, weakness=weakness,
+                               on_file=lambda _p, size: bar.update(size))
+    _refresh_recall(agent, app)
+    for problem in summary.problems:
+        warn(f"warning: {problem} (line skipped)")
+    for skipped in summary.skipped_files:
+        warn(f"skipped: {skipped}")
+    if as_json:
+        echo_json(summary.to_dict())
+        return
+    click.echo(f"{summary.files} file(s), {summary.turns} turn(s): {summary.new} new, "
+               f"{summary.updated} updated, {summary.unchanged} already recorded; "
+               f"{summary.reflect_worthy} worth reflecting on; "
+               f"{len(summary.problems)} malformed line(s) skipped (agent {agent!r}).")
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n: int) -> None:
+        pass
+
+
+def _weakness(agent: str, app):
+    if not (app.home / "agents" / agent / "memo.md").exists():
+        return None
+    from ..ingest import default_weakness
+
+    return default_weakness(agent, home=app.home)
+
+
+def _refresh_recall(agent: str, app) -> None:
+    """Keep the search index current after new turns (cheap and incremental)."""
+    from ..recall import refresh
+
+    refresh(agent, home=app.home)

@@ -1,0 +1,245 @@
+"""Record observed turns in the ledger: incremental, idempotent, safe with concurrent writers.
+
+A turn already recorded is recognised by its key (``Turn.key``) and not recorded again; a turn that
+grew since (a session still being written) is updated in place. Each turn is written in one
+transaction together with its errors, signals, skills read, the invocations those reads count as,
+and — when the user corrected a skill-assisted turn — an edit-after-use for those skills.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from . import clock
+from .config import Config
+from .errors import DataError, UserError
+from .observe.model import ObservedTurn
+from .observe.observe import observe_and_score
+from .observe.signals import WeaknessMatcher
+from .store import Store
+from .transcripts import iter_turns
+from .transcripts.model import ParseReport, Step, ToolResult, Turn
+
+# The ledger keeps the head and tail of long tool outputs: observation already ran on the full
+# text, the bundle cuts far shorter, and copying whole logs would double the user's disk use.
+STORED_OUTPUT_HEAD = 3000
+STORED_OUTPUT_TAIL = 2000
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json")
+
+
+@dataclass
+class IngestSummary:
+    files: int = 0
+    turns: int = 0
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    reflect_worthy: int = 0
+    problems: list[str] = field(default_factory=list)
+    skipped_files: list[str] = field(default_factory=list)
+    bytes: int = 0
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    turn_id: int
+    status: str  # new | updated | unchanged
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; folders walked for *.jsonl / *.json (sorted). Missing paths are an error."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p).expanduser()
+        if not path.exists():
+            raise UserError(f"{path}: no such file or folder",
+                            hint="give transcript files (.jsonl/.json) or folders that hold them")
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith(TRANSCRIPT_SUFFIXES):
+                        out.append(Path(root) / name)
+        else:
+            out.append(path)
+    return out
+
+
+def shrink_for_storage(turn: Turn) -> Turn:
+    steps = []
+    changed = False
+    for s in turn.steps:
+        r = s.result
+        if r is not None and len(r.output) > STORED_OUTPUT_HEAD + STORED_OUTPUT_TAIL + 100:
+            cut = len(r.output) - STORED_OUTPUT_HEAD - STORED_OUTPUT_TAIL
+            out = (r.output[:STORED_OUTPUT_HEAD] + f"\n[… {cut} chars not stored …]\n"
+                   + r.output[-STORED_OUTPUT_TAIL:])
+            s = dataclasses.replace(s, result=dataclasses.replace(r, output=out))
+            changed = True
+        steps.append(s)
+    return dataclasses.replace(turn, steps=tuple(steps)) if changed else turn
+
+
+def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
+    """Write one observed turn (and what hangs off it) in one transaction."""
+    turn = ot.turn
+    agent_id = store.agent_id(agent)
+    key = turn.key()
+    stored = shrink_for_storage(turn)
+    data = stored.to_json()
+    chash = stored.content_hash()
+    now = clock.iso()
+    obs, score = ot.observation, ot.score
+    with store.transaction() as db:
+        row = db.execute("SELECT id, content_hash FROM turns WHERE agent_id = ? AND key = ?",
+                         (agent_id, key)).fetchone()
+        if row is not None and row["content_hash"] == chash:
+            return RecordResult(int(row["id"]), "unchanged")
+        values = (chash, turn.source, turn.format, turn.session_id, turn.index, turn.started_at,
+                  turn.ended_at, now, turn.user_text, obs.tool_calls, int(obs.corrected),
+                  int(obs.aborted), obs.rejected, int(obs.recovered), int(obs.ended_in_real_error),
+                  score.score, score.threshold, int(score.reflect), int(turn.complete), data)
+        if row is None:
+            cur = db.execute(
+                "INSERT INTO turns(content_hash, source, format, session_id, idx, started_at, ended_at,"
+                " updated_at, user_text, tool_calls, corrected, aborted, rejected, recovered,"
+                " ended_in_real_error, score, threshold, reflect, complete, data, agent_id, key,"
+                " recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                values + (agent_id, key, now))
+            turn_id = int(cur.lastrowid)
+            status = "new"
+        else:
+            turn_id = int(row["id"])
+            db.execute(
+                "UPDATE turns SET content_hash=?, source=?, format=?, session_id=?, idx=?, started_at=?,"
+                " ended_at=?, updated_at=?, user_text=?, tool_calls=?, corrected=?, aborted=?,"
+                " rejected=?, recovered=?, ended_in_real_error=?, score=?, threshold=?, reflect=?,"
+                " complete=?, data=? WHERE id=?", values + (turn_id,))
+            for table in ("errors", "signals", "turn_skills"):
+                db.execute(f"DELETE FROM {table} WHERE turn_id = ?", (turn_id,))
+            status = "updated"
+        db.executemany(
+            "INSERT INTO errors(turn_id, kind, tool, evidence, excerpt, step) VALUES (?,?,?,?,?,?)",
+            [(turn_id, e.kind, e.tool, e.evidence, e.excerpt, e.step) for e in obs.errors])
+        db.executemany("INSERT INTO signals(turn_id, name, weight, why) VALUES (?,?,?,?)",
+                       [(turn_id, s.name, s.weight, s.why) for s in score.signals])
+        at = turn.ended_at or turn.started_at or now
+        for skill in dict.fromkeys(turn.skills_read):
+            db.execute("INSERT OR IGNORE INTO turn_skills(turn_id, skill) VALUES (?, ?)", (turn_id, skill))
+            db.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id)"
+                       " VALUES (?, ?, ?, 'transcript', ?)", (agent_id, skill, at, turn_id))
+        if obs.corrected:
+            _record_correction_edits(db, agent_id, turn, turn_id, at)
+    return RecordResult(turn_id, status)
+
+
+def _record_correction_edits(db, agent_id: int, turn: Turn, turn_id: int, at: str) -> None:
+    """A correction right after a skill-assisted turn is an edit-after-use of those skills."""
+    if turn.index == 0:
+        return
+    prev = db.execute(
+        "SELECT id FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
+        "AND COALESCE(session_id, '') = COALESCE(?, '')",
+        (agent_id, turn.source, turn.index - 1, turn.session_id)).fetchone()
+    if prev is None:
+        return
+    for (skill,) in db.execute("SELECT skill FROM turn_skills WHERE turn_id = ?", (prev["id"],)).fetchall():
+        exists = db.execute("SELECT 1 FROM edits WHERE turn_id = ? AND skill = ? AND source = 'correction'",
+                            (turn_id, skill)).fetchone()
+        if not exists:
+            db.execute("INSERT INTO edits(agent_id, skill, at, source, turn_id, note) "
+                       "VALUES (?, ?, ?, 'correction', ?, ?)",
+                       (agent_id, skill, at, turn_id, turn.user_text[:200]))
+
+
+def default_weakness(agent: str, home: Path | None = None) -> WeaknessMatcher | None:
+    """The memo-backed matcher for ``known_weakness`` (None when the agent has no memo)."""
+    from .memo import weakness_matcher
+
+    return weakness_matcher(agent, home=home)
+
+
+def observe_file(path: Path, cfg: Config, *, report: ParseReport | None = None,
+                 weakness: WeaknessMatcher | None = None, start_offset: int = 0) -> Iterator[ObservedTurn]:
+    for turn in iter_turns(path, report=report, start_offset=start_offset):
+        yield observe_and_score(turn, cfg, weakness=weakness)
+
+
+def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: Config,
+                 weakness: WeaknessMatcher | None = None,
+                 on_file: Callable[[Path, int], None] | None = None) -> IngestSummary:
+    """Observe and record every turn of the given files/folders for ``agent``."""
+    files = expand_paths(paths)
+    summary = IngestSummary()
+    for path in files:
+        report = ParseReport()
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            summary.problems.append(f"{path}: cannot read: {exc.strerror}")
+            continue
+        try:
+            for ot in observe_file(path, cfg, report=report, weakness=weakness):
+                res = record_observed(store, agent, ot)
+                summary.turns += 1
+                setattr(summary, res.status, getattr(summary, res.status) + 1)
+                if ot.score.reflect:
+                    summary.reflect_worthy += 1
+        except DataError as exc:  # not a transcript: report it, go on with the other files
+            summary.skipped_files.append(str(exc))
+        summary.files += 1
+        summary.bytes += size
+        summary.problems.extend(str(p) for p in report.problems)
+        if on_file:
+            on_file(path, size)
+    return summary
+
+
+def record_turns(turns: Iterable[Turn], *, agent: str, store: Store, cfg: Config,
+                 weakness: WeaknessMatcher | None = None) -> list[tuple[ObservedTurn, RecordResult]]:
+    """Library entry point: observe and record turns you already have (e.g. from message lists)."""
+    out = []
+    for turn in turns:
+        ot = observe_and_score(turn, cfg, weakness=weakness)
+        out.append((ot, record_observed(store, agent, ot)))
+    return out
+
+
+def observed_to_dict(ot: ObservedTurn, *, file: str | None = None) -> dict:
+    """The ``explain --json`` shape."""
+    obs, score = ot.observation, ot.score
+    return {
+        "file": file if file is not None else ot.turn.source,
+        "turn": ot.turn.index,
+        "user_text": ot.turn.user_text[:300],
+        "tool_calls": obs.tool_calls,
+        "errors": {
+            "transient": [{"evidence": e.evidence, "tool": e.tool, "excerpt": e.excerpt}
+                          for e in obs.transient_errors],
+            "real": [{"evidence": e.evidence, "tool": e.tool, "excerpt": e.excerpt}
+                     for e in obs.real_errors],
+        },
+        "corrected": obs.corrected,
+        "correction_evidence": obs.correction.evidence,
+        "aborted": obs.aborted,
+        "rejected": obs.rejected,
+        "skills_read": list(obs.skills_read),
+        "recovered": obs.recovered,
+        "signals": [{"name": s.name, "weight": s.weight, "why": s.why} for s in score.signals],
+        "score": score.score,
+        "threshold": score.threshold,
+        "reflect": score.reflect,
+    }
+
+
+def dumps(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False)

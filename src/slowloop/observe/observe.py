@@ -1,0 +1,79 @@
+"""Observe one turn: count tool calls, find and classify errors, detect corrections — no model.
+
+``observe_turn`` is pure and cheap; ``observe_and_score`` adds the weighted verdict.
+"""
+
+from __future__ import annotations
+
+from ..config import Config
+from ..transcripts.model import Turn
+from .corrections import detect_correction
+from .errors import find_errors
+from .model import Correction, ErrorObservation, Observation, ObservedTurn
+from .signals import WeaknessMatcher, score_turn
+
+
+def observe_turn(turn: Turn) -> Observation:
+    errors = find_errors(turn)
+    correction = detect_correction(turn.user_text) if turn.user_text else Correction(False)
+    rejected = turn.rejected_calls
+    if not correction.corrected:
+        # A tool use the user refused *with a reason* ("no — use a migration instead") is the
+        # user correcting the agent mid-turn.
+        for r in rejected:
+            reason = _rejection_reason(r.output)
+            if reason:
+                c = detect_correction(reason)
+                if c.corrected:
+                    correction = Correction(True, f"rejected {r.name or 'tool use'}: {c.evidence}",
+                                            c.language)
+                    break
+    recovered, ended_real = _recovery(turn, errors)
+    return Observation(
+        tool_calls=len(turn.tool_calls),
+        errors=errors,
+        correction=correction,
+        aborted=turn.aborted,
+        rejected=len(rejected),
+        skills_read=tuple(turn.skills_read),
+        recovered=recovered,
+        ended_in_real_error=ended_real,
+    )
+
+
+def _rejection_reason(output: str) -> str:
+    marker = "the user said:"
+    low = output.lower()
+    i = low.find(marker)
+    return output[i + len(marker):].strip() if i >= 0 else ""
+
+
+def _recovery(turn: Turn, errors: tuple[ErrorObservation, ...]) -> tuple[bool, bool]:
+    """(recovered, ended_in_real_error) from the order of tool outcomes.
+
+    Recovered: a real error was followed, later in the turn, by a tool result that was not an
+    error (the agent found a way past it). Ended in a real error: the last tool outcome of the turn
+    was a real error. Rejected tool uses are the user's choice, not outcomes, and are ignored.
+    """
+    by_step = {e.step: e for e in errors if e.step is not None}
+    seen_real = False
+    recovered = False
+    last_kind: str | None = None
+    for i, step in enumerate(turn.steps):
+        if step.kind != "tool_result" or step.result is None or step.result.rejected:
+            continue
+        err = by_step.get(i)
+        if err is None:
+            last_kind = "ok"
+            if seen_real:
+                recovered = True
+        else:
+            last_kind = err.kind
+            if err.kind == "real":
+                seen_real = True
+    return recovered, last_kind == "real"
+
+
+def observe_and_score(turn: Turn, cfg: Config, *, weakness: WeaknessMatcher | None = None) -> ObservedTurn:
+    obs = observe_turn(turn)
+    return ObservedTurn(turn, obs, score_turn(obs, turn, cfg, weakness=weakness))
