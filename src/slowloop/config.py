@@ -67,6 +67,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 120,
         "retries": 3,
         "max_output_tokens": 2000,
+        # auto | json_schema | json_object | none (see providers.openai_compat)
+        "structured": "auto",
+        # seconds; a server asking to wait longer (Retry-After) is not retried until next cycle
+        "max_retry_wait": 60,
     },
     "privacy": {
         # Names of remote providers the user allows to receive bundles; empty: only loopback
