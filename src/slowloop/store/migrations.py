@@ -192,3 +192,10 @@ def m001_foundation(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+@migration
+def m002_reflection_journal(db: sqlite3.Connection) -> None:
+    # The planned file changes of a reflection, written before any file is touched, so a crash in
+    # the middle of applying can be resolved to all-or-nothing at the next start (reflect.apply).
+    db.execute("ALTER TABLE reflections ADD COLUMN plan TEXT NOT NULL DEFAULT ''")
