@@ -88,6 +88,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "semantic": "auto",
         "model": "all-MiniLM-L6-v2",
         "rrf_k": 60,
+        # how many candidates each ranked list (lexical, semantic) brings to the fusion
+        "fusion_depth": 50,
     },
     "hooks": {
         "timeout_ms": 2000,

