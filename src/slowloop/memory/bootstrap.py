@@ -1,0 +1,157 @@
+"""What a session reads from the memory, within a token budget; and every entry, for recall.
+
+``memory_bootstrap`` renders, in this order: state, open debts, recent chronicle, past summary.
+When the whole does not fit ``budget_tokens`` it trims in this stated order, each step only as far
+as needed, and leaves a one-line marker saying what was cut and where to find it:
+
+1. the past summary, from its end (the oldest cycles go first), down to nothing;
+2. the chronicle, oldest entries first (the newest entry goes last);
+3. the debts: deferred ones first, then the rest from the end of the register;
+4. the state, from its end.
+
+The rationale: the state and what is still open are what an agent cannot resume without; the recent
+chain of causes comes next; the compressed past is one `memory dig` away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Literal
+
+from ..tokens import estimate_tokens, truncate_to_tokens
+from . import debts as debts_mod
+from . import sections
+from .archive import list_layers
+from .files import CHRONICLE, DEBTS, STATE, SUMMARY, Memory
+
+EntryKind = Literal["chronicle", "debt", "state", "summary"]
+TRIM_ORDER: tuple[str, ...] = ("past summary", "chronicle (oldest first)", "deferred then other debts", "state")
+SHOW_BUDGET = 1_000_000
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    kind: EntryKind
+    path: Path
+    line: int
+    at: str | None  # ISO time for chronicle entries and debts (opened); None for state and summary
+    text: str
+    layer: str | None = None  # "past/0003-2025-01-09-v1" or None for the root
+
+
+def _body(text: str) -> str:
+    """Drop the role header (line 1) and demote headings one level to nest under ours."""
+    lines = text.splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join("#" + x if x.startswith("#") else x for x in lines).strip("\n")
+
+
+def _render_debt(d: debts_mod.Debt) -> str:
+    since = f" (since {d.opened[:10]})" if d.opened else ""
+    return "\n".join([f"- {d.id} [{d.status}] {d.text}{since}"] + [f"  {n}" for n in d.notes])
+
+
+def memory_bootstrap(mem: Memory, budget_tokens: int) -> str:
+    """The memory root as a session should read it, at most ``budget_tokens`` (estimated) tokens."""
+    if budget_tokens <= 0 or not mem.exists():
+        return ""
+    with mem.lock(shared=True):
+        state = _body(mem.read(STATE)[0])
+        dfile = debts_mod.parse_debts(mem.read(DEBTS)[0], str(mem.path(DEBTS)))
+        chron_pre, entries = sections.chronicle_entries(mem.read(CHRONICLE)[0])
+        summary = _body(mem.read(SUMMARY)[0])
+        cycle = len(list_layers(mem)) + 1
+    open_debts = [d for d in dfile.debts if d.status != "closed"]
+    cycle_line = "\n".join(x for x in chron_pre[1:] if x.strip())
+    title = f"# Operational memory · cycle {cycle} · {mem.root}"
+
+    cut: dict[str, str] = {}
+
+    def render(st: str, debts: list[debts_mod.Debt], ents: list[sections.ChronicleEntry], summ: str) -> str:
+        parts = [title]
+        parts.append("## State (system-state.md)\n" + (st or "(empty)") + cut.get("state", ""))
+        dl = "\n".join(_render_debt(d) for d in debts) or "(none open)"
+        parts.append(f"## Open debts (debts.md) · {len(open_debts)}\n" + dl + cut.get("debts", ""))
+        ch = [cycle_line] if cycle_line else []
+        ch += [f"### {e.at}\n{e.text}".rstrip() for e in ents]
+        parts.append("## Recent chronicle (chronicle.md)\n" + cut.get("chronicle", "") +
+                     ("\n\n".join(ch) or "(no entries yet)"))
+        if summ or cut.get("summary"):
+            parts.append("## Past summary (past-summary.md)\n" + summ + cut.get("summary", ""))
+        return "\n\n".join(parts) + "\n"
+
+    st, debts, ents, summ = state, list(open_debts), list(entries), summary
+    text = render(st, debts, ents, summ)
+    if estimate_tokens(text) <= budget_tokens:
+        return text
+
+    # 1. past summary, from its end
+    over = estimate_tokens(text) - budget_tokens
+    cut["summary"] = "\n[… past summary cut to fit; read past-summary.md or `slowloop memory dig`]"
+    keep = max(0, estimate_tokens(summ) - over - estimate_tokens(cut["summary"]))
+    summ = truncate_to_tokens(summ, keep, marker="") if keep > 20 else ""
+    text = render(st, debts, ents, summ)
+    # 2. chronicle, oldest entries first
+    dropped = 0
+    while estimate_tokens(text) > budget_tokens and ents:
+        ents.pop(0)
+        dropped += 1
+        cut["chronicle"] = f"[… {dropped} older entries cut to fit; read chronicle.md]\n"
+        text = render(st, debts, ents, summ)
+    # 3. debts: deferred first, then from the end
+    while estimate_tokens(text) > budget_tokens and debts:
+        deferred = [i for i, d in enumerate(debts) if d.status == "deferred"]
+        debts.pop(deferred[-1] if deferred else -1)
+        cut["debts"] = (f"\n[… {len(open_debts) - len(debts)} more open debts cut to fit; "
+                        "`slowloop memory debt list`]")
+        text = render(st, debts, ents, summ)
+    # 4. state, from its end
+    if estimate_tokens(text) > budget_tokens:
+        cut["state"] = "\n[… state cut to fit; read system-state.md]"
+        over = estimate_tokens(text) - budget_tokens
+        st = truncate_to_tokens(st, max(0, estimate_tokens(st) - over - 2), marker="")
+        text = render(st, debts, ents, summ)
+    # The estimate is not exactly additive; the last resort keeps the promise of the budget.
+    return truncate_to_tokens(text, budget_tokens)
+
+
+def show_text(mem: Memory) -> str:
+    """``memory show``: the bootstrap text with a budget nothing in a sane root reaches."""
+    return memory_bootstrap(mem, SHOW_BUDGET)
+
+
+def _file_entries(root: Path, layer: str | None) -> Iterator[MemoryEntry]:
+    p = root / CHRONICLE
+    if p.is_file():
+        for e in sections.chronicle_entries(p.read_text(encoding="utf-8", errors="replace"))[1]:
+            yield MemoryEntry("chronicle", p, e.line, e.at, e.text, layer)
+    p = root / DEBTS
+    if p.is_file():
+        for d in debts_mod.parse_debts(p.read_text(encoding="utf-8", errors="replace"), str(p)).debts:
+            yield MemoryEntry("debt", p, d.line, d.opened, _render_debt(d)[2:], layer)
+    for name, kind in ((STATE, "state"), (SUMMARY, "summary")):
+        p = root / name
+        if p.is_file():
+            pre, secs = sections.split_sections(p.read_text(encoding="utf-8", errors="replace"))
+            lead = "\n".join(pre[1:]).strip()
+            if lead:
+                yield MemoryEntry(kind, p, 2, None, lead, layer)  # type: ignore[arg-type]
+            for s in secs:
+                yield MemoryEntry(kind, p, s.line, None, f"{s.title}\n{s.body}".strip(), layer)  # type: ignore[arg-type]
+
+
+def iter_entries(mem: Memory) -> Iterator[MemoryEntry]:
+    """Every indexable entry: archived layers oldest first, then the root (chronological order).
+
+    State sections and open debts are carried forward at each archive, so the same text can appear
+    in several layers; ``layer`` and ``path`` tell the copies apart.
+    """
+    # Read everything under the lock, then yield: a caller may write to the memory while iterating.
+    with mem.lock(shared=True):
+        out: list[MemoryEntry] = []
+        for layer in list_layers(mem):
+            out.extend(_file_entries(layer.path, f"past/{layer.name}"))
+        out.extend(_file_entries(mem.root, None))
+    yield from out

@@ -1,0 +1,92 @@
+"""Pure parsing of the Markdown role files: ``## `` sections of the state, dated chronicle entries.
+
+No I/O here: ``files.Memory`` reads and writes, these functions only split and join text, so the
+same code reads the root and every archived layer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A chronicle entry starts at a level-2 heading that begins with a date, e.g. "## 2025-01-05T10:00:00Z"
+# (what `memory note` writes) or "## 2025-01-05 deploy day" (what a person may write by hand).
+ENTRY_HEADING = re.compile(r"^##\s+(?P<at>\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?)(?P<title>.*)$")
+SECTION_HEADING = re.compile(r"^##\s+(?P<title>\S.*?)\s*#*\s*$")
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    body: str
+    line: int  # 1-based line of the heading
+
+
+@dataclass(frozen=True)
+class ChronicleEntry:
+    at: str
+    text: str  # the entry's body, plus any words after the date on its heading
+    line: int
+
+
+def split_sections(text: str) -> tuple[list[str], list[Section]]:
+    """``(preamble_lines, sections)`` for a file of ``## Title`` sections."""
+    preamble: list[str] = []
+    sections: list[tuple[str, int, list[str]]] = []
+    for no, line in enumerate(text.splitlines(), start=1):
+        m = SECTION_HEADING.match(line)
+        if m and not line.startswith("###"):
+            sections.append((m.group("title"), no, []))
+        elif sections:
+            sections[-1][2].append(line)
+        else:
+            preamble.append(line)
+    out = [Section(t, "\n".join(body).strip("\n"), no) for t, no, body in sections]
+    return preamble, out
+
+
+def join_sections(preamble: list[str], sections: list[Section]) -> str:
+    lines = list(preamble)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    for s in sections:
+        lines += ["", f"## {s.title}"] + ([s.body.strip("\n")] if s.body.strip() else [])
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def replace_section(text: str, title: str, body: str) -> str:
+    """Replace the body of the section titled ``title`` (case-insensitive), or append it."""
+    preamble, sections = split_sections(text)
+    key = title.strip().casefold()
+    for i, s in enumerate(sections):
+        if s.title.strip().casefold() == key:
+            sections[i] = Section(s.title, body, s.line)
+            break
+    else:
+        sections.append(Section(title.strip(), body, 0))
+    return join_sections(preamble, sections)
+
+
+def chronicle_entries(text: str) -> tuple[list[str], list[ChronicleEntry]]:
+    """``(preamble_lines, entries)``: everything under a dated ``##`` heading is one entry."""
+    preamble: list[str] = []
+    entries: list[tuple[str, str, int, list[str]]] = []
+    for no, line in enumerate(text.splitlines(), start=1):
+        m = ENTRY_HEADING.match(line)
+        if m:
+            entries.append((m.group("at").strip(), m.group("title").strip(" -—·:"), no, []))
+        elif entries:
+            entries[-1][3].append(line)
+        else:
+            preamble.append(line)
+    out = []
+    for at, title, no, body in entries:
+        text_ = "\n".join(([title] if title else []) + body).strip("\n")
+        out.append(ChronicleEntry(at, text_, no))
+    return preamble, out
+
+
+def render_entry(at: str, text: str) -> str:
+    """One chronicle entry as written by ``memory note``: a dated heading, then the text."""
+    body = "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+    return f"## {at}\n{body}\n"
