@@ -1,0 +1,364 @@
+"""Every change to a learned file, with before and after: apply, notice, list, undo.
+
+Planners (``slowloop.skills.plan_*``, ``slowloop.memo.plan_memo_update``) are pure: they read the
+files and return ``FileChange`` values. ``apply_changes`` is the only place that writes them:
+
+1. it checks every change against the file as it is now (chained when one batch touches a path
+   twice), so nothing is written unless all of the batch can be;
+2. it writes each file with ``atomic_write(expect=before_hash)``: a person's edit made after the
+   plan was read raises ``ConflictError`` and is never overwritten; the files already written by
+   this batch are put back, so a batch lands whole or not at all;
+3. it records every change (and, first, any edit a person made since slowloop last wrote the file)
+   in the ``changes`` table in one transaction.
+
+A crash between the writes and that transaction is the reflection journal's to roll forward; for a
+single library call the next ``notice_person_edits`` records the file as it is (attributed to a
+person), so history never silently misses a state.
+
+``undo`` reverts one change, ``undo_reflection`` every change of one reflection, newest first; both
+go through ``apply_changes`` and so refuse to overwrite anything nobody recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Literal, Sequence
+
+from . import clock
+from .errors import ConflictError, UserError
+from .fsutil import atomic_write, file_hash, file_lock, read_text, sha256_text
+from .store import Store
+
+ChangeKind = Literal["skill", "memo", "memory"]
+Actor = Literal["slowloop", "person", "reflection", "undo"]
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One planned write. ``after=None`` moves the file to ``archive_to`` (never deleted)."""
+
+    path: Path
+    before: str | None
+    before_hash: str | None
+    after: str | None
+    kind: str
+    target: str
+    op: str
+    archive_to: Path | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ChangeRecord:
+    id: int
+    at: str
+    kind: str
+    target: str
+    op: str
+    actor: str
+    reflection_id: int | None
+    path: str
+    before: str | None
+    after: str | None
+    note: str
+    undone_by: int | None
+
+    def to_dict(self, *, texts: bool = True) -> dict:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        if not texts:
+            d.pop("before")
+            d.pop("after")
+        return d
+
+
+def _hash(text: str | None) -> str | None:
+    return None if text is None else sha256_text(text)
+
+
+def archive_path(path: Path, kind: str, target: str) -> Path:
+    """Where an archived copy of ``path`` goes: ``<agent dir>/archive/<kind>s/<target>/<ts>/file``."""
+    path = Path(path)
+    stamp = clock.iso(micro=True).replace(":", "").replace("-", "")
+    if kind == "skill":  # <agent dir>/skills/<name>/SKILL.md
+        base = path.parents[2]
+        return base / "archive" / "skills" / target / stamp / path.name
+    return path.parent / "archive" / kind / stamp / path.name
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+def _remove(path: Path, expect: str | None) -> None:
+    """Remove ``path`` if it still has hash ``expect`` (under the same lock atomic_write takes)."""
+    with file_lock(path.with_name(path.name + ".lock")):
+        if file_hash(path) != expect:
+            raise ConflictError(f"{path} changed since it was read (someone edited it); "
+                                "not moving it away", hint="re-read the file and try again")
+        os.unlink(path)
+
+
+def _tidy_skill_dir(folder: Path, archive_dir: Path | None) -> None:
+    """After SKILL.md left its folder: move what else a person put there beside the archived copy,
+    drop our lock files, remove the empty folder so agents no longer see the skill."""
+    if not folder.is_dir():
+        return
+    for entry in list(folder.iterdir()):
+        if entry.name.endswith(".lock") or (entry.name.startswith(".") and entry.name.endswith(".tmp")):
+            with contextlib.suppress(OSError):
+                entry.unlink()
+        elif archive_dir is not None:
+            archive_dir.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(entry), str(archive_dir / entry.name))
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _write_one(c: FileChange) -> None:
+    if c.after is not None:
+        atomic_write(c.path, c.after, expect=c.before_hash)
+        return
+    if c.before is None:
+        return  # nothing there, nothing to archive
+    if c.archive_to is None:
+        raise UserError(f"change to {c.path} removes the file but names no archive path")
+    atomic_write(c.archive_to, c.before)
+    _remove(c.path, c.before_hash)
+    if c.kind == "skill":
+        _tidy_skill_dir(c.path.parent, c.archive_to.parent)
+
+
+def _unwrite(c: FileChange) -> None:
+    """Put back what ``_write_one(c)`` replaced (rollback of a batch that failed part-way)."""
+    if c.after is not None:
+        if c.before is None:
+            with contextlib.suppress(ConflictError, FileNotFoundError):
+                _remove(c.path, _hash(c.after))
+                if c.kind == "skill":
+                    _tidy_skill_dir(c.path.parent, None)
+        else:
+            atomic_write(c.path, c.before, expect=_hash(c.after))
+    elif c.before is not None:
+        atomic_write(c.path, c.before, expect=None)
+
+
+def _latest_rows(store: Store, agent_id: int,
+                 paths: Iterable[str] | None = None) -> dict[str, tuple[str | None, str]]:
+    """path → (after text, kind) of the newest recorded change of each path (or of ``paths``)."""
+    if paths is None:
+        rows = store.query(
+            "SELECT path, after, kind FROM changes WHERE id IN "
+            "(SELECT MAX(id) FROM changes WHERE agent_id = ? GROUP BY path)", (agent_id,))
+    else:
+        rows = []
+        for p in set(paths):
+            rows += store.query("SELECT path, after, kind FROM changes WHERE agent_id = ? AND "
+                                "path = ? ORDER BY id DESC LIMIT 1", (agent_id, p))
+    return {r["path"]: (r["after"], r["kind"]) for r in rows}
+
+
+def _insert(db, agent_id: int, *, kind: str, target: str, op: str, actor: str,
+            reflection_id: int | None, path: str, before: str | None, after: str | None,
+            note: str) -> int:
+    cur = db.execute(
+        "INSERT INTO changes(agent_id, at, kind, target, op, actor, reflection_id, path, before, "
+        "after, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (agent_id, clock.iso(), kind, target, op, actor, reflection_id, path, before, after, note))
+    return int(cur.lastrowid)
+
+
+def apply_changes(changes: Sequence[FileChange], *, store: Store, agent: str, actor: str,
+                  reflection_id: int | None = None, note: str = "") -> list[int]:
+    """Write ``changes`` as one unit and record each; returns the new change ids, in order."""
+    return _apply(changes, store=store, agent=agent, actor=actor, reflection_id=reflection_id,
+                  note=note)
+
+
+def _apply(changes: Sequence[FileChange], *, store: Store, agent: str, actor: str,
+           reflection_id: int | None = None, note: str = "",
+           undoes: Sequence[Sequence[int]] | None = None) -> list[int]:
+    if not changes:
+        return []
+    agent_id = store.agent_id(agent)
+    # 1. check the whole batch against the files as they are now
+    state: dict[Path, str | None] = {}
+    for c in changes:
+        p = Path(c.path)
+        current = state[p] if p in state else file_hash(p)
+        if current != c.before_hash:
+            raise ConflictError(f"{p} changed since the change was planned (someone edited it); "
+                                "nothing was written", hint="plan the change again from the file as it is")
+        if c.after is None and c.before is not None and c.archive_to is None:
+            raise UserError(f"change to {p} removes the file but names no archive path")
+        state[p] = _hash(c.after)
+    # 2. write, putting back what was written if one write fails
+    done: list[FileChange] = []
+    try:
+        for c in changes:
+            _write_one(c)
+            done.append(c)
+    except BaseException:
+        for c in reversed(done):
+            with contextlib.suppress(ConflictError, OSError):
+                _unwrite(c)
+        raise
+    # 3. record: first what a person changed since our last record, then our changes
+    ids: list[int] = []
+    with store.transaction() as db:
+        known = _latest_rows(store, agent_id, [str(c.path) for c in changes])
+        seen: set[str] = set()
+        for c in changes:
+            key = str(c.path)
+            if key in seen:
+                continue
+            seen.add(key)
+            last_after = known[key][0] if key in known else None
+            if _hash(last_after) != c.before_hash:
+                _insert(db, agent_id, kind=c.kind, target=c.target,
+                        op="edit" if c.before is not None else "delete", actor="person",
+                        reflection_id=None, path=key, before=last_after, after=c.before,
+                        note="noticed before a slowloop write")
+        for i, c in enumerate(changes):
+            cid = _insert(db, agent_id, kind=c.kind, target=c.target, op=c.op, actor=actor,
+                          reflection_id=reflection_id, path=str(c.path), before=c.before,
+                          after=c.after, note=c.note or note)
+            ids.append(cid)
+            for old in (undoes[i] if undoes else ()):
+                db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (cid, old))
+    return ids
+
+
+# -- noticing a person's edits ----------------------------------------------------------------
+
+def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, str, str]], *,
+                        known_kind: str | None = None) -> list[int]:
+    """Record, as changes by ``person``, every file that differs from what slowloop last recorded.
+
+    ``files``: (path, kind, target) of the files that exist now. With ``known_kind``, paths whose
+    last record (of that kind) has content but which are gone now are recorded as deleted.
+    A file slowloop never recorded is recorded as created by a person.
+    """
+    agent_id = store.agent_id(agent)
+    known = _latest_rows(store, agent_id)
+    pending: list[tuple[str, str, str, str, str | None, str | None]] = []
+    given: set[str] = set()
+    for path, kind, target in files:
+        key = str(path)
+        given.add(key)
+        text, digest = read_text(Path(path))
+        last_after = known[key][0] if key in known else None
+        if digest != _hash(last_after):
+            op = "create" if last_after is None else ("delete" if text is None else "edit")
+            pending.append((key, kind, target, op, last_after, text))
+    if known_kind is not None:
+        for key, (after, kind) in known.items():
+            if kind == known_kind and after is not None and key not in given and not Path(key).exists():
+                target = Path(key).parent.name if kind == "skill" else Path(key).name
+                pending.append((key, kind, target, "delete", after, None))
+    if not pending:
+        return []
+    ids = []
+    with store.transaction() as db:
+        fresh = _latest_rows(store, agent_id)  # another process may have recorded it meanwhile
+        for key, kind, target, op, before, after in pending:
+            if key in fresh and _hash(fresh[key][0]) == _hash(after):
+                continue
+            ids.append(_insert(db, agent_id, kind=kind, target=target, op=op, actor="person",
+                               reflection_id=None, path=key, before=before, after=after,
+                               note="noticed: the file differs from what slowloop last wrote"))
+    return ids
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def _record(row) -> ChangeRecord:
+    return ChangeRecord(id=row["id"], at=row["at"], kind=row["kind"], target=row["target"],
+                        op=row["op"], actor=row["actor"], reflection_id=row["reflection_id"],
+                        path=row["path"], before=row["before"], after=row["after"],
+                        note=row["note"], undone_by=row["undone_by"])
+
+
+def history(store: Store, agent: str, *, limit: int = 50,
+            include_touches: bool = False) -> list[ChangeRecord]:
+    """Newest first. ``touch`` rows (lastUsedAt written back) are left out unless asked for."""
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return []
+    where = "" if include_touches else " AND op != 'touch'"
+    rows = store.query(f"SELECT * FROM changes WHERE agent_id = ?{where} ORDER BY id DESC LIMIT ?",
+                       (agent_id, int(limit)))
+    return [_record(r) for r in rows]
+
+
+def get_change(store: Store, agent: str, change_id: int) -> ChangeRecord:
+    agent_id = store.agent_id(agent, create=False)
+    rows = store.query("SELECT * FROM changes WHERE id = ? AND agent_id = ?", (int(change_id), agent_id))
+    if not rows:
+        raise UserError(f"no change {change_id} for agent {agent!r}",
+                        hint="see `slowloop history` for the change ids")
+    return _record(rows[0])
+
+
+# -- undo -------------------------------------------------------------------------------------
+
+def _latest_effective(store: Store, agent_id: int, path: str) -> ChangeRecord | None:
+    rows = store.query("SELECT * FROM changes WHERE agent_id = ? AND path = ? AND op != 'touch' "
+                       "ORDER BY id DESC LIMIT 1", (agent_id, path))
+    return _record(rows[0]) if rows else None
+
+
+def _revert_plan(store: Store, agent_id: int, first: ChangeRecord, last: ChangeRecord) -> FileChange:
+    """The change that takes ``first.path`` from ``last.after`` back to ``first.before``."""
+    latest = _latest_effective(store, agent_id, first.path)
+    if latest is None or _hash(latest.after) != _hash(last.after):
+        by = f"change {latest.id} ({latest.actor} {latest.op})" if latest else "a later change"
+        raise ConflictError(f"{first.path} was changed again after change {last.id}, by {by}",
+                            hint=f"undo change {latest.id if latest else '…'} first, or edit the file by hand")
+    text, digest = read_text(Path(first.path))
+    path = Path(first.path)
+    archive_to = archive_path(path, first.kind, first.target) if first.before is None else None
+    return FileChange(path=path, before=text, before_hash=digest, after=first.before,
+                      kind=first.kind, target=first.target, op="undo", archive_to=archive_to)
+
+
+def _notice_path(store: Store, agent: str, rec: ChangeRecord) -> None:
+    p = Path(rec.path)
+    notice_person_edits(store, agent, [(p, rec.kind, rec.target)] if p.exists() else [],
+                        known_kind=rec.kind if not p.exists() else None)
+
+
+def undo(store: Store, agent: str, change_id: int) -> int:
+    """Restore the file as it was before ``change_id``; returns the id of the undo change."""
+    rec = get_change(store, agent, change_id)
+    if rec.undone_by is not None:
+        raise UserError(f"change {change_id} was already undone by change {rec.undone_by}",
+                        hint=f"`slowloop undo {rec.undone_by}` redoes it")
+    _notice_path(store, agent, rec)
+    agent_id = store.agent_id(agent)
+    fc = _revert_plan(store, agent_id, rec, rec)
+    return _apply([fc], store=store, agent=agent, actor="undo", note=f"undo of change {rec.id}",
+                  undoes=[[rec.id]])[0]
+
+
+def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
+    """Revert every change of one reflection, newest first, as one unit; returns the undo ids."""
+    agent_id = store.agent_id(agent, create=False)
+    rows = [_record(r) for r in store.query(
+        "SELECT * FROM changes WHERE agent_id = ? AND reflection_id = ? AND undone_by IS NULL "
+        "AND op != 'touch' ORDER BY id", (agent_id, int(reflection_id)))]
+    if not rows:
+        raise UserError(f"reflection {reflection_id} of agent {agent!r} has no change left to undo",
+                        hint="see `slowloop history` for reflection ids (R<n>)")
+    by_path: dict[str, list[ChangeRecord]] = {}
+    for r in rows:
+        by_path.setdefault(r.path, []).append(r)
+    for recs in by_path.values():
+        _notice_path(store, agent, recs[-1])
+    # newest path first, so the batch reverts in the reverse order it was applied
+    ordered = sorted(by_path.values(), key=lambda recs: recs[-1].id, reverse=True)
+    plans = [_revert_plan(store, agent_id, recs[0], recs[-1]) for recs in ordered]
+    return _apply(plans, store=store, agent=agent, actor="undo",
+                  note=f"undo of reflection R{reflection_id}",
+                  undoes=[[r.id for r in recs] for recs in ordered])

@@ -1,0 +1,386 @@
+"""The skill library of one agent: list, read, create, patch, retire, restore, merge, metrics.
+
+Files are the truth (``<agent dir>/skills/<name>/SKILL.md``); the ledger records reads, edits and
+every change. Each mutating operation is a pure planner (``plan_*``, returning ``FileChange``
+values) plus ``slowloop.history.apply_changes``, so reflection can apply several as one unit.
+The library methods take an agent-wide lock around plan + apply: two processes creating or
+patching at once queue instead of failing, and a person's editor (which takes no lock) is caught
+by the content-hash check in ``apply_changes``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .. import clock
+from ..config import Config, load_config
+from ..errors import ConflictError, DataError, UserError
+from ..fsutil import file_lock, read_text
+from ..history import FileChange, apply_changes, archive_path, notice_person_edits
+from ..paths import agent_dir as _agent_dir
+from ..paths import home as _home
+from ..store import Store
+from .eviction import Candidate, Eviction, choose_eviction
+from .format import SKILL_FILE, Skill, load_skill, parse_skill, render_skill, validate_name
+from .metrics import SkillMetrics, skill_metrics
+
+
+@dataclass(frozen=True)
+class CreateResult:
+    skill: Skill
+    evicted: list[Eviction]
+
+
+class SkillLibrary:
+    def __init__(self, agent: str = "default", *, home: Path | None = None,
+                 store: Store | None = None, config: Config | None = None) -> None:
+        self.agent = agent
+        self.home = Path(home) if home is not None else _home()
+        self.dir = _agent_dir(agent, self.home)
+        self.skills_dir = self.dir / "skills"
+        self.archive_dir = self.dir / "archive" / "skills"
+        self._store = store
+        self._config = config
+
+    # -- plumbing -----------------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(home=self.home)
+        return self._store
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            self._config = load_config(self.home)
+        return self._config
+
+    def path_of(self, name: str) -> Path:
+        return self.skills_dir / validate_name(name) / SKILL_FILE
+
+    def _lock(self):
+        return file_lock(self.dir / ".skills.lock")
+
+    # -- reading ------------------------------------------------------------------------------
+    def scan(self) -> tuple[list[Skill], list[DataError]]:
+        """Active skills that parse, and the errors of those that do not (``doctor`` shows them)."""
+        skills: list[Skill] = []
+        broken: list[DataError] = []
+        try:
+            entries = sorted(os.scandir(self.skills_dir), key=lambda e: e.name)
+        except FileNotFoundError:
+            return [], []
+        for entry in entries:
+            if entry.name.startswith(".") or not entry.is_dir():
+                continue
+            path = Path(entry.path) / SKILL_FILE
+            try:
+                skills.append(load_skill(path))
+            except FileNotFoundError:
+                broken.append(DataError("the folder has no SKILL.md", path=str(path),
+                                        hint="add one, or remove the folder"))
+            except DataError as exc:
+                broken.append(exc)
+        return skills, broken
+
+    def list(self, include_retired: bool = False) -> list[Skill]:
+        """Active skills (broken files skipped); with ``include_retired``, the archived ones too."""
+        skills, _ = self.scan()
+        self._notice(skills)
+        if include_retired:
+            active = {s.name for s in skills}
+            for name in sorted(os.listdir(self.archive_dir)) if self.archive_dir.is_dir() else []:
+                if name in active:
+                    continue
+                latest = self._latest_archived(name)
+                if latest is None:
+                    continue
+                try:
+                    skills.append(load_skill(latest, retired=True, folder=name))
+                except DataError:
+                    continue  # an archived copy that does not parse is still kept on disk
+        return skills
+
+    def _notice(self, skills: list[Skill] | None = None) -> list[int]:
+        """Record, before anything else, the edits a person made to skill files by hand."""
+        files = [(p, "skill", p.parent.name) for p in self.skills_dir.glob(f"*/{SKILL_FILE}")]
+        return notice_person_edits(self.store, self.agent, files, known_kind="skill")
+
+    def get(self, name: str) -> Skill:
+        path = self.path_of(name)
+        try:
+            return load_skill(path)
+        except FileNotFoundError:
+            archived = " (it is retired: `slowloop skills restore " + name + "`)" \
+                if self._latest_archived(name) else ""
+            raise UserError(f"no skill named {name!r} for agent {self.agent!r}{archived}",
+                            hint="see `slowloop skills list`") from None
+
+    def read(self, name: str, *, source: str = "library", count: bool = True,
+             turn_id: int | None = None) -> str:
+        """The skill's body. Counts an invocation unless ``count=False`` (the reflector's reads)."""
+        path = self.path_of(name)
+        if path.exists():
+            notice_person_edits(self.store, self.agent, [(path, "skill", name)])
+        skill = self.get(name)
+        if count:
+            if source not in ("library", "cli", "mcp", "transcript"):
+                raise UserError(f"unknown invocation source {source!r}",
+                                hint="use library, cli, mcp or transcript")
+            agent_id = self.store.agent_id(self.agent)
+            with self.store.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id) "
+                           "VALUES (?, ?, ?, ?, ?)", (agent_id, name, clock.iso(), source, turn_id))
+            self._flush_last_used(skill)
+        return skill.body
+
+    def _flush_last_used(self, skill: Skill) -> None:
+        # The ledger (invocations) is the truth of when a skill was last used; the file's
+        # metadata.lastUsedAt is a convenience copy for people and for agents that load SKILL.md
+        # natively. Rewriting the file on every read would churn it in a hot loop (and race a
+        # person's editor), so it is written back at most once per skills.last_used_flush per
+        # skill, only with expect=<hash we read>: if a person is editing the file, their edit wins
+        # and the ledger still has the truth until the next flush.
+        interval = clock.parse_duration(self.config.get("skills", "last_used_flush"))
+        last = clock.parse_iso(skill.metadata.get("lastUsedAt"))
+        now = clock.now()
+        if last is not None and now - last < interval:
+            return
+        text, digest = read_text(skill.path)
+        if text is None or digest != skill.content_hash:
+            return  # changed since we parsed it: give way, flush on a later read
+        meta = dict(skill.metadata)
+        meta["lastUsedAt"] = clock.iso(now)
+        after = render_skill(skill.name, skill.description, meta, skill.body, skill.extra)
+        change = FileChange(path=skill.path, before=text, before_hash=digest,
+                            after=after, kind="skill", target=skill.name, op="touch",
+                            note="lastUsedAt written back from the ledger")
+        try:
+            apply_changes([change], store=self.store, agent=self.agent, actor="slowloop")
+        except ConflictError:
+            pass  # a person's concurrent edit wins; see the comment above
+
+    def last_used(self, skill: Skill, metrics: SkillMetrics | None) -> str | None:
+        """The ledger's lastUsedAt (newest of the invocations and the file's own value)."""
+        values = [v for v in (skill.metadata.get("lastUsedAt"),
+                              metrics.last_invoked_at if metrics else None) if v]
+        return max(values, key=lambda v: clock.parse_iso(v) or 0.0) if values else None
+
+    def metrics(self, names: list[str] | None = None) -> dict[str, SkillMetrics]:
+        return skill_metrics(self.store, self.agent, names=names)
+
+    def stats(self) -> list[SkillMetrics]:
+        skills, _ = self.scan()
+        m = self.metrics([s.name for s in skills])
+        return [m[s.name] for s in skills]
+
+    def record_edit(self, skill: str | None = None, note: str = "") -> list[str]:
+        """The user changed the result of a skill-assisted answer; returns the skills credited.
+
+        Without ``skill``: the skills read in the agent's most recent turn (or its most recent
+        read outside a turn).
+        """
+        agent_id = self.store.agent_id(self.agent)
+        turn_id = None
+        if skill is not None:
+            validate_name(skill)
+            names = [skill]
+            rows = self.store.query("SELECT turn_id FROM invocations WHERE agent_id = ? AND skill = ? "
+                                    "ORDER BY id DESC LIMIT 1", (agent_id, skill))
+            turn_id = rows[0]["turn_id"] if rows else None
+        else:
+            rows = self.store.query("SELECT skill, turn_id FROM invocations WHERE agent_id = ? "
+                                    "ORDER BY id DESC LIMIT 1", (agent_id,))
+            if not rows:
+                raise UserError(f"agent {self.agent!r} has read no skill yet, so there is nothing "
+                                "to credit the edit to", hint="name it: record-edit --skill NAME")
+            turn_id = rows[0]["turn_id"]
+            if turn_id is None:
+                names = [rows[0]["skill"]]
+            else:
+                names = [r["skill"] for r in self.store.query(
+                    "SELECT DISTINCT skill FROM invocations WHERE agent_id = ? AND turn_id = ? "
+                    "ORDER BY skill", (agent_id, turn_id))]
+        with self.store.transaction() as db:
+            for n in names:
+                db.execute("INSERT INTO edits(agent_id, skill, at, source, turn_id, note) "
+                           "VALUES (?, ?, ?, 'explicit', ?, ?)", (agent_id, n, clock.iso(), turn_id, note))
+        return names
+
+    def _latest_archived(self, name: str) -> Path | None:
+        folder = self.archive_dir / name
+        if not folder.is_dir():
+            return None
+        stamps = sorted(p for p in folder.iterdir() if (p / SKILL_FILE).is_file())
+        return stamps[-1] / SKILL_FILE if stamps else None
+
+    # -- planners (pure: read the files, return FileChanges) ----------------------------------
+    def _fresh(self, name: str) -> tuple[Skill, str]:
+        path = self.path_of(name)
+        text, digest = read_text(path)
+        if text is None:
+            self.get(name)  # raises the helpful error
+        return parse_skill(text, path, content_hash=digest), text
+
+    def plan_create(self, name: str, description: str, body: str, *, title: str | None = None,
+                    evict: bool = True) -> tuple[list[FileChange], list[Eviction]]:
+        validate_name(name)
+        path = self.path_of(name)
+        if path.parent.exists():
+            raise UserError(f"skill {name!r} already exists ({path})",
+                            hint=f"change it with `slowloop skills patch {name} --old … --new …`, "
+                                 "or pick another name")
+        if not body.strip():
+            raise UserError(f"the body of skill {name!r} is empty", hint="write the steps or key points")
+        now = clock.iso()
+        meta = {"title": title or name, "createdAt": now, "updatedAt": now, "patchCount": "0"}
+        text = render_skill(name, description, meta, body)
+        changes = [FileChange(path=path, before=None, before_hash=None, after=text, kind="skill",
+                              target=name, op="create")]
+        evictions = self._plan_evictions() if evict else []
+        for ev in evictions:
+            changes.append(replace(self.plan_retire(ev.name)[0], op="evict", note=ev.reason))
+        return changes, evictions
+
+    def _plan_evictions(self) -> list[Eviction]:
+        cap = int(self.config.get("skills", "max_count"))
+        skills, _ = self.scan()
+        excess = len(skills) - cap + 1
+        if excess <= 0:
+            return []
+        grace_raw = self.config.get("skills", "eviction_grace")
+        try:
+            grace = clock.parse_duration(grace_raw)
+        except ValueError as exc:
+            raise UserError(f"skills.eviction_grace: {exc}") from None
+        metrics = self.metrics([s.name for s in skills])
+        candidates = []
+        for s in skills:
+            created = clock.parse_iso(s.metadata.get("createdAt"))
+            if created is None:
+                created = s.path.stat().st_mtime
+            candidates.append(Candidate(s.name, created,
+                                        clock.parse_iso(self.last_used(s, metrics.get(s.name)))))
+        out: list[Eviction] = []
+        now = clock.now()
+        for _ in range(excess):
+            ev = choose_eviction(candidates, now=now, grace_seconds=grace)
+            if ev is None:
+                raise UserError(
+                    f"the skill library of agent {self.agent!r} is full ({cap} skills) and every "
+                    f"skill is younger than the eviction grace period ({grace_raw}); nothing was created",
+                    hint="retire one with `slowloop skills retire NAME`, or raise skills.max_count")
+            out.append(ev)
+            candidates = [c for c in candidates if c.name != ev.name]
+        return out
+
+    def plan_patch(self, name: str, old: str, new: str) -> list[FileChange]:
+        skill, text = self._fresh(name)
+        if not old:
+            raise UserError("--old is empty", hint="quote the exact text to replace")
+        if old == new:
+            raise UserError("--old and --new are the same text; nothing to change")
+        n = skill.body.count(old)
+        if n == 0:
+            raise UserError(f"the text to replace was not found in skill {name!r}: {old[:80]!r}",
+                            hint=f"copy it exactly from `slowloop skills show {name}`")
+        if n > 1:
+            raise UserError(f"the text to replace occurs {n} times in skill {name!r}: {old[:80]!r}",
+                            hint="include more of the surrounding text so it matches exactly once")
+        body = skill.body.replace(old, new, 1)
+        if not body.strip():
+            raise UserError(f"the patch would leave skill {name!r} empty", hint="retire it instead")
+        meta = dict(skill.metadata)
+        meta["patchCount"] = str(skill.patch_count + 1)
+        meta["updatedAt"] = clock.iso()
+        after = render_skill(skill.name, skill.description, meta, body, skill.extra)
+        return [FileChange(path=skill.path, before=text, before_hash=skill.content_hash, after=after,
+                           kind="skill", target=name, op="patch")]
+
+    def plan_retire(self, name: str, *, reason: str = "") -> list[FileChange]:
+        path = self.path_of(name)
+        text, digest = read_text(path)
+        if text is None:
+            self.get(name)
+        return [FileChange(path=path, before=text, before_hash=digest, after=None, kind="skill",
+                           target=name, op="retire", archive_to=archive_path(path, "skill", name),
+                           note=reason)]
+
+    def plan_restore(self, name: str) -> list[FileChange]:
+        path = self.path_of(name)
+        if path.parent.exists():
+            raise UserError(f"skill {name!r} is active already; restoring would clobber it",
+                            hint=f"retire it first, or see `slowloop skills show {name}`")
+        latest = self._latest_archived(name)
+        if latest is None:
+            raise UserError(f"no archived skill named {name!r} for agent {self.agent!r}",
+                            hint="see `slowloop skills list --retired`")
+        text, _ = read_text(latest)
+        return [FileChange(path=path, before=None, before_hash=None, after=text, kind="skill",
+                           target=name, op="restore", note=f"from {latest}")]
+
+    def plan_merge(self, names: list[str], into_name: str, description: str,
+                   body: str) -> list[FileChange]:
+        """Fold ``names`` into ``into_name`` (new, or one of them, rewritten) and retire the rest."""
+        if len(set(names)) < 2:
+            raise UserError("a merge needs at least two distinct skills")
+        for n in names:
+            self.get(n)
+        changes: list[FileChange] = []
+        if into_name in names:
+            skill, text = self._fresh(into_name)
+            meta = dict(skill.metadata)
+            meta["patchCount"] = str(skill.patch_count + 1)
+            meta["updatedAt"] = clock.iso()
+            after = render_skill(into_name, description, meta, body, skill.extra)
+            changes.append(FileChange(path=skill.path, before=text, before_hash=skill.content_hash,
+                                      after=after, kind="skill", target=into_name, op="merge",
+                                      note="merged " + ", ".join(n for n in names if n != into_name)))
+        else:
+            created, _ = self.plan_create(into_name, description, body, evict=False)
+            changes.append(replace(created[0], op="merge", note="merged " + ", ".join(names)))
+        for n in names:
+            if n != into_name:
+                changes.append(replace(self.plan_retire(n)[0], op="merge",
+                                       note=f"merged into {into_name}"))
+        return changes
+
+    # -- operations (plan + apply under the agent's skill lock) --------------------------------
+    def create(self, name: str, description: str, body: str, *, title: str | None = None,
+               actor: str = "person", reflection_id: int | None = None) -> CreateResult:
+        with self._lock():
+            self._notice()
+            changes, evicted = self.plan_create(name, description, body, title=title)
+            apply_changes(changes, store=self.store, agent=self.agent, actor=actor,
+                          reflection_id=reflection_id)
+        return CreateResult(self.get(name), evicted)
+
+    def patch(self, name: str, old: str, new: str, *, actor: str = "person",
+              reflection_id: int | None = None) -> Skill:
+        with self._lock():
+            self._notice()
+            apply_changes(self.plan_patch(name, old, new), store=self.store, agent=self.agent,
+                          actor=actor, reflection_id=reflection_id)
+        return self.get(name)
+
+    def retire(self, name: str, *, reason: str = "", actor: str = "person",
+               reflection_id: int | None = None) -> None:
+        with self._lock():
+            self._notice()
+            apply_changes(self.plan_retire(name, reason=reason), store=self.store, agent=self.agent,
+                          actor=actor, reflection_id=reflection_id)
+
+    def restore(self, name: str, *, actor: str = "person") -> Skill:
+        with self._lock():
+            apply_changes(self.plan_restore(name), store=self.store, agent=self.agent, actor=actor)
+        return self.get(name)
+
+    def merge(self, names: list[str], into_name: str, description: str, body: str, *,
+              actor: str = "person", reflection_id: int | None = None) -> Skill:
+        with self._lock():
+            self._notice()
+            apply_changes(self.plan_merge(names, into_name, description, body), store=self.store,
+                          agent=self.agent, actor=actor, reflection_id=reflection_id)
+        return self.get(into_name)
