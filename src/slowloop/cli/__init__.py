@@ -21,8 +21,10 @@ COMMANDS: dict[str, str] = {
     "search": "search:search",
     "index": "index:index",
     "reindex": "index:reindex",
+    "daemon": "reflect:daemon",
     "explain": "explain:explain",
     "ingest": "ingest:ingest",
+    "reflect": "reflect:reflect",
     "schedule": "schedule:schedule",
 }
 

@@ -1,0 +1,286 @@
+"""One reflection of one agent, and one cycle over the agents that are due.
+
+``reflect_agent``: recover any half-applied reflection → dirty gate and schedule → the agent's lease
+→ bundle → the model (or the offline distiller) → parse → check each action → plan each valid one
+→ apply all as one unit → record. An invalid action never blocks the valid ones; every rejection is
+recorded with its reason. A transient provider failure leaves the agent due (no cooldown).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import clock
+from ..config import Config, load_config
+from ..errors import ConflictError, LockedError, ProviderError, SlowloopError
+from ..history import FileChange
+from ..observe.model import ErrorObservation
+from ..paths import home as default_home
+from ..store import Store
+from ..transcripts.model import Turn
+from .actions import Action, Parsed, Rejection, parse_output
+from .apply import apply_reflection, recover
+from .bundle import build_bundle
+from .distill import TurnEvidence, distill
+from .lease import agent_lease
+from .prompt import build_prompt
+from .scheduler import agent_status, mark_cycle, plan_cycle
+from .validate import check_content
+
+ProviderChoice = Any  # a Provider, None for the offline distiller, or "config"
+
+
+@dataclass
+class ReflectionOutcome:
+    agent: str
+    status: str  # applied | nothing | skipped | dry-run | failed | locked
+    reason: str = ""
+    reflection_id: int | None = None
+    applied: list[dict] = field(default_factory=list)  # {"action", "changes": [ids]}
+    rejected: list[dict] = field(default_factory=list)  # {"action", "reason"}
+    planned: list[dict] = field(default_factory=list)  # dry-run: what would change
+    sent_to: str = "nowhere: the offline distiller ran on this machine"
+    bundle_tokens: int = 0
+    notes: list[str] = field(default_factory=list)
+    limits: str | None = None
+    recovered: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _evidence(store: Store, agent_id: int, watermark: int) -> list[TurnEvidence]:
+    rows = store.query(
+        "SELECT * FROM turns WHERE agent_id = ? AND id > ? AND (corrected = 1 OR recovered = 1 OR"
+        " ended_in_real_error = 1) ORDER BY id", (agent_id, watermark))
+    out = []
+    for r in rows:
+        turn = Turn.from_dict(json.loads(r["data"]))
+        prev_row = store.query(
+            "SELECT data FROM turns WHERE agent_id = ? AND source = ? AND idx = ? AND"
+            " COALESCE(session_id, '') = COALESCE(?, '')", (agent_id, r["source"], r["idx"] - 1,
+                                                            r["session_id"]))
+        previous = Turn.from_dict(json.loads(prev_row[0]["data"])) if prev_row else None
+        errs = store.query("SELECT kind, tool, evidence, excerpt, step FROM errors WHERE turn_id = ?",
+                           (r["id"],))
+        real = tuple({"step": e["step"], "tool": e["tool"], "evidence": e["evidence"],
+                      "excerpt": e["excerpt"]} for e in errs if e["kind"] == "real")
+        ev_row = store.query("SELECT why FROM signals WHERE turn_id = ? AND name = 'user_correction'",
+                             (r["id"],))
+        out.append(TurnEvidence(turn_id=int(r["id"]), turn=turn, corrected=bool(r["corrected"]),
+                                correction_evidence=ev_row[0]["why"] if ev_row else None,
+                                previous=previous, real_errors=real,
+                                transient_only=bool(errs) and not real))
+    return out
+
+
+def _plan(action: Action, lib, memo) -> list[FileChange]:
+    """The file changes one valid action would make (raises SlowloopError when it cannot)."""
+    if action.type == "create_skill":
+        return lib.plan_create(action.name, action.description, action.body)
+    if action.type == "patch_skill":
+        return lib.plan_patch(action.name, action.old, action.new)
+    if action.type == "retire_skill":
+        return lib.plan_retire(action.name, reason=action.reason)
+    if action.type == "merge_skills":
+        return lib.plan_merge(list(action.names), action.into, action.description, action.body)
+    if action.type == "update_memo":
+        return memo.plan_update(action.section, action.op, action.text or None,
+                                match=action.match or None)
+    return []
+
+
+def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None = None,
+                  cfg: Config | None = None, provider: ProviderChoice = "config",
+                  dry_run: bool = False, force: bool = False,
+                  on_event: Callable[[str], None] | None = None) -> ReflectionOutcome:
+    """Reflect on one agent now if it is due (``force`` skips the schedule, never the dirty gate)."""
+    from ..memo import Memo
+    from ..skills import SkillLibrary
+
+    home = home or default_home()
+    cfg = cfg or load_config(home)
+    own_store = store is None
+    store = store or Store(home=home)
+    say = on_event or (lambda _m: None)
+    try:
+        out = ReflectionOutcome(agent=agent, status="skipped")
+        out.recovered = recover(store, agent)
+        sched = agent_status(store, agent, cfg)
+        if not sched.dirty:
+            out.reason = sched.reasons[0] if sched.reasons else "clean: nothing new"
+            return out
+        if not sched.due and not force:
+            out.reason = "; ".join(sched.reasons)
+            return out
+        if provider == "config":
+            from ..providers import get_provider
+
+            provider = get_provider(cfg)
+        try:
+            with agent_lease(store, agent, cfg):
+                return _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say,
+                                       Memo(agent, home=home, config=cfg),
+                                       SkillLibrary(agent, home=home, store=store, config=cfg))
+        except LockedError as exc:
+            out.status, out.reason = "locked", str(exc)
+            return out
+    finally:
+        if own_store:
+            store.close()
+
+
+def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, lib) -> ReflectionOutcome:
+    agent_id = store.agent_id(agent)
+    watermark_before = int(store.agent(agent)["last_seen_turn_id"])
+    bundle = build_bundle(store, agent, cfg)
+    out.bundle_tokens = bundle.tokens
+    provider_name = "offline" if provider is None else f"{provider.kind}:{provider.name}"
+    if provider is not None:
+        out.sent_to = provider.destination()
+    with store.transaction() as db:
+        rid = int(db.execute(
+            "INSERT INTO reflections(agent_id, started_at, status, provider, model, sent_to,"
+            " bundle_tokens, watermark) VALUES (?,?,?,?,?,?,?,?)",
+            (agent_id, clock.iso(), "running", provider_name, getattr(provider, "model", "") or "",
+             out.sent_to, bundle.tokens, bundle.watermark)).lastrowid)
+    out.reflection_id = rid
+    say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
+        f"{len(bundle.turn_ids)} turns → {out.sent_to}")
+
+    raw = ""
+    if provider is None:
+        skills = {s.name: s.body for s in lib.list()}
+        memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
+        d = distill(_evidence(store, agent_id, watermark_before), memo=memo_entries, skills=skills)
+        parsed = Parsed(actions=d.actions)
+        out.notes.extend(d.notes)
+        out.limits = d.limits
+        raw = json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False)
+    else:
+        prompt = build_prompt(memo_text=memo.render(), skill_index=_skill_index(lib, store, agent),
+                              bundle_text=bundle.text)
+        try:
+            completion = provider.complete(prompt.system, prompt.user, schema=prompt.schema)
+        except ProviderError as exc:
+            _fail(store, agent_id, rid, str(exc), transient=exc.transient)
+            out.status = "failed"
+            out.reason = (f"the provider failed ({'transient — the agent stays due' if exc.transient else 'not transient'}): {exc}")
+            return out
+        raw = completion.text
+        parsed = parse_output(raw)
+
+    rejections: list[Rejection] = list(parsed.rejections)
+    planned: list[tuple[Action, list[FileChange]]] = []
+    touched: set[str] = set()
+    nothing_reason = ""
+    for action in parsed.actions:
+        if action.type == "nothing":
+            nothing_reason = action.reason
+            continue
+        verdict = check_content(action)
+        if not verdict.ok:
+            rejections.append(Rejection(action.to_dict(), verdict.reason))
+            continue
+        targets = {action.target()} | {f"skill:{n}" for n in action.names}
+        if targets & touched:
+            rejections.append(Rejection(action.to_dict(), "another action of this reflection already "
+                                                          "changes the same skill or memo section"))
+            continue
+        try:
+            changes = _plan(action, lib, memo)
+        except SlowloopError as exc:
+            rejections.append(Rejection(action.to_dict(), exc.message))
+            continue
+        touched |= targets
+        planned.append((action, changes))
+
+    with store.transaction() as db:
+        db.execute("UPDATE reflections SET raw_output = ? WHERE id = ?", (raw[:200_000], rid))
+        db.executemany("INSERT INTO rejections(reflection_id, action, reason, at) VALUES (?,?,?,?)",
+                       [(rid, json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
+                         else r.action, r.reason, clock.iso()) for r in rejections])
+    out.rejected = [{"action": r.action, "reason": r.reason} for r in rejections]
+    all_changes = [c for _a, cs in planned for c in cs]
+    summary = _summary(planned, rejections, nothing_reason)
+
+    if dry_run:
+        out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs]} for a, cs in planned]
+        with store.transaction() as db:
+            db.execute("UPDATE reflections SET status = 'dry-run', finished_at = ?, summary = ?"
+                       " WHERE id = ?", (clock.iso(), summary, rid))
+        out.status, out.reason = "dry-run", summary
+        return out
+
+    try:
+        ids = apply_reflection(store, agent, rid, all_changes, watermark=bundle.watermark,
+                               summary=summary, status="applied" if all_changes else "nothing")
+    except ConflictError as exc:
+        # a person edited a file while we planned: give way, keep the turns pending
+        with store.transaction() as db:
+            db.execute("UPDATE reflections SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
+                       (clock.iso(), f"gave way to a person's edit: {exc.message}", rid))
+        out.status, out.reason = "failed", f"gave way to a person's edit: {exc.message}"
+        return out
+    pos = 0
+    for action, cs in planned:
+        out.applied.append({"action": action.to_dict(), "changes": ids[pos:pos + len(cs)]})
+        pos += len(cs)
+    out.status = "applied" if all_changes else "nothing"
+    out.reason = summary
+    return out
+
+
+def _fail(store: Store, agent_id: int, rid: int, error: str, *, transient: bool) -> None:
+    now = clock.iso()
+    with store.transaction() as db:
+        db.execute("UPDATE reflections SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
+                   (now, error[:2000], rid))
+        if not transient:  # a hard failure cools down like an attempt; a transient one stays due
+            db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (now, agent_id))
+
+
+def _summary(planned, rejections, nothing_reason: str) -> str:
+    if not planned:
+        base = "nothing to save" + (f": {nothing_reason}" if nothing_reason else "")
+    else:
+        base = "; ".join(f"{a.type} {a.name or a.into or a.section}" for a, _ in planned)
+    if rejections:
+        base += f" ({len(rejections)} action(s) rejected)"
+    return base
+
+
+def _skill_index(lib, store: Store, agent: str) -> str:
+    from ..skills.metrics import skill_metrics
+
+    metrics = skill_metrics(store, agent)
+    lines = []
+    for s in lib.list():
+        m = metrics.get(s.name)
+        stats = (f"impressions {m.impressions}, invocations {m.invocations}, invocation rate "
+                 f"{m.invocation_rate:.2f}, edit-after-use {m.edit_after_use_rate:.2f}, ineffective "
+                 f"{m.ineffective_rate:.2f}") if m else "no use recorded"
+        lines.append(f"- {s.name} — {s.description} — {stats}")
+    return "\n".join(lines)
+
+
+def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: list[str] | None = None,
+              provider: ProviderChoice = "config", dry_run: bool = False,
+              on_event: Callable[[str], None] | None = None) -> list[ReflectionOutcome]:
+    """Reflect on the agents that are due, highest pending score first, up to the per-cycle cap.
+
+    The cycle is marked done at the end, so a crash mid-cycle makes the next start run it again.
+    """
+    home = home or default_home()
+    cfg = cfg or load_config(home)
+    outcomes = []
+    with Store(home=home) as store:
+        for name in [a.agent for a in plan_cycle(store, cfg, agents=agents) if a.due]:
+            outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg, provider=provider,
+                                          dry_run=dry_run, on_event=on_event))
+        if not dry_run:
+            mark_cycle(store)
+    return outcomes

@@ -1,0 +1,96 @@
+"""Run reflection cycles in the background: as ``slowloop daemon`` or as a library thread.
+
+The cycle is recorded as done only when it finishes, so a daemon that crashed mid-cycle runs it
+again at its next start; agents already reflected in that cycle are then clean or cooling down and
+are skipped, and a reflection the crash left half-applied is resolved by ``recover`` first.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Callable
+
+from .. import clock
+from ..config import Config, load_config
+from ..paths import home as default_home
+from ..store import Store
+from .apply import recover
+from .cycle import ReflectionOutcome, run_cycle
+from .scheduler import next_cycle_at
+
+log = logging.getLogger("slowloop.reflect")
+
+
+def recover_all(store: Store) -> list[str]:
+    notes = []
+    for row in store.agents():
+        notes.extend(f"{row['name']}: {n}" for n in recover(store, row["name"]))
+    return notes
+
+
+def serve(stop: threading.Event, *, home: Path | None = None, cfg: Config | None = None,
+          provider="config", poll_seconds: float = 60.0,
+          on_cycle: Callable[[list[ReflectionOutcome]], None] | None = None,
+          on_event: Callable[[str], None] | None = None) -> None:
+    """Loop until ``stop`` is set: run a cycle whenever one is due, then sleep until the next."""
+    home = home or default_home()
+    cfg = cfg or load_config(home)
+    say = on_event or log.info
+    with Store(home=home) as store:
+        for note in recover_all(store):
+            say(f"recovered {note}")
+    while not stop.is_set():
+        with Store(home=home) as store:
+            due_at = clock.parse_iso(next_cycle_at(store, cfg)) or clock.now()
+        wait = due_at - clock.now()
+        if wait > 0:
+            stop.wait(min(wait, poll_seconds))
+            continue
+        say("cycle starting")
+        try:
+            outcomes = run_cycle(home=home, cfg=cfg, provider=provider, on_event=say)
+        except Exception:  # one bad cycle must not end the daemon; it is logged and retried
+            log.exception("reflection cycle failed; retrying at the next poll")
+            stop.wait(poll_seconds)
+            continue
+        for o in outcomes:
+            say(f"{o.agent}: {o.status} — {o.reason}")
+        if on_cycle:
+            on_cycle(outcomes)
+
+
+class BackgroundReflector:
+    """Reflection in a daemon thread of your own agent's process; it never blocks a turn.
+
+    >>> r = BackgroundReflector()   # doctest: +SKIP
+    >>> r.start(); ...; r.stop()
+    """
+
+    def __init__(self, *, home: Path | None = None, cfg: Config | None = None, provider="config",
+                 poll_seconds: float = 60.0,
+                 on_cycle: Callable[[list[ReflectionOutcome]], None] | None = None) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=serve, name="slowloop-reflector", daemon=True,
+            kwargs={"stop": self._stop, "home": home, "cfg": cfg, "provider": provider,
+                    "poll_seconds": poll_seconds, "on_cycle": on_cycle})
+
+    def start(self) -> "BackgroundReflector":
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float | None = 30.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def __enter__(self) -> "BackgroundReflector":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
