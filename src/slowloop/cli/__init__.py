@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "index": "index:index",
     "reindex": "index:reindex",
     "daemon": "reflect:daemon",
+    "demo": "demo:demo",
     "explain": "explain:explain",
     "ingest": "ingest:ingest",
     "reflect": "reflect:reflect",
