@@ -1,0 +1,298 @@
+"""Which agents reflect in the next cycle, and why the others do not (SPEC §1.3).
+
+Pure functions over the ledger and a clock: nothing here calls a model or writes a row, so
+``slowloop schedule`` can show the decision and the daemon can act on the very same one.
+
+The rules, in the order they decide:
+
+1. **dirty gate**: nothing new since the last reflection (no turn past the watermark, no turn
+   updated since, no user edit since) → not due; no model call is ever spent on a clean agent;
+2. **cooldown**: not due until ``last_attempt_at + cooldown`` (failed attempts count too, so a
+   broken provider is not hammered every cycle);
+3. **forced**: no reflection for ``force_after`` and anything new at all → due, however low the
+   score, so an agent never drifts forever;
+4. otherwise due when the pending signal score reaches the threshold — the sum of the scores of
+   the reflect-worthy new turns, plus the weight of explicit user edits.
+
+Due agents are ordered by pending score (ties: longest without reflection first) and capped at
+``max_agents_per_cycle``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .. import clock
+from ..config import Config
+from ..errors import UserError
+from ..store import Store
+
+LAST_CYCLE_KEY = "scheduler.last_cycle_at"
+
+
+@dataclass(frozen=True)
+class PendingTurn:
+    """A turn the next reflection has not covered yet (new past the watermark, or updated since)."""
+
+    id: int
+    session_id: str | None
+    idx: int
+    score: float
+    reflect: bool
+    corrected: bool
+    at: float  # started_at, else recorded_at, as epoch seconds (for ordering)
+    updated: bool  # at or below the watermark but re-ingested since the last reflection
+
+
+@dataclass(frozen=True)
+class PendingEdit:
+    id: int
+    skill: str | None
+    at: str
+    source: str  # explicit | correction
+    turn_id: int | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Everything new for one agent since its last reflection."""
+
+    agent_id: int
+    watermark: int  # agents.last_seen_turn_id
+    last_reflected_at: str | None
+    turns: tuple[PendingTurn, ...]
+    edits: tuple[PendingEdit, ...]
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.turns or self.edits)
+
+    @property
+    def worthy(self) -> tuple[PendingTurn, ...]:
+        return tuple(t for t in self.turns if t.reflect)
+
+    @property
+    def explicit_edits(self) -> tuple[PendingEdit, ...]:
+        return tuple(e for e in self.edits if e.source == "explicit")
+
+
+@dataclass(frozen=True)
+class AgentSchedule:
+    agent: str
+    due: bool
+    reasons: list[str]  # plain words, the deciding reason first
+    dirty: bool
+    forced: bool
+    cooldown_until: str | None  # set only while the agent is cooling down
+    pending_score: float
+    pending_turns: int
+    last_reflected_at: str | None
+    worthy_turns: int = 0
+    pending_edits: int = 0
+    watermark: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "agent": self.agent, "due": self.due, "reasons": list(self.reasons),
+            "dirty": self.dirty, "forced": self.forced, "cooldown_until": self.cooldown_until,
+            "pending_score": self.pending_score, "pending_turns": self.pending_turns,
+            "worthy_turns": self.worthy_turns, "pending_edits": self.pending_edits,
+            "last_reflected_at": self.last_reflected_at, "watermark": self.watermark,
+        }
+
+
+def _turn_time(row) -> float:
+    return clock.parse_iso(row["started_at"]) or clock.parse_iso(row["recorded_at"]) or 0.0
+
+
+def pending(store: Store, agent_id: int) -> Pending:
+    """What is new for ``agent_id``: the dirty gate's evidence, shared with the bundle."""
+    rows = store.query("SELECT * FROM agents WHERE id = ?", (agent_id,))
+    if not rows:
+        raise UserError(f"no agent with id {agent_id} in the store")
+    agent = rows[0]
+    watermark = int(agent["last_seen_turn_id"] or 0)
+    last = agent["last_reflected_at"]
+    last_ts = clock.parse_iso(last)
+    cols = ("id, session_id, idx, score, reflect, corrected, started_at, recorded_at, updated_at")
+    turns: list[PendingTurn] = []
+    for r in store.query(f"SELECT {cols} FROM turns WHERE agent_id = ? AND id > ? ORDER BY id",
+                         (agent_id, watermark)):
+        turns.append(_pending_turn(r, updated=False))
+    if last_ts is not None and watermark:
+        # A turn already covered can grow (a session still being written, re-ingested): it is new
+        # again when it changed after the last reflection. Compare as epochs, not strings: stored
+        # timestamps may or may not carry fractions.
+        for r in store.query(f"SELECT {cols} FROM turns WHERE agent_id = ? AND id <= ? "
+                             "AND updated_at >= ? ORDER BY id",
+                             (agent_id, watermark, (last or "")[:19])):
+            if (clock.parse_iso(r["updated_at"]) or 0.0) > last_ts:
+                turns.append(_pending_turn(r, updated=True))
+        turns.sort(key=lambda t: t.id)
+    edits: list[PendingEdit] = []
+    for r in store.query("SELECT * FROM edits WHERE agent_id = ? ORDER BY at, id", (agent_id,)):
+        at = clock.parse_iso(r["at"])
+        if last_ts is None or (at is not None and at > last_ts):
+            edits.append(PendingEdit(int(r["id"]), r["skill"], r["at"], r["source"],
+                                     r["turn_id"], r["note"] or ""))
+    return Pending(agent_id, watermark, last, tuple(turns), tuple(edits))
+
+
+def _pending_turn(r, *, updated: bool) -> PendingTurn:
+    return PendingTurn(id=int(r["id"]), session_id=r["session_id"], idx=int(r["idx"]),
+                       score=float(r["score"]), reflect=bool(r["reflect"]),
+                       corrected=bool(r["corrected"]), at=_turn_time(r), updated=updated)
+
+
+def pending_score(p: Pending, cfg: Config) -> float:
+    """Sum of the scores of reflect-worthy new turns + each explicit user edit (weighed like a
+    correction: the user changed the result by hand). Edits made through a correction are already
+    inside their turn's score and do not count twice."""
+    edit_weight = float(cfg.get("signals", "user_correction"))
+    return round(sum(t.score for t in p.worthy) + edit_weight * len(p.explicit_edits), 4)
+
+
+def _duration(cfg: Config, key: str) -> float:
+    raw = cfg.get("scheduler", key)
+    try:
+        return clock.parse_duration(raw)
+    except ValueError as exc:
+        raise UserError(f"scheduler.{key} = {raw!r}: {exc}") from None
+
+
+def _ago(seconds: float) -> str:
+    days = seconds / 86400
+    if days >= 2:
+        return f"{int(days)} days"
+    if days >= 1:
+        return "1 day"
+    hours = int(seconds // 3600)
+    if hours >= 1:
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{int(seconds // 60)} minutes"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | None = None
+                 ) -> AgentSchedule:
+    """Whether ``agent_name`` is due for reflection at ``now``, and why (see the module doc)."""
+    row = store.agent(agent_name)
+    if row is None:
+        known = ", ".join(r["name"] for r in store.agents()) or "none yet"
+        raise UserError(f"no agent named {agent_name!r} in the store (known: {known})",
+                        hint="agents appear when their first turn is observed")
+    t = clock.now() if now is None else now
+    p = pending(store, int(row["id"]))
+    threshold = float(cfg.get("signals", "threshold"))
+    score = pending_score(p, cfg)
+    last = row["last_reflected_at"]
+    base = dict(agent=agent_name, pending_score=score, pending_turns=len(p.turns),
+                last_reflected_at=last, worthy_turns=len(p.worthy), pending_edits=len(p.edits),
+                watermark=p.watermark)
+
+    if not p.dirty:
+        return AgentSchedule(due=False, reasons=["clean: nothing new since the last reflection"],
+                             dirty=False, forced=False, cooldown_until=None, **base)
+
+    dirty_reason = _dirty_reason(p, score)
+    reasons: list[str] = []
+
+    # forced: measured from the last reflection, or from when the agent was first seen
+    ref = clock.parse_iso(last) if last else clock.parse_iso(row["created_at"])
+    force_after = _duration(cfg, "force_after")
+    forced = ref is not None and t - ref >= force_after
+    if forced:
+        since = _ago(t - ref)
+        forced_reason = (f"forced: no reflection for {since}" if last
+                         else f"forced: never reflected, first seen {since} ago")
+
+    attempt = clock.parse_iso(row["last_attempt_at"])
+    if attempt is not None:
+        until = attempt + _duration(cfg, "cooldown")
+        if t < until:
+            reasons.append(f"cooling down until {clock.iso(until)}")
+            reasons.append(dirty_reason)
+            if forced:
+                reasons.append(forced_reason)
+            return AgentSchedule(due=False, reasons=reasons, dirty=True, forced=forced,
+                                 cooldown_until=clock.iso(until), **base)
+
+    if forced:
+        reasons = [forced_reason, dirty_reason]
+        return AgentSchedule(due=True, reasons=reasons, dirty=True, forced=True,
+                             cooldown_until=None, **base)
+    if score >= threshold - 1e-9:
+        reasons = [dirty_reason] + ([] if last else ["never reflected"])
+        return AgentSchedule(due=True, reasons=reasons, dirty=True, forced=False,
+                             cooldown_until=None, **base)
+    # Below the threshold only sub-threshold turns are new: show the best of them, which is what
+    # a person compares with the threshold ("waiting: score 0.5 < 0.7").
+    shown = max([score] + [pt.score for pt in p.turns])
+    reasons = [f"waiting: score {shown:g} < {threshold:g}", dirty_reason]
+    return AgentSchedule(due=False, reasons=reasons, dirty=True, forced=False,
+                         cooldown_until=None, **base)
+
+
+def _dirty_reason(p: Pending, score: float) -> str:
+    parts: list[str] = []
+    worthy = len(p.worthy)
+    if worthy:
+        parts.append(_plural(worthy, "reflect-worthy turn"))
+    others = len(p.turns) - worthy
+    if others:
+        parts.append(_plural(others, "other new turn") if worthy
+                     else _plural(others, "new turn") + ", none reflect-worthy")
+    if p.explicit_edits:
+        parts.append(_plural(len(p.explicit_edits), "user edit"))
+    correction_edits = len(p.edits) - len(p.explicit_edits)
+    if correction_edits:
+        parts.append(_plural(correction_edits, "correction edit"))
+    return f"dirty: {', '.join(parts)}, score {score:g}"
+
+
+def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
+               agents: Iterable[str] | None = None) -> list[AgentSchedule]:
+    """The agents the next cycle reflects on: due ones, highest pending score first, capped."""
+    t = clock.now() if now is None else now
+    names = list(agents) if agents is not None else [r["name"] for r in store.agents()]
+    due = [s for s in (agent_status(store, n, cfg, now=t) for n in names) if s.due]
+    # Ties go to the agent that waited longest (never reflected first), then by name: stable.
+    due.sort(key=lambda s: (-s.pending_score,
+                            clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
+    cap = int(cfg.get("scheduler", "max_agents_per_cycle"))
+    if cap < 1:
+        raise UserError(f"scheduler.max_agents_per_cycle = {cap} must be at least 1")
+    return due[:cap]
+
+
+def all_statuses(store: Store, cfg: Config, *, now: float | None = None) -> list[AgentSchedule]:
+    """Every agent, due or not, in name order (what ``slowloop schedule`` shows)."""
+    t = clock.now() if now is None else now
+    return [agent_status(store, r["name"], cfg, now=t) for r in store.agents()]
+
+
+def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:
+    """When the next cycle should run: the last cycle + ``scheduler.interval``, or now if none ran
+    (or if the clock went backwards past the recorded cycle)."""
+    t = clock.now() if now is None else now
+    last = clock.parse_iso(store.get_meta(LAST_CYCLE_KEY))
+    if last is None or last > t:
+        return clock.iso(t)
+    return clock.iso(max(t, last + _duration(cfg, "interval")))
+
+
+def cycle_due(store: Store, cfg: Config, now: float | None = None) -> bool:
+    t = clock.now() if now is None else now
+    return (clock.parse_iso(next_cycle_at(store, cfg, t)) or 0.0) <= t
+
+
+def mark_cycle(store: Store, now: float | None = None) -> str:
+    """Record that a cycle ran at ``now`` (the daemon calls this when a cycle starts)."""
+    stamp = clock.iso(clock.now() if now is None else now)
+    store.set_meta(LAST_CYCLE_KEY, stamp)
+    return stamp
