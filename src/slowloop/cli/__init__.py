@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "agents": "agents:agents",
     "bundle": "bundle:bundle",
     "config": "config_cmd:config",
+    "ctx": "ctx:ctx",
+    "memory": "memory:memory",
     "search": "search:search",
     "index": "index:index",
     "reindex": "index:reindex",

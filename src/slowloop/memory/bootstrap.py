@@ -53,8 +53,16 @@ def _render_debt(d: debts_mod.Debt) -> str:
     return "\n".join([f"- {d.id} [{d.status}] {d.text}{since}"] + [f"  {n}" for n in d.notes])
 
 
-def memory_bootstrap(mem: Memory, budget_tokens: int) -> str:
-    """The memory root as a session should read it, at most ``budget_tokens`` (estimated) tokens."""
+def _as_memory(mem: Memory | Path | str) -> Memory:
+    return mem if isinstance(mem, Memory) else Memory(Path(mem))
+
+
+def memory_bootstrap(mem: Memory | Path, budget_tokens: int) -> str:
+    """The memory root as a session should read it, at most ``budget_tokens`` (estimated) tokens.
+
+    ``mem`` is a ``Memory`` or the path of a memory root. A missing memory gives ``""``.
+    """
+    mem = _as_memory(mem)
     if budget_tokens <= 0 or not mem.exists():
         return ""
     with mem.lock(shared=True):
@@ -142,12 +150,17 @@ def _file_entries(root: Path, layer: str | None) -> Iterator[MemoryEntry]:
                 yield MemoryEntry(kind, p, s.line, None, f"{s.title}\n{s.body}".strip(), layer)  # type: ignore[arg-type]
 
 
-def iter_entries(mem: Memory) -> Iterator[MemoryEntry]:
+def iter_entries(mem: Memory | Path) -> Iterator[MemoryEntry]:
     """Every indexable entry: archived layers oldest first, then the root (chronological order).
+
+    ``mem`` is a ``Memory`` or the path of a memory root; a missing memory yields nothing.
 
     State sections and open debts are carried forward at each archive, so the same text can appear
     in several layers; ``layer`` and ``path`` tell the copies apart.
     """
+    mem = _as_memory(mem)
+    if not mem.root.is_dir():
+        return
     # Read everything under the lock, then yield: a caller may write to the memory while iterating.
     with mem.lock(shared=True):
         out: list[MemoryEntry] = []

@@ -116,4 +116,4 @@ def context_text(name: str, budget_tokens: int, *, agent: str = DEFAULT_AGENT, h
     c = ctxs.get(name)
     text = f"# Context: {c.name} ({c.path})\n\n{c.body}"
     return truncate_to_tokens(text, budget_tokens,
-                              marker=f"\n[… context cut to fit; read {c.path}]") if budget_tokens > 0 else ""
+                              marker=f"\n[… cut to fit; `slowloop ctx show {name}`]") if budget_tokens > 0 else ""
