@@ -1,0 +1,144 @@
+"""A CLI the user already has as the model: the prompt on stdin, the answer on stdout.
+
+``provider.command`` is split with shlex and run without a shell (``claude -p``, ``codex exec -``,
+``llm -m mymodel``). The process is local, so privacy lets it run — but the destination says what
+such CLIs usually do with a prompt: send it to their own service.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import time
+from typing import Any, Callable
+
+from ..config import Config
+from ..errors import ProviderError, UserError
+from .base import Completion, RetryPolicy, RetryableError, excerpt, run_with_retries, \
+    schema_instructions, strip_code_fence
+
+# Who a well-known CLI talks to, so the destination can say it plainly.
+KNOWN_SERVICES = {
+    "claude": "Anthropic",
+    "codex": "OpenAI",
+    "gemini": "Google",
+    "llm": "whichever model `llm` is configured to use",
+    "aichat": "whichever model `aichat` is configured to use",
+    "ollama": "the local Ollama server, unless it is configured for a remote host",
+}
+
+# stderr words that mean "the network or the service", not "you called me wrong".
+NETWORK_WORDS = re.compile(
+    r"time(?:d)?\s*out|timeout|connection\s+(?:reset|refused|aborted|closed|error)|"
+    r"network|ECONNRESET|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|getaddrinfo|"
+    r"name resolution|temporary failure|temporarily unavailable|unreachable|broken pipe|TLS|SSL|EOF occurred|"
+    r"rate.?limit|too many requests|overloaded|service unavailable|bad gateway|"
+    r"\b(?:429|500|502|503|504|529)\b",
+    re.I,
+)
+
+
+def render_prompt(system: str, user: str, schema: dict | None) -> str:
+    parts = [system.strip(), user.strip()]
+    if schema is not None:
+        parts.append(schema_instructions(schema))
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+class CommandProvider:
+    kind = "command"
+
+    def __init__(self, *, command: str, model: str = "", name: str = "", timeout: float = 120,
+                 retries: int = 3, max_retry_wait: float = 60,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise UserError(f"provider.command = {command!r} cannot be split: {exc}",
+                            hint="quote it as you would in a shell, e.g. \"claude -p\"") from None
+        if not argv:
+            raise UserError("provider.kind is \"command\" but provider.command is empty",
+                            hint="set it to a CLI that reads a prompt on stdin, e.g. \"claude -p\"")
+        self.argv = argv
+        self.command = shlex.join(argv)
+        self.program = os.path.basename(argv[0])
+        self.name = name or self.program
+        self.model = model
+        self.timeout = float(timeout)
+        self.policy = RetryPolicy(retries=int(retries), max_wait=float(max_retry_wait))
+        self._sleep = sleep
+
+    @classmethod
+    def from_config(cls, cfg: Config, **extra: Any) -> "CommandProvider":
+        p = cfg.section("provider")
+        return cls(command=p["command"], model=p["model"], name=p["name"], timeout=p["timeout"],
+                   retries=p["retries"], max_retry_wait=p["max_retry_wait"], **extra)
+
+    def destination(self) -> str:
+        service = KNOWN_SERVICES.get(self.program)
+        where = (f"it may send the prompt on to {service}" if service else
+                 "it may send the prompt on to a remote service of its own")
+        return f"local command `{self.command}` ({where})"
+
+    def complete(self, system: str, user: str, *, schema: dict | None = None) -> Completion:
+        prompt = render_prompt(system, user, schema)
+        out = run_with_retries(lambda: self._run(prompt), self.policy, what=f"`{self.program}`",
+                               sleep=self._sleep)
+        text = strip_code_fence(out) if schema is not None else out.strip()
+        return Completion(text=text, model=self.model or self.program,
+                          destination=self.destination())
+
+    def _run(self, prompt: str) -> str:
+        try:
+            # A new session so a timeout can kill the whole group: CLIs often spawn helpers that
+            # would otherwise keep the pipes open and hang us.
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        except FileNotFoundError:
+            raise ProviderError(f"command not found: {self.argv[0]!r} (provider.command = "
+                                f"{self.command!r})", transient=False,
+                                hint=f"install {self.program}, or set provider.command to its full "
+                                     "path (cron and systemd run with a short PATH)") from None
+        except PermissionError:
+            raise ProviderError(f"{self.argv[0]!r} is not executable", transient=False,
+                                hint="check the file's permissions or provider.command") from None
+        try:
+            stdout, stderr = proc.communicate(prompt.encode("utf-8"), timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            self._kill(proc)
+            raise RetryableError(f"`{self.command}` did not finish within {self.timeout:g}s "
+                                 "(provider.timeout)") from None
+        err = stderr.decode("utf-8", "replace")
+        if proc.returncode != 0:
+            said = excerpt(err[-2000:], 400) or "(nothing on stderr)"
+            msg = f"`{self.command}` exited with status {proc.returncode}: {said}"
+            if NETWORK_WORDS.search(err):
+                raise RetryableError(msg)
+            raise ProviderError(msg, transient=False,
+                                hint=f"run `{self.command}` by hand with a short prompt on stdin "
+                                     "to see what it needs (a login, a flag, a model name)")
+        text = stdout.decode("utf-8", "replace")
+        if not text.strip():
+            raise ProviderError(f"`{self.command}` exited 0 but printed nothing on stdout",
+                                transient=False,
+                                hint="it must print the answer on stdout; check its flags "
+                                     "(e.g. `claude -p`, `codex exec -`)")
+        return text
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            # A helper that left the group still holds the pipes; stop reading, reap the child.
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            proc.wait()

@@ -1,0 +1,159 @@
+"""One JSON POST over the stdlib, and the table that says which HTTP failures are worth a retry.
+
+No SDKs: urllib is enough for two JSON APIs, and it keeps the runtime dependencies at click and
+PyYAML. Redirects are never followed (a loopback server must not be able to bounce a bundle to
+another host), and loopback requests ignore proxy variables for the same reason.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http.client
+import json
+import socket
+import ssl
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ProviderError
+from .base import RetryableError, excerpt
+
+# 408 Request Timeout, 409 (Anthropic/OpenAI use it for transient conflicts), 425 Too Early,
+# 429 rate limits, every 5xx, and 529 (Anthropic "overloaded").
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
+
+USER_AGENT = "slowloop (+local reflection)"
+
+
+@dataclass(frozen=True)
+class HttpAnswer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body.decode("utf-8"))
+
+    def error_text(self) -> str:
+        """The server's own error message when it sent one, else the start of the body."""
+        raw = self.body.decode("utf-8", "replace")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return excerpt(raw) or "(empty body)"
+        if isinstance(data, dict):
+            err = data.get("error")
+            if isinstance(err, dict) and err.get("message"):
+                return excerpt(str(err["message"]))
+            if isinstance(err, str):
+                return excerpt(err)
+            if "detail" in data:  # FastAPI-style validation errors (llama-cpp-python, vLLM)
+                return excerpt(json.dumps(data["detail"], ensure_ascii=False))
+            if data.get("message"):
+                return excerpt(str(data["message"]))
+        return excerpt(raw)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D401, ANN001
+        return None  # urllib then raises HTTPError with the 3xx code, which we report
+
+
+def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
+              use_env_proxy: bool) -> HttpAnswer:
+    """POST ``body``; return any HTTP answer, raise RetryableError for network-class failures."""
+    handlers: list[urllib.request.BaseHandler] = [_NoRedirect()]
+    if not use_env_proxy:
+        handlers.append(urllib.request.ProxyHandler({}))
+    opener = urllib.request.build_opener(*handlers)
+    data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    req = urllib.request.Request(url, data=data, method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json",
+        "User-Agent": USER_AGENT, **headers,
+    })
+    try:
+        with opener.open(req, timeout=timeout) as resp:
+            return HttpAnswer(resp.status, {k.lower(): v for k, v in resp.headers.items()},
+                              resp.read())
+    except urllib.error.HTTPError as exc:
+        hdrs = {k.lower(): v for k, v in (exc.headers.items() if exc.headers else [])}
+        try:
+            payload = exc.read()
+        except (OSError, http.client.HTTPException):
+            payload = b""
+        return HttpAnswer(exc.code, hdrs, payload)
+    except (TimeoutError, socket.timeout):
+        raise RetryableError(f"{url} did not answer within {timeout:g}s (provider.timeout)") from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            raise RetryableError(
+                f"{url} did not answer within {timeout:g}s (provider.timeout)") from None
+        if isinstance(reason, ssl.SSLCertVerificationError):
+            raise ProviderError(f"TLS certificate of {url} failed verification: {reason}",
+                                transient=False,
+                                hint="check provider.base_url; slowloop never skips verification") from None
+        if isinstance(reason, ConnectionRefusedError):
+            raise RetryableError(f"connection to {url} refused",
+                                 hint="is the model server running and listening on that port?") from None
+        raise RetryableError(f"could not reach {url}: {reason}") from None
+    except (ConnectionError, http.client.HTTPException, ssl.SSLError, OSError) as exc:
+        # Reset mid-answer, remote closed without a response, TLS EOF: the network, not us.
+        raise RetryableError(f"connection to {url} failed: {type(exc).__name__}: {exc}") from None
+
+
+def retry_after_seconds(headers: dict[str, str], now: float | None = None) -> float | None:
+    """Seconds from ``retry-after-ms`` / ``retry-after`` (delta or HTTP date); None if absent."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def raise_for_status(answer: HttpAnswer, *, url: str, key_env: str, secret: str | None,
+                     model: str) -> None:
+    """Turn a non-2xx answer into the right ProviderError, with a hint saying what to do."""
+    status = answer.status
+    if 200 <= status < 300:
+        return
+    said = answer.error_text()
+    if secret:
+        said = said.replace(secret, "***")  # some servers echo the key they rejected
+    msg = f"{url} answered {status}: {said}"
+    if status in TRANSIENT_STATUS:
+        raise RetryableError(msg, retry_after=retry_after_seconds(answer.headers))
+    if 300 <= status < 400:
+        hint = (f"the server redirects to {answer.headers.get('location', '?')}; slowloop does not "
+                "follow redirects, so set provider.base_url to the final address")
+    elif status == 401:
+        hint = (f"check the key in ${key_env}" if key_env else
+                "this endpoint wants a key: set provider.api_key_env to the name of the "
+                "environment variable that holds it")
+    elif status == 403:
+        hint = (f"the key in ${key_env} is not allowed to use this model or endpoint" if key_env
+                else "the server refused the request; check its access settings")
+    elif status == 404:
+        hint = (f"check provider.base_url (OpenAI-compatible servers usually end in /v1) and "
+                f"provider.model ({model!r})")
+    elif status == 413:
+        hint = "the bundle is too large for this server: lower bundle.token_budget"
+    else:
+        hint = "check provider.model, provider.max_output_tokens and the server's own logs"
+    raise ProviderError(msg, transient=False, hint=hint)
