@@ -1,0 +1,226 @@
+"""Real transcripts in, one normalized ``Turn`` out.
+
+``iter_turns(path)`` detects the format from the first records and streams: a JSONL transcript is
+read line by line (each line parsed once), and only the turn being built is held in memory.
+Unknown records are skipped and counted; a malformed line becomes a ``ParseProblem`` with its line
+number and is skipped. ``turns_from_messages`` does the same for message lists in memory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator, Literal, Protocol
+
+from ..errors import DataError, UserError
+from .anthropic import AnthropicAdapter
+from .claude_code import ClaudeCodeAdapter
+from .codex import CodexAdapter
+from .common import TurnBuilder
+from .detect import FORMATS, SUPPORTED, Format, classify_document, classify_messages, sniff
+from .gemini import GeminiAdapter
+from .model import ParseProblem, ParseReport, Step, ToolCall, ToolResult, Turn
+from .openai import OpenAIAdapter
+
+__all__ = ["iter_turns", "turns_from_messages", "detect_format", "Turn", "Step", "ToolCall",
+           "ToolResult", "ParseProblem", "ParseReport", "FORMATS"]
+
+
+class _Adapter(Protocol):
+    """Fed one record at a time; returns the turn that record ended, if any."""
+
+    def feed(self, rec: Any, line: int | None, start: int | None, end: int | None
+             ) -> Turn | None: ...
+
+    def finish(self) -> Turn | None: ...
+
+
+_ADAPTERS = {"openai": OpenAIAdapter, "anthropic": AnthropicAdapter,
+             "claude-code": ClaudeCodeAdapter, "codex": CodexAdapter, "gemini": GeminiAdapter}
+
+
+def detect_format(path: str | Path) -> Format | None:
+    """The format of a transcript file (None when it is empty); DataError when it is none."""
+    return sniff(Path(path))[0]
+
+
+def _check_format(fmt: str | None) -> None:
+    if fmt is not None and fmt not in _ADAPTERS:
+        raise UserError(f"unknown transcript format {fmt!r}",
+                        hint=f"use one of: {', '.join(FORMATS)}")
+
+
+def _count_lines(path: Path, offset: int) -> int:
+    """Line number of the line starting at ``offset`` (a cheap newline count of the prefix)."""
+    lines, left = 1, offset
+    with open(path, "rb") as f:
+        while left > 0:
+            chunk = f.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            lines += chunk.count(b"\n")
+            left -= len(chunk)
+    return lines
+
+
+def _codex_session_id(path: Path) -> str | None:
+    """Codex names its session only in the first record; a resumed read still needs it."""
+    with open(path, "rb") as f:
+        for _ in range(5):
+            raw = f.readline()
+            if not raw:
+                break
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            p = rec.get("payload") if isinstance(rec, dict) else None
+            if isinstance(rec, dict) and rec.get("type") == "session_meta" and isinstance(p, dict):
+                sid = p.get("id") or p.get("session_id")
+                return sid if isinstance(sid, str) else None
+    return None
+
+
+def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_offset: int = 0,
+               format: str | None = None, start_line: int | None = None,
+               start_index: int = 0) -> Iterator[Turn]:
+    """Stream the turns of a transcript file.
+
+    ``start_offset`` resumes a growing file at a turn boundary (a ``Turn.byte_start``); pass the
+    same turn's ``line_start`` and ``index`` as ``start_line``/``start_index`` to get line numbers
+    and indexes identical to a full read (``start_line`` is counted from the file when omitted).
+    """
+    p = Path(path)
+    _check_format(format)
+    if not p.is_file():
+        raise UserError(f"no such transcript file: {p}", hint="check the path")
+    report = report if report is not None else ParseReport()
+    fmt, layout = sniff(p)
+    if format is not None:
+        fmt = format  # type: ignore[assignment]
+    if fmt is None:
+        return
+    b = TurnBuilder(str(p), fmt, start_index=start_index, report=report)
+    adapter: _Adapter = _ADAPTERS[fmt](b)
+    if layout == "json":
+        if start_offset:
+            raise UserError(f"{p}: start_offset only applies to line-oriented (JSONL) transcripts")
+        yield from _document(p, fmt, b, adapter, report)
+        return
+    if start_offset and fmt == "codex":
+        b.session_id = _codex_session_id(p)
+    line = (start_line if start_line is not None
+            else _count_lines(p, start_offset) if start_offset else 1) - 1
+    first_line = line
+    offset = start_offset
+    scan = _SCANNER.scan_once  # the C scanner json.loads uses, minus its per-call overhead
+    feed = adapter.feed
+    with open(p, "rb") as f:
+        if start_offset:
+            f.seek(start_offset)
+        for raw in f:
+            line += 1
+            start = offset
+            offset += len(raw)
+            try:
+                text = raw.decode("utf-8")
+                rec, end = scan(text, 0)
+                if end != len(text) and text[end:].strip():
+                    raise ValueError(f"extra data after the record at column {end + 1}")
+            except StopIteration:  # no JSON value at column 1: blank, indented, BOM, or junk
+                if not raw.strip():
+                    continue
+                try:
+                    rec = _loads_lenient(raw)
+                except ValueError as e:
+                    _bad_line(b, line, raw, f"invalid JSON: {e}")
+                    continue
+            except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, extra data
+                _bad_line(b, line, raw, f"invalid JSON: {e}")
+                continue
+            ended = feed(rec, line, start, offset)
+            if ended is not None:
+                yield ended
+    report.lines += line - first_line
+    report.bytes += offset - start_offset
+    last = adapter.finish()
+    if last is not None:
+        yield last
+
+
+_SCANNER = json.JSONDecoder()
+
+
+def _loads_lenient(raw: bytes) -> Any:
+    return json.loads(raw.decode("utf-8").lstrip("\ufeff \t\r"))
+
+
+def _bad_line(b: TurnBuilder, line: int, raw: bytes, message: str) -> None:
+    if raw.endswith(b"\n"):
+        b.problem(line, message)
+    else:
+        b.problem(line, f"truncated last line (the file may still be being written): {message}")
+
+
+def _document(p: Path, fmt: str, b: TurnBuilder, adapter: _Adapter,
+              report: ParseReport) -> Iterator[Turn]:
+    with open(p, "rb") as f:
+        data = f.read()
+    report.bytes += len(data)
+    report.lines += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    try:
+        doc = json.loads(data)
+    except ValueError:  # a one-line document followed by more lines: the first line is the doc
+        doc = json.loads(data.split(b"\n", 1)[0])
+    del data
+    _, msgs = classify_document(doc)
+    if msgs is None:
+        raise DataError("not a transcript (a JSON document without a list of messages)",
+                        path=str(p), hint=f"supported formats: {SUPPORTED}")
+    if isinstance(doc, dict) and isinstance(doc.get("sessionId"), str):
+        b.session_id = doc["sessionId"]
+    for msg in msgs:
+        ended = adapter.feed(msg, None, None, None)
+        if ended is not None:
+            yield ended
+    last = adapter.finish()
+    if last is not None:
+        yield last
+
+
+def turns_from_messages(messages: list[dict[str, Any]], *,
+                        format: Literal["openai", "anthropic"] | None = None,
+                        source: str = "<memory>") -> list[Turn]:
+    """Turns of a message list handed over by a library caller (OpenAI or Anthropic shape).
+
+    Malformed messages raise DataError naming the message's position.
+    """
+    if not isinstance(messages, list):
+        raise UserError(f"messages must be a list of dicts, got {type(messages).__name__}")
+    if format not in (None, "openai", "anthropic"):
+        raise UserError(f"unknown message format {format!r}", hint="use 'openai' or 'anthropic'")
+    fmt = format or classify_messages(messages)
+    if fmt not in ("openai", "anthropic"):
+        fmt = "openai"  # Responses-style parts ({"type": "input_text", "text"}) read as OpenAI
+    report = ParseReport()
+    b = TurnBuilder(source, fmt, report=report)
+    adapter: _Adapter = _ADAPTERS[fmt](b)
+    turns: list[Turn] = []
+    for i, msg in enumerate(messages):
+        ended = adapter.feed(msg, i + 1, None, None)
+        if ended is not None:
+            turns.append(ended)
+    last = adapter.finish()
+    if last is not None:
+        turns.append(last)
+    if report.problems:
+        first = report.problems[0]
+        raise DataError(f"message {first.line - 1} (0-based): {first.message}", path=source)
+    # positions in a list are not file lines
+    return [t if t.line_start is None else _without_lines(t) for t in turns]
+
+
+def _without_lines(t: Turn) -> Turn:
+    from dataclasses import replace
+
+    return replace(t, line_start=None, line_end=None)

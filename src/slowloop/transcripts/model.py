@@ -41,6 +41,9 @@ class Step:
     call: ToolCall | None = None
     result: ToolResult | None = None
     at: str | None = None
+    # True for work a sub-agent did inside this turn (Claude Code ``isSidechain`` records): its tool
+    # calls and errors are part of the turn, but its text is not the answer the user read.
+    sidechain: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,11 @@ class Turn:
     line_start: int | None = None  # 1-based line numbers in the source, when line-oriented
     line_end: int | None = None
     complete: bool = True  # False when the source ends mid-turn (a session still being written)
+    # Byte offsets in the source: [byte_start, byte_end) spans the turn's lines. Resuming a growing
+    # file from the first incomplete turn = iter_turns(path, start_offset=turn.byte_start,
+    # start_line=turn.line_start, start_index=turn.index).
+    byte_start: int | None = None
+    byte_end: int | None = None
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -70,7 +78,8 @@ class Turn:
 
     @property
     def assistant_text(self) -> str:
-        return "\n".join(s.text for s in self.steps if s.kind == "text" and s.text)
+        return "\n".join(s.text for s in self.steps
+                         if s.kind == "text" and s.text and not s.sidechain)
 
     @property
     def rejected_calls(self) -> tuple[ToolResult, ...]:
@@ -98,7 +107,7 @@ class Turn:
             call = ToolCall(**s["call"]) if s.get("call") else None
             result = ToolResult(**s["result"]) if s.get("result") else None
             steps.append(Step(kind=s["kind"], text=s.get("text", ""), call=call, result=result,
-                              at=s.get("at")))
+                              at=s.get("at"), sidechain=bool(s.get("sidechain", False))))
         fields = {k: v for k, v in d.items() if k != "steps"}
         fields["skills_read"] = tuple(fields.get("skills_read") or ())
         return cls(steps=tuple(steps), **fields)
