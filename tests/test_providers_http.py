@@ -83,7 +83,7 @@ class FakeServer:
         self.httpd.block_on_close = False
         self.port = self.httpd.server_address[1]
         self.host = host
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     @property
