@@ -32,7 +32,24 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class Failure(click.ClickException):
+    """A library error on its way out: one line on stderr (plus the hint), a meaningful exit code."""
+
+    def __init__(self, exc: SlowloopError) -> None:
+        super().__init__(str(exc))
+        self.exit_code = exc.exit_code
+
+    def show(self, file=None) -> None:  # noqa: ARG002 - click's signature
+        click.echo(f"error: {self.message}", err=True)
+
+
 class LazyGroup(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except SlowloopError as exc:
+            raise Failure(exc) from exc
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
