@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Callable, Iterator, Literal
 
 from ..tokens import estimate_tokens, truncate_to_tokens
 from . import debts as debts_mod
@@ -95,11 +95,9 @@ def memory_bootstrap(mem: Memory | Path, budget_tokens: int) -> str:
     if estimate_tokens(text) <= budget_tokens:
         return text
 
-    # 1. past summary, from its end
-    over = estimate_tokens(text) - budget_tokens
+    # 1. past summary, from its end, whole lines
     cut["summary"] = "\n[… past summary cut to fit; read past-summary.md or `slowloop memory dig`]"
-    keep = max(0, estimate_tokens(summ) - over - estimate_tokens(cut["summary"]))
-    summ = truncate_to_tokens(summ, keep, marker="") if keep > 20 else ""
+    summ = _longest_prefix(summ, lambda x: estimate_tokens(render(st, debts, ents, x)) <= budget_tokens)
     text = render(st, debts, ents, summ)
     # 2. chronicle, oldest entries first
     dropped = 0
@@ -118,11 +116,23 @@ def memory_bootstrap(mem: Memory | Path, budget_tokens: int) -> str:
     # 4. state, from its end
     if estimate_tokens(text) > budget_tokens:
         cut["state"] = "\n[… state cut to fit; read system-state.md]"
-        over = estimate_tokens(text) - budget_tokens
-        st = truncate_to_tokens(st, max(0, estimate_tokens(st) - over - 2), marker="")
+        st = _longest_prefix(st, lambda x: estimate_tokens(render(x, debts, ents, summ)) <= budget_tokens)
         text = render(st, debts, ents, summ)
     # The estimate is not exactly additive; the last resort keeps the promise of the budget.
     return truncate_to_tokens(text, budget_tokens)
+
+
+def _longest_prefix(text: str, fits: Callable[[str], bool]) -> str:
+    """The longest run of whole leading lines of ``text`` that ``fits`` (binary search)."""
+    lines = text.splitlines()
+    lo, hi = 0, len(lines)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits("\n".join(lines[:mid])):
+            lo = mid
+        else:
+            hi = mid - 1
+    return "\n".join(lines[:lo])
 
 
 def show_text(mem: Memory) -> str:
