@@ -63,8 +63,8 @@ def _count_lines(path: Path, offset: int) -> int:
     return lines
 
 
-def _codex_session_id(path: Path) -> str | None:
-    """Codex names its session only in the first record; a resumed read still needs it."""
+def _header_session_id(path: Path) -> str | None:
+    """Codex and Gemini name the session only in a header record; a resumed read still needs it."""
     with open(path, "rb") as f:
         for _ in range(5):
             raw = f.readline()
@@ -74,10 +74,14 @@ def _codex_session_id(path: Path) -> str | None:
                 rec = json.loads(raw)
             except ValueError:
                 continue
-            p = rec.get("payload") if isinstance(rec, dict) else None
-            if isinstance(rec, dict) and rec.get("type") == "session_meta" and isinstance(p, dict):
+            if not isinstance(rec, dict):
+                continue
+            p = rec.get("payload")
+            if rec.get("type") == "session_meta" and isinstance(p, dict):
                 sid = p.get("id") or p.get("session_id")
                 return sid if isinstance(sid, str) else None
+            if "type" not in rec and isinstance(rec.get("sessionId"), str):
+                return rec["sessionId"]
     return None
 
 
@@ -107,8 +111,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
             raise UserError(f"{p}: start_offset only applies to line-oriented (JSONL) transcripts")
         yield from _document(p, fmt, b, adapter, report)
         return
-    if start_offset and fmt == "codex":
-        b.session_id = _codex_session_id(p)
+    if start_offset and fmt in ("codex", "gemini"):
+        b.session_id = _header_session_id(p)
     line = (start_line if start_line is not None
             else _count_lines(p, start_offset) if start_offset else 1) - 1
     first_line = line

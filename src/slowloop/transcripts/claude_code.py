@@ -155,7 +155,9 @@ class ClaudeCodeAdapter:
         where = "user"
         if stripped.startswith(COMMAND):
             text, where = render_command(stripped), "command"
-        return b.start(text, line=line, byte_start=start, at=at, origin=where)
+        sid = rec.get("sessionId")
+        return b.start(text, line=line, byte_start=start, at=at, origin=where,
+                       session_id=sid if isinstance(sid, str) else None)
 
     def _assistant(self, rec: dict[str, Any], line: int | None, at: str | None) -> None:
         b = self.b

@@ -148,11 +148,12 @@ class TurnBuilder:
 
     # --- building ---------------------------------------------------------------------------
     def start(self, user_text: str, *, line: int | None = None, byte_start: int | None = None,
-              at: str | None = None, origin: str = "") -> Turn | None:
+              at: str | None = None, origin: str = "", session_id: str | None = None
+              ) -> Turn | None:
         """Open a new turn; returns the previous one, now ended (control came back to the user)."""
         ended = self.end(followed=True)
         self.draft = Draft(user_text=user_text, line_start=line, byte_start=byte_start,
-                           started_at=at, session_id=self.session_id, origin=origin)
+                           started_at=at, session_id=session_id or self.session_id, origin=origin)
         return ended
 
     def touch(self, line: int | None, byte_end: int | None, at: str | None = None) -> None:
