@@ -29,6 +29,13 @@ COMMANDS: dict[str, str] = {
     "ingest": "ingest:ingest",
     "reflect": "reflect:reflect",
     "schedule": "schedule:schedule",
+    "skills": "skills:skills",
+    "memo": "memo:memo",
+    "prompt": "prompt:prompt",
+    "history": "history:history",
+    "undo": "history:undo",
+    "doctor": "doctor:doctor",
+    "record-edit": "record_edit:record_edit",
 }
 
 

@@ -22,7 +22,7 @@ import hashlib
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -284,7 +284,7 @@ def render_skill(name: str, description: str, metadata: dict[str, str], body: st
 _CACHE: dict[str, tuple[tuple[int, int, int], Skill | DataError]] = {}
 
 
-def load_skill(path: Path, *, retired: bool = False, folder: str | None = None) -> Skill:
+def load_skill(path: Path | str, *, retired: bool = False, folder: str | None = None) -> Skill:
     """Parse ``path`` (cached by mtime and size). Raises ``DataError`` for a broken file."""
     key = os.fspath(path)
     st = os.stat(key)
@@ -307,4 +307,6 @@ def load_skill(path: Path, *, retired: bool = False, folder: str | None = None) 
         _CACHE[key] = (stamp, result)
     if isinstance(result, DataError):
         raise result
+    if result.retired != retired:
+        result = replace(result, retired=retired)
     return result

@@ -23,7 +23,8 @@ from ..paths import agent_dir as _agent_dir
 from ..paths import home as _home
 from ..store import Store
 from .eviction import Candidate, Eviction, choose_eviction
-from .format import SKILL_FILE, Skill, load_skill, parse_skill, render_skill, validate_name
+from .format import (SKILL_FILE, Problem, Skill, load_skill, parse_skill, render_skill,
+                     spec_problems, validate_name)
 from .metrics import SkillMetrics, skill_metrics
 
 
@@ -75,11 +76,11 @@ class SkillLibrary:
         for entry in entries:
             if entry.name.startswith(".") or not entry.is_dir():
                 continue
-            path = Path(entry.path) / SKILL_FILE
+            path = os.path.join(entry.path, SKILL_FILE)  # str, not Path: this is the hot path
             try:
                 skills.append(load_skill(path))
             except FileNotFoundError:
-                broken.append(DataError("the folder has no SKILL.md", path=str(path),
+                broken.append(DataError("the folder has no SKILL.md", path=path,
                                         hint="add one, or remove the folder"))
             except DataError as exc:
                 broken.append(exc)
@@ -102,6 +103,23 @@ class SkillLibrary:
                 except DataError:
                     continue  # an archived copy that does not parse is still kept on disk
         return skills
+
+    def problems(self) -> list[Problem]:
+        """What ``doctor`` reports: files that are skipped (errors) and files read but not written
+        the way the Agent Skills spec asks (warnings, e.g. the seed's flat form)."""
+        skills, broken = self.scan()
+        out = [Problem(e.path or "", e.line, e.message.split(": ", 1)[-1] if e.path else e.message)
+               for e in broken]
+        for s in skills:
+            text, _ = read_text(s.path)
+            if text is None:
+                continue
+            for p in spec_problems(text, s.path):
+                if s.flat_form and p.severity == "error":
+                    p = Problem(p.path, p.line, p.message + " (seed flat form: read, rewritten in "
+                                "spec form on the next change)", "warning")
+                out.append(p)
+        return out
 
     def _notice(self, skills: list[Skill] | None = None) -> list[int]:
         """Record, before anything else, the edits a person made to skill files by hand."""

@@ -1,0 +1,181 @@
+"""The session bootstrap: what an agent reads at the start of its next conversation.
+
+In this order, each part under its own budget so the whole stays small by construction:
+
+1. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
+   overfilled by hand is cut from the end of the section, `slowloop doctor` says so);
+2. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
+   skills are ranked by lexical relevance to it (stemmed terms shared with the name and the
+   description, the name counting double), then by use; without one, by use and recency (ledger
+   invocations and last use, then the file's ``updatedAt``). Descriptions longer than 240 characters
+   are shortened in the index; when the budget runs out the lowest-ranked skills are dropped first
+   and a line says how many were left out;
+3. **how to read a skill** (``slowloop skills read NAME`` or the ``SKILL.md`` path);
+4. **the operational memory root**, ``slowloop.memory.memory_bootstrap`` within
+   ``bootstrap.memory_tokens`` (it trims itself: past summary, then the oldest chronicle, then
+   debts, then state);
+5. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end).
+
+Building it records one impression per skill shown, in one transaction. The hot path does not
+parse YAML: skill files are parsed once per (path, inode, mtime, size).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import clock
+from .config import Config, load_config
+from .errors import DataError
+from .memo import CAP_KEYS, HEADINGS, SECTIONS, Memo, section_chars
+from .memory import Memory, context_text, memory_bootstrap
+from .paths import home as _home
+from .skills.format import Skill
+from .skills.lexical import terms
+from .skills.library import SkillLibrary
+from .store import Store
+from .tokens import estimate_tokens
+
+INDEX_DESCRIPTION_CHARS = 240
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    text: str
+    skills_shown: list[str]
+    tokens: int
+
+
+def _memo_text(memo: Memo, config: Config) -> str:
+    try:
+        content = memo.content()[0]
+    except DataError:
+        return ""  # a hand-broken memo is reported by doctor; the session starts without it
+    parts = []
+    for s in SECTIONS:
+        entries = list(content.entries[s])
+        cap = int(config.get("memo", CAP_KEYS[s]))
+        while entries and section_chars(entries) > cap:
+            entries.pop()
+        if entries:
+            parts.append(f"## {HEADINGS[s]}\n" + "\n".join(f"- {e}" for e in entries))
+    if not parts:
+        return ""
+    return "# What I know about how I work\n\n" + "\n\n".join(parts)
+
+
+def _usage(store: Store, agent: str) -> dict[str, tuple[int, float | None]]:
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return {}
+    rows = store.query("SELECT skill, COUNT(*) AS n, MAX(at) AS last FROM invocations "
+                       "WHERE agent_id = ? GROUP BY skill", (agent_id,))
+    return {r["skill"]: (int(r["n"]), clock.parse_iso(r["last"])) for r in rows}
+
+
+def _recency(ts: float | None, now: float) -> float:
+    if ts is None:
+        return 0.0
+    return 1.0 / (1.0 + max(now - ts, 0.0) / (7 * 86400))
+
+
+def rank_skills(skills: list[Skill], usage: dict[str, tuple[int, float | None]],
+                task: str | None, now: float) -> list[Skill]:
+    """Most useful first: relevance to ``task`` (when given), then use and recency."""
+    task_terms = terms(task) if task else frozenset()
+
+    def use_score(s: Skill) -> float:
+        n, last = usage.get(s.name, (0, None))
+        file_last = _parse_iso(s.metadata.get("lastUsedAt"))
+        if file_last is not None and (last is None or file_last > last):
+            last = file_last
+        if last is None and n == 0:
+            return 0.5 * _recency(_parse_iso(s.metadata.get("updatedAt")), now)
+        return math.log1p(n) + 2.0 * _recency(last, now)
+
+    def relevance(s: Skill) -> float:
+        if not task_terms:
+            return 0.0
+        name_t = terms(s.name.replace("-", " "))
+        desc_t = terms(s.description)
+        shared = 2 * len(task_terms & name_t) + len(task_terms & (desc_t - name_t))
+        return shared / math.sqrt(len(name_t | desc_t) or 1)
+
+    return sorted(skills, key=lambda s: (-relevance(s), -use_score(s), s.name))
+
+
+@lru_cache(maxsize=4096)
+def _index_line(name: str, description: str) -> tuple[str, int]:
+    """The index line of a skill and its token cost (cached: the hot path runs it 200 times)."""
+    desc = description
+    if len(desc) > INDEX_DESCRIPTION_CHARS:
+        desc = desc[: INDEX_DESCRIPTION_CHARS - 1].rstrip() + "…"
+    line = f"- {name}: {desc}"
+    return line, estimate_tokens(line) + 1
+
+
+_parse_iso = lru_cache(maxsize=8192)(clock.parse_iso)
+
+
+def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Path | None = None,
+                    record_impressions: bool = True, context: str | None = None,
+                    config: Config | None = None, store: Store | None = None) -> Bootstrap:
+    """The bootstrap text for ``agent`` (see the module docstring for order and budgets)."""
+    home = Path(home) if home is not None else _home()
+    config = config or load_config(home)
+    store = store or Store(home=home)
+    lib = SkillLibrary(agent, home=home, store=store, config=config)
+    now = clock.now()
+    parts: list[str] = []
+
+    memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
+    if memo:
+        parts.append(memo)
+
+    skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
+    shown: list[str] = []
+    if skills:
+        budget = int(config.get("bootstrap", "index_tokens"))
+        ranked = rank_skills(skills, _usage(store, agent), task, now)
+        header = "# Skills\n\nSkills I have written for myself, most relevant first:"
+        read_how = ("To use a skill, read it before you start the task it fits: run "
+                    "`slowloop skills read NAME`" + (f" --agent {agent}" if agent != "default" else "")
+                    + f" (or open {lib.skills_dir}{os.sep}NAME{os.sep}SKILL.md).")
+        used = estimate_tokens(header) + estimate_tokens(read_how) + 20  # 20: the "more" line
+        lines: list[str] = []
+        for s in ranked:
+            line, cost = _index_line(s.name, s.description)
+            if used + cost > budget:
+                break
+            used += cost
+            lines.append(line)
+            shown.append(s.name)
+        section = header + "\n" + "\n".join(lines)
+        if len(shown) < len(ranked):
+            section += (f"\n({len(ranked) - len(shown)} more skill(s) not listed here: "
+                        "`slowloop skills list`)")
+        parts.append(section + "\n\n" + read_how)
+
+    mem_budget = int(config.get("bootstrap", "memory_tokens"))
+    mem_text = memory_bootstrap(Memory.for_agent(agent, home=home, config=config), mem_budget)
+    if mem_text.strip():
+        parts.append(mem_text.strip())
+    if context:
+        ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), agent=agent,
+                           home=home)
+        if ctx.strip():
+            parts.append(ctx.strip())
+
+    if shown and record_impressions:
+        agent_id = store.agent_id(agent)
+        at = clock.iso()
+        bootstrap_id = f"{clock.iso(now, micro=True)}-{os.getpid()}"
+        with store.transaction() as db:
+            db.executemany("INSERT INTO impressions(agent_id, skill, at, bootstrap_id) VALUES (?, ?, ?, ?)",
+                           [(agent_id, name, at, bootstrap_id) for name in shown])
+    text = "\n\n".join(parts).rstrip() + "\n" if parts else ""
+    return Bootstrap(text=text, skills_shown=shown, tokens=estimate_tokens(text))

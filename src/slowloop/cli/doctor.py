@@ -1,0 +1,56 @@
+"""``slowloop doctor``: find hand-broken skill files and memo problems."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..paths import validate_agent_name
+from .common import echo_json, get_app, json_option
+
+
+@click.command()
+@click.option("--agent", "-a", "agents", multiple=True, help="Only these agents (default: all).")
+@json_option
+def doctor(agents: tuple[str, ...], as_json: bool) -> None:
+    """Check every agent's skills and memo; exit 3 when a file is broken.
+
+    Broken files (bad YAML, a name that does not match its folder, a missing or overlong
+    description…) are listed with file and line; everywhere else they are skipped, never fatal.
+    Hand edits found on the way are recorded in `slowloop history`.
+
+    \b
+    Example:
+      slowloop doctor --json
+    """
+    from ..memo import Memo
+    from ..skills import SkillLibrary
+
+    app = get_app()
+    root = app.home / "agents"
+    names = [validate_agent_name(a) for a in agents] or (
+        sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else [])
+    findings = []
+    for agent in names:
+        lib = SkillLibrary(agent, home=app.home, store=app.store, config=app.config)
+        lib.list()  # records hand edits first
+        for p in lib.problems():
+            findings.append({"agent": agent, "path": p.path, "line": p.line,
+                             "severity": p.severity, "message": p.message})
+        memo = Memo(agent, home=app.home, config=app.config, store=app.store)
+        memo.notice()
+        for line, message, severity in memo.problems():
+            findings.append({"agent": agent, "path": str(memo.path), "line": line,
+                             "severity": severity, "message": message})
+    errors = [f for f in findings if f["severity"] == "error"]
+    if as_json:
+        echo_json(findings)
+    else:
+        for f in findings:
+            where = f"{f['path']}:{f['line']}" if f["line"] else f["path"]
+            click.echo(f"{f['severity']}: {where}: {f['message']}")
+        click.echo(f"{len(names)} agent(s) checked: {len(errors)} error(s), "
+                   f"{len(findings) - len(errors)} warning(s)", err=True)
+    if errors:
+        sys.exit(3)

@@ -1,0 +1,93 @@
+"""``slowloop history`` and ``slowloop undo``."""
+
+from __future__ import annotations
+
+import difflib
+
+import click
+
+from ..errors import UserError
+from .common import agent_option, echo_json, get_app, json_option
+
+
+def _notice_all(agent: str) -> None:
+    """Record the person edits made by hand before showing or undoing anything."""
+    from ..memo import Memo
+    from ..skills import SkillLibrary
+
+    app = get_app()
+    SkillLibrary(agent, home=app.home, store=app.store, config=app.config).list()
+    Memo(agent, home=app.home, config=app.config, store=app.store).notice()
+
+
+def _summary(before: str | None, after: str | None) -> str:
+    if before is None:
+        return "created"
+    if after is None:
+        return "archived"
+    diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+    changed = [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))]
+    return f"{len(changed)} line(s) changed"
+
+
+@click.command()
+@click.option("--limit", "-n", default=30, show_default=True, help="How many changes.")
+@click.option("--all", "include_touches", is_flag=True, help="Include lastUsedAt write-backs.")
+@click.option("--diff", "show_diff", is_flag=True, help="Show each change as a unified diff.")
+@agent_option
+@json_option
+def history(limit: int, include_touches: bool, show_diff: bool, agent: str, as_json: bool) -> None:
+    """Every change to skills and the memo, by slowloop or by a person, newest first.
+
+    \b
+    Example:
+      slowloop history --limit 10
+      slowloop undo 42
+    """
+    from ..history import history as _history
+
+    _notice_all(agent)
+    rows = _history(get_app().store, agent, limit=limit, include_touches=include_touches)
+    if as_json:
+        echo_json([r.to_dict() for r in rows])
+        return
+    if not rows:
+        click.echo("no changes yet")
+    for r in rows:
+        refl = f" R{r.reflection_id}" if r.reflection_id else ""
+        undone = f" [undone by {r.undone_by}]" if r.undone_by else ""
+        click.echo(f"{r.id:5d}  {r.at}  {r.actor:10s}{refl} {r.op:8s} {r.kind} {r.target}: "
+                   f"{_summary(r.before, r.after)}{undone}" + (f" — {r.note}" if r.note else ""))
+        if show_diff:
+            for line in difflib.unified_diff((r.before or "").splitlines(), (r.after or "").splitlines(),
+                                             "before", "after", lineterm=""):
+                click.echo("       " + line)
+
+
+@click.command()
+@click.argument("change")
+@agent_option
+def undo(change: str, agent: str) -> None:
+    """Restore the state before one change (CHANGE_ID) or one whole reflection (R<id>).
+
+    Refuses, without writing, when the file was changed again since (by a person or a later change).
+
+    \b
+    Example:
+      slowloop undo 42
+      slowloop undo R7
+    """
+    from ..history import undo as _undo
+    from ..history import undo_reflection
+
+    store = get_app().store
+    _notice_all(agent)
+    if change[:1] in "Rr" and change[1:].isdigit():
+        ids = undo_reflection(store, agent, int(change[1:]))
+        click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
+                   f"(changes {', '.join(map(str, ids))})")
+        return
+    if not change.isdigit():
+        raise UserError(f"{change!r} is not a change id", hint="give a number from `slowloop history`, or R<reflection id>")
+    new_id = _undo(store, agent, int(change))
+    click.echo(f"undid change {change} (recorded as change {new_id})")

@@ -1,0 +1,101 @@
+"""``slowloop memo show|add|replace|remove``."""
+
+from __future__ import annotations
+
+import click
+
+from .common import agent_option, echo_json, get_app, json_option
+
+SECTION = click.Choice(["strengths", "plays"])
+
+
+def _memo(agent: str):
+    from ..memo import Memo
+
+    app = get_app()
+    return Memo(agent, home=app.home, config=app.config, store=app.store)
+
+
+@click.group()
+def memo() -> None:
+    """The self-understanding memo: strengths and pitfalls, and plays for this user and domain.
+
+    \b
+    Example:
+      slowloop memo show
+      slowloop memo add --section plays "When the user asks for a summary, give the conclusion first."
+    """
+
+
+@memo.command("show")
+@click.option("--section", "-s", type=SECTION, help="Only this section.")
+@agent_option
+@json_option
+def show(section: str | None, agent: str, as_json: bool) -> None:
+    """Print the memo's entries, numbered (the numbers work with replace/remove).
+
+    \b
+    Example:
+      slowloop memo show --section strengths --json
+    """
+    from ..memo import HEADINGS, SECTIONS, section_chars
+
+    m = _memo(agent)
+    m.notice()
+    sections = [section] if section else list(SECTIONS)
+    data = {s: {"heading": HEADINGS[s], "entries": m.entries(s), "cap": m.cap(s),
+                "chars": section_chars(m.entries(s))} for s in sections}
+    if as_json:
+        echo_json({"path": str(m.path), "sections": data})
+        return
+    click.echo(f"# {m.path}")
+    for s, d in data.items():
+        click.echo(f"\n## {d['heading']} ({s}: {d['chars']}/{d['cap']} chars)")
+        for i, e in enumerate(d["entries"], start=1):
+            click.echo(f"{i:3d}. {e}")
+
+
+@memo.command("add")
+@click.option("--section", "-s", type=SECTION, required=True)
+@click.argument("text")
+@agent_option
+def add(section: str, text: str, agent: str) -> None:
+    """Add one entry (refused if the section would pass its cap).
+
+    \b
+    Example:
+      slowloop memo add -s strengths "Pitfall: I tend to forget timezones in CSV exports; always convert to UTC first."
+    """
+    _memo(agent).add(section, text)
+    click.echo(f"added to {section}")
+
+
+@memo.command("replace")
+@click.option("--section", "-s", type=SECTION, required=True)
+@click.argument("match")
+@click.argument("text")
+@agent_option
+def replace(section: str, match: str, text: str, agent: str) -> None:
+    """Replace the entry MATCH (its number, or a unique part of its text) with TEXT.
+
+    \b
+    Example:
+      slowloop memo replace -s plays 2 "When replying to finance questions, never exceed 5 bullets."
+    """
+    _memo(agent).replace(section, match, text)
+    click.echo(f"replaced an entry in {section}")
+
+
+@memo.command("remove")
+@click.option("--section", "-s", type=SECTION, required=True)
+@click.argument("match")
+@agent_option
+def remove(section: str, match: str, agent: str) -> None:
+    """Remove the entry MATCH (its number, or a unique part of its text).
+
+    \b
+    Example:
+      slowloop memo remove -s plays "conclusion first"
+    """
+    _memo(agent).remove(section, match)
+    click.echo(f"removed an entry from {section}")

@@ -1,0 +1,36 @@
+"""``slowloop prompt``: the session bootstrap."""
+
+from __future__ import annotations
+
+import click
+
+from .common import agent_option, echo_json, get_app, json_option
+
+
+@click.command()
+@click.option("--task", "-t", help="The task at hand: skills are ranked by relevance to it.")
+@click.option("--context", "-c", help="A named context to include (see `slowloop ctx list`).")
+@click.option("--no-impressions", is_flag=True, help="Do not count this as showing the skills.")
+@agent_option
+@json_option
+def prompt(task: str | None, context: str | None, no_impressions: bool, agent: str,
+           as_json: bool) -> None:
+    """Print what the agent should read at the start of its next conversation.
+
+    The memo, the skill index (within bootstrap.index_tokens), how to read a skill, the
+    operational memory root and, with --context, a named context. Each skill listed counts as
+    one impression.
+
+    \b
+    Example:
+      slowloop prompt --task "export the weekly report as CSV"
+    """
+    from ..bootstrap import build_bootstrap
+
+    app = get_app()
+    b = build_bootstrap(agent, task=task, home=app.home, record_impressions=not no_impressions,
+                        context=context, config=app.config, store=app.store)
+    if as_json:
+        echo_json({"text": b.text, "skills_shown": b.skills_shown, "tokens": b.tokens})
+    else:
+        click.echo(b.text, nl=False)
