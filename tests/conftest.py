@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from llama_server import llama_server  # noqa: F401  (session fixture: real llama.cpp server)
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "transcripts"
 if not SAMPLES.exists():  # CI clones main into another folder with shared/ beside it
