@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 StepKind = Literal["text", "tool_call", "tool_result"]
@@ -44,6 +44,16 @@ class Step:
     # True for work a sub-agent did inside this turn (Claude Code ``isSidechain`` records): its tool
     # calls and errors are part of the turn, but its text is not the answer the user read.
     sidechain: bool = False
+
+
+def _step_dict(s: "Step") -> dict[str, Any]:
+    d = {f.name: getattr(s, f.name) for f in fields(s)}
+    if s.call is not None:
+        d["call"] = {"id": s.call.id, "name": s.call.name, "input": s.call.input}
+    if s.result is not None:
+        r = s.result
+        d["result"] = {f.name: getattr(r, f.name) for f in fields(r)}
+    return d
 
 
 @dataclass(frozen=True)
@@ -91,11 +101,18 @@ class Turn:
                             self.started_at or "", self.user_text[:500]], ensure_ascii=False)
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:24]
 
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:24]
+    def content_hash(self, text: str | None = None) -> str:
+        """Hash of ``to_json()`` (pass it when already computed: it is the costly part)."""
+        return hashlib.sha256((text if text is not None else self.to_json()).encode("utf-8")).hexdigest()[:24]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Hand-rolled instead of dataclasses.asdict: asdict deep-copies every tool input, which
+        # made serialising a turn cost more than observing it. Tool inputs are JSON values already
+        # and are shared, not copied (the dict is only ever serialised).
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["steps"] = [_step_dict(s) for s in self.steps]
+        d["skills_read"] = list(self.skills_read)
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
