@@ -96,7 +96,7 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
     key = turn.key()
     stored = shrink_for_storage(turn)
     data = stored.to_json()
-    chash = stored.content_hash()
+    chash = stored.content_hash(data)
     now = clock.iso()
     obs, score = ot.observation, ot.score
     with store.transaction() as db:
