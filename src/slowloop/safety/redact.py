@@ -1,0 +1,309 @@
+"""Replace secrets with ``[REDACTED:<kind>]`` before any text reaches a model or a learned file.
+
+Two families of patterns:
+- **shaped tokens** whose prefix says what they are (``sk-ant-``, ``ghp_``, ``AKIA``, ``xoxb-``,
+  JWTs, PEM private-key blocks, ``Authorization: Bearer …``, ``scheme://user:pass@host``);
+- **assignments whose name says "secret"** (``API_KEY=…``, ``"password": "…"``,
+  ``client_secret: …``) in shell, ``.env``, JSON, YAML and Python keyword form.
+
+False positives cost real context (a redacted git SHA or ``max_tokens=100`` makes a transcript
+harder to learn from), so names are split into parts and judged whole: ``token`` is secret,
+``token_count``, ``max_tokens`` and ``PASSWORD_MIN_LENGTH`` are settings; values that are
+references (``$VAR``, ``os.environ[...]``, ``OPENAI_API_KEY``), placeholders or type names are
+kept. Every regex is compiled once; the whole pass is linear in the text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+__all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
+
+
+@dataclass(frozen=True)
+class RedactResult:
+    text: str
+    count: int
+    # kind -> how many of that kind were replaced, e.g. {"github_token": 2}
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+def _marker(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+# --- shaped tokens ------------------------------------------------------------------------------
+
+# (kind, pattern). Every pattern starts with a literal so the regex engine can jump between
+# candidates (a leading look-behind or alternation makes it try every position: 100x slower on a
+# megabyte); "not the tail of a longer identifier" is checked on the character before the match.
+_SHAPED: list[tuple[str, str]] = [
+    # A PEM block; a block cut short by truncation is still redacted up to its last base64 line.
+    ("private_key", r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+                    r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+                    r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=]{8,}[ \t]*(?=\r?\n|$))*)"),
+    # Anthropic before OpenAI: both start with "sk-".
+    ("anthropic_key", r"sk-ant-(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
+    ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
+    ("stripe_key", r"sk_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("stripe_key", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("google_api_key", r"AIza[0-9A-Za-z_-]{35}"),
+    ("aws_access_key_id", r"AKIA[A-Z0-9]{16}(?![A-Z0-9])"),
+    ("aws_access_key_id", r"ASIA[A-Z0-9]{16}(?![A-Z0-9])"),
+    ("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}"),
+    ("github_token", r"github_pat_[A-Za-z0-9_]{22,}"),
+    ("slack_token", r"xox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
+    # Hugging Face tokens mix case and digits; the lookahead keeps "hf_hub_download" and friends.
+    ("huggingface_token", r"hf_(?=[A-Za-z0-9]*[0-9A-Z])[A-Za-z0-9]{30,}"),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+]
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+# "Authorization: Bearer <token>" keeps the header and the scheme so the transcript still reads.
+_AUTH_HEADER = re.compile(
+    r"(uthorization[\"']?\s*[:=]\s*[\"']?\s*)"
+    r"([Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Bb]ot)\s+([A-Za-z0-9._~+/=-]{6,})")
+_BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
+_BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
+# Starts with the literal "://" so the scan is fast; user and host are kept.
+_URL_PASSWORD = re.compile(r"://([^\s:/@\"'<>]+):([^\s@/\"'<>]+)@")
+
+
+def _basic_is_credential(token: str) -> bool:
+    """``Basic`` is an English word: only base64 of ``user:pass`` counts outside a header."""
+    try:
+        decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded and all(32 <= c < 127 for c in decoded)
+
+
+# --- secret-named assignments -------------------------------------------------------------------
+
+_SECRET_PARTS = {"password", "passwd", "passphrase", "pwd", "secret", "secrets", "token",
+                 "apikey", "credential", "credentials", "pat"}
+# "*_KEY" is a secret only with a qualifier in front ("api_key", "private_key"), not "sort_key".
+_KEY_QUALIFIERS = {"api", "private", "access", "secret", "auth", "encryption", "signing",
+                   "client", "master", "service", "account", "openai", "anthropic", "license"}
+# A name ending in one of these describes a setting about the secret, not the secret itself.
+_SETTING_SUFFIXES = {"count", "counts", "length", "len", "size", "limit", "limits", "min", "max",
+                     "ttl", "timeout", "expiry", "expires", "expiration", "lifetime", "env", "var",
+                     "name", "names", "id", "type", "kind", "enabled", "disabled", "required",
+                     "header", "prefix", "format", "usage", "budget", "estimate", "path", "file",
+                     "dir", "url", "uri", "endpoint", "policy", "rules", "regex", "pattern",
+                     "field", "hint", "label", "placeholder", "mode", "source", "rotation",
+                     "version", "strength", "algorithm", "hash", "salt", "rounds", "ids",
+                     "tokens", "used", "left", "remaining", "per", "rate", "price", "cost"}
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:|x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\(.*\)s?|"
+    r"your[-_ ].*|my[-_ ].*|example.*|placeholder|changeme|redacted|\[redacted[^\]]*\]|"
+    r"null|none|nil|true|false|undefined|str|string|int|bool|bytes|float|number|boolean|any|"
+    r"object|optional|secretstr|required|\?)$")
+_ENV_REF = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: names a variable
+_CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[.*\])+$|\(")
+
+# Assignments are found from their name: a cheap scan for the telltale words, then the
+# identifier around each hit is judged, and only then the separator and the value are parsed.
+# One literal regex per word over the lowercased text: far faster than one case-insensitive
+# alternation.
+_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat")]
+_IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
+_LOOKBACK = 120
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_SEP = re.compile(r"[ \t]*(:=|=|:(?![:/\\]))[ \t]*")
+_VALUE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\s,;'\"}\])#]+")
+_FLAG_VALUE = re.compile(r"[ \t]+([^\s\-'\"][^\s'\"]*|\"[^\"\n]*\"|'[^'\n]*')")
+
+
+@lru_cache(maxsize=4096)
+def is_secret_name(name: str) -> bool:
+    """``API_KEY``, ``db_password``, ``clientSecret``, ``GITHUB_TOKEN`` yes; ``max_tokens``,
+    ``token_count``, ``PASSWORD_MIN_LENGTH``, ``api_key_env``, ``sort_key`` no."""
+    parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
+    if not parts or parts[-1] in _SETTING_SUFFIXES:
+        return False
+    for i, part in enumerate(parts):
+        if part in _SECRET_PARTS:
+            return True
+        if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
+            return True
+        if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
+            return True
+    return False
+
+
+def _secret_kind(name: str) -> str:
+    low = name.lower()
+    if "aws" in low and "secret" in low:
+        return "aws_secret_key"
+    if any(w in low for w in ("password", "passwd", "passphrase", "pwd")):
+        return "password"
+    if "token" in low or low.endswith("pat"):
+        return "token"
+    if "private" in low:
+        return "private_key"
+    if "key" in low:
+        return "api_key"
+    return "secret"
+
+
+def _value_is_secret(raw: str, name: str) -> bool:
+    quoted = raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2
+    value = raw[1:-1] if quoted else raw
+    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()):
+        return False
+    if _ENV_REF.match(value):
+        return False
+    if not quoted and (_CODE_REF.search(value) or value.lower() in name.lower()):
+        return False
+    return True
+
+
+def _assignments(text: str) -> list[tuple[int, int, str]]:
+    """Spans (start, end, kind) of values assigned to secret-named keys, quotes excluded.
+
+    Forms: ``NAME=value`` / ``export NAME=value`` / ``name = "value"`` / ``name := value``
+    anywhere; ``"name": "value"`` (JSON, quoted key) anywhere; ``name: value`` (YAML) only at the
+    start of a line, so prose like "Token: see below" is left alone; ``--password value`` flags.
+    """
+    spans: list[tuple[int, int, str]] = []
+    n = len(text)
+    # Positions must line up with ``text``: str.lower() can lengthen non-ASCII text ("İ").
+    lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    hits = sorted({m.start() for rx in _KEYWORDS for m in rx.finditer(lowered)})
+    seen_start = -1
+    for h in hits:
+        s = h
+        floor = max(0, h - _LOOKBACK)
+        while s > floor and text[s - 1] in _IDENT_CHARS:
+            s -= 1
+        if s == seen_start:
+            continue
+        seen_start = s
+        e = _IDENT_RIGHT.match(text, h).end()
+        flag = text.startswith("--", s)
+        quoted_key = s > 0 and text[s - 1] in "\"'"
+        pos = e
+        if quoted_key:
+            if text[e:e + 1] != text[s - 1]:
+                continue
+            pos = e + 1
+        # The cheap syntactic test before judging the name: most hits are prose or code.
+        sep = _SEP.match(text, pos)
+        if sep is None and not flag:
+            continue
+        name = text[s:e].lstrip("-.")
+        if not name or not is_secret_name(name):
+            continue
+        if sep:
+            if sep.group(1) == ":" and not quoted_key:
+                line_start = text.rfind("\n", 0, s) + 1
+                if text[line_start:s].strip(" \t-") != "":
+                    continue
+            value = _VALUE.match(text, sep.end())
+            if not value:
+                continue
+            vs, ve = value.span()
+            if sep.group(1) == ":" and not quoted_key:
+                line_end = text.find("\n", ve)
+                rest = text[ve:line_end if line_end >= 0 else n]
+                if rest.split("#")[0].strip():
+                    continue  # "Token: see the vault for details" is prose, not YAML
+        else:
+            value = _FLAG_VALUE.match(text, e)
+            if not value:
+                continue
+            vs, ve = value.span(1)
+        raw = text[vs:ve]
+        if not _value_is_secret(raw, name):
+            continue
+        if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
+            vs, ve = vs + 1, ve - 1
+        spans.append((vs, ve, _secret_kind(name)))
+    return spans
+
+
+# --- the pass -----------------------------------------------------------------------------------
+
+def _shaped(m: re.Match[str], counts: Counter) -> str:
+    kind = m.lastgroup or "secret"
+    start = m.start()
+    if kind != "private_key" and start > 0 and m.string[start - 1] in _TOKEN_CHARS:
+        return m.group(0)  # the tail of a longer identifier, not a token
+    counts[kind] += 1
+    return _marker(kind)
+
+
+def _auth_header(m: re.Match[str], counts: Counter) -> str:
+    if m.string[m.start() - 1:m.start()] not in ("A", "a"):
+        return m.group(0)
+    scheme = m.group(2)
+    kind = "basic_auth" if scheme.lower() == "basic" else "bearer_token"
+    counts[kind] += 1
+    return f"{m.group(1)}{scheme} {_marker(kind)}"
+
+
+def _bearer(m: re.Match[str], counts: Counter) -> str:
+    counts["bearer_token"] += 1
+    return m.group(1) + _marker("bearer_token")
+
+
+def _basic(m: re.Match[str], counts: Counter) -> str:
+    if not _basic_is_credential(m.group(2)):
+        return m.group(0)
+    counts["basic_auth"] += 1
+    return m.group(1) + _marker("basic_auth")
+
+
+def _url_password(m: re.Match[str], counts: Counter) -> str:
+    if _PLACEHOLDER.match(m.group(2)):
+        return m.group(0)
+    counts["url_password"] += 1
+    return f"://{m.group(1)}:{_marker('url_password')}@"
+
+
+Replacer = Callable[[re.Match[str], Counter], str]
+# Each regex runs only when one of its telltale substrings is in the text.
+_STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
+    *[((body[:3].replace("\\", ""),), re.compile(f"(?P<{kind}>{body})"), _shaped)
+      for kind, body in _SHAPED],
+    (("uthorization",), _AUTH_HEADER, _auth_header),
+    (("Bearer",), _BEARER, _bearer),
+    (("Basic",), _BASIC, _basic),
+    (("://",), _URL_PASSWORD, _url_password),
+]
+
+
+def redact(text: str) -> RedactResult:
+    """Replace every secret in ``text`` with ``[REDACTED:<kind>]``; count them by kind."""
+    counts: Counter = Counter()
+    for hints, pattern, fn in _STEPS:
+        if any(h in text for h in hints):
+            text = pattern.sub(lambda m: fn(m, counts), text)
+    spans = _assignments(text)
+    if spans:
+        pieces, last = [], 0
+        for start, end, kind in spans:
+            pieces.append(text[last:start])
+            pieces.append(_marker(kind))
+            counts[kind] += 1
+            last = end
+        pieces.append(text[last:])
+        text = "".join(pieces)
+    return RedactResult(text=text, count=sum(counts.values()), kinds=dict(counts))
+
+
+def find_secrets(text: str) -> list[str]:
+    """The kinds of secret present in ``text`` (one entry per occurrence), without the values."""
+    result = redact(text)
+    return [kind for kind, n in sorted(result.kinds.items()) for _ in range(n)]
