@@ -3,6 +3,7 @@ the files line by line; see SOURCES.md there for where each comes from)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,8 @@ def test_claude_failed_tool_results_in_sub_agents(samples: Path) -> None:
     assert first.assistant_text and all(s.text not in first.assistant_text
                                         for s in first.steps if s.sidechain and s.kind == "text")
     assert report.problems == []
+    # what the ledger stores comes back whole, sidechain marks included
+    assert Turn.from_dict(json.loads(first.to_json())) == first
 
 
 def test_edge_cases_malformed_lines_reported_and_skipped(samples: Path) -> None:
