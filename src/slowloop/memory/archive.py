@@ -25,7 +25,8 @@ import json
 import os
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Literal
 
@@ -75,7 +76,12 @@ class Layer:
     archived_at: str | None = None
     reason: str | None = None
     summary_by: str | None = None
-    files: dict[str, FileSize] = field(default_factory=dict)
+
+    @cached_property
+    def files(self) -> dict[str, FileSize]:
+        """Sizes of the role files in the layer (read on demand: listing layers stays cheap)."""
+        return {n: size_of((self.path / n).read_text(encoding="utf-8", errors="replace"))
+                for n in ROLE_FILES if (self.path / n).is_file()}
 
     def to_json(self) -> dict:
         return {"number": self.number, "name": self.name, "path": str(self.path), "date": self.date,
@@ -113,11 +119,9 @@ def list_layers(mem: "Memory") -> list[Layer]:
             meta = json.loads((d / LAYER_META).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass  # a layer made by hand, or by the seed's shell script: its name says enough
-        files = {n: size_of((d / n).read_text(encoding="utf-8", errors="replace"))
-                 for n in ROLE_FILES if (d / n).is_file()}
         out.append(Layer(int(m.group("num")), d.name, d, m.group("date"),
                          meta.get("milestone") or m.group("milestone"), meta.get("archived_at"),
-                         meta.get("reason"), meta.get("summary_by"), files))
+                         meta.get("reason"), meta.get("summary_by")))
     return sorted(out, key=lambda x: x.number)
 
 

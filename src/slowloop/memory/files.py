@@ -173,6 +173,8 @@ class Memory:
         return text, digest
 
     def text(self, name: str) -> str:
+        if not self.root.is_dir():
+            return self.read(name)[0]
         with self.lock(shared=True):
             return self.read(name)[0]
 
@@ -193,7 +195,10 @@ class Memory:
     def layers(self) -> "list[Layer]":
         from .archive import list_layers
 
-        return list_layers(self)
+        if not self.root.is_dir():
+            return []
+        with self.lock(shared=True):  # the lock finishes an interrupted archive first
+            return list_layers(self)
 
     @property
     def cycle(self) -> int:
