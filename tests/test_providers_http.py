@@ -480,3 +480,16 @@ def test_anthropic_model_that_skips_the_tool_is_a_model_error(
 def test_anthropic_needs_a_model(server: FakeServer) -> None:
     with pytest.raises(ProviderError, match="provider.model"):
         AnthropicProvider(base_url=f"http://127.0.0.1:{server.port}")
+
+
+def test_retry_after_forms() -> None:
+    from email.utils import formatdate
+
+    from slowloop.providers.http_json import retry_after_seconds
+
+    now = 1_800_000_000.0
+    assert retry_after_seconds({"retry-after": "12"}, now) == 12.0
+    assert retry_after_seconds({"retry-after-ms": "1500", "retry-after": "9"}, now) == 1.5
+    assert retry_after_seconds({"retry-after": formatdate(now + 30, usegmt=True)}, now) == 30.0
+    assert retry_after_seconds({"retry-after": "soon"}, now) is None
+    assert retry_after_seconds({}, now) is None
