@@ -15,6 +15,7 @@ from ..errors import SlowloopError
 
 # name -> "module:attribute" (relative to slowloop.cli)
 COMMANDS: dict[str, str] = {
+    "lint": "lint:lint",
     "agents": "agents:agents",
     "bundle": "bundle:bundle",
     "config": "config_cmd:config",
