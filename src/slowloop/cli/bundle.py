@@ -1,0 +1,36 @@
+"""``slowloop bundle``: print exactly what a reflection model would read about an agent."""
+
+from __future__ import annotations
+
+import click
+
+from .common import agent_option, echo_json, get_app, json_option, warn
+
+
+@click.command()
+@agent_option
+@json_option
+def bundle(agent: str, as_json: bool) -> None:
+    """Print the reflection bundle for an agent: exactly the text the model would get.
+
+    Recent conversations with something new since the last reflection, with their signals,
+    errors (transient ones labelled as the environment's), user edits and skill metrics, under
+    the token budget, secrets redacted. Nothing is sent anywhere and nothing is written.
+    --json gives the text with its token count, turn ids, watermark and counts.
+
+    \b
+    Example:
+      slowloop bundle --agent my-assistant | less
+      slowloop bundle --json | jq '{tokens, redactions, truncated}'
+    """
+    from ..reflect.bundle import build_bundle
+
+    app = get_app()
+    b = build_bundle(app.store, agent, app.config)
+    if as_json:
+        echo_json(b.to_dict())
+        return
+    click.echo(b.text, nl=False)
+    warn(f"[{b.tokens} tokens of {app.config.get('bundle', 'token_budget')}, "
+         f"{len(b.turn_ids)} turns, {b.events} events, {b.redactions} secrets redacted"
+         f"{', shortened to fit' if b.truncated else ''}]")

@@ -1,0 +1,564 @@
+"""The reflection bundle: what a model reads about an agent's recent experience (SPEC §1.4).
+
+At most ``bundle.conversations`` recent conversations with something new, plus system events
+(fired signals, real and transient errors, aborted turns, rejected tool uses, user edits, skill
+metrics), in time order, under ``bundle.token_budget`` estimated locally and conservatively.
+
+Order of work, and why:
+
+1. **redact** every piece of user-derived text first — before any cut, so a secret is never split
+   by a cut into halves the redactor no longer recognizes, and so markers count in the budget;
+2. cut long tool inputs/outputs to ``bundle.tool_output_chars`` with ``[… N chars cut …]``;
+3. fit the budget by degrading turns one level at a time (full → compact → minimal → dropped),
+   lowest value first: context turns, then turns below the threshold (lowest score, oldest first),
+   then reflect-worthy ones. A corrected turn and the answer it corrects are never dropped: at
+   worst the user's words and that answer remain. A last-resort cut of the whole text guarantees
+   the budget.
+
+The text is Markdown a person can read, and the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from .. import clock
+from ..config import Config
+from ..errors import UserError
+from ..store import Store
+from ..tokens import estimate_tokens, truncate_to_tokens
+from ..transcripts.model import Turn
+from .scheduler import Pending, pending
+
+Level = Literal["full", "compact", "minimal", "dropped"]
+_LEVELS: tuple[Level, ...] = ("full", "compact", "minimal", "dropped")
+
+MAX_EDITS = 20  # most recent user edits shown; older ones are counted in the header
+MAX_METRIC_ROWS = 40
+USER_CHARS = {"full": None, "compact": 1500, "minimal": 400}
+ANSWER_CHARS = {"compact": 1000, "minimal": 600}
+EXCERPT_CHARS = 300
+# A turn never renders in fewer tokens than this (header, signal line, a few words), so more turns
+# than budget/MIN_TURN_TOKENS can never fit: they are left out before rendering anything.
+MIN_TURN_TOKENS = 30
+
+
+@dataclass(frozen=True)
+class Bundle:
+    text: str
+    tokens: int
+    turn_ids: list[int]  # turns whose content appears in the text (context turns included)
+    watermark: int  # highest turn id this bundle covers: the next dirty-gate watermark
+    events: int  # system events shown: signals, errors, aborts, rejections, edits, metrics table
+    redactions: int  # secrets replaced in what the text shows
+    truncated: bool  # something was compressed, dropped or left out to fit the limits
+    conversations: int = 0
+    left_out_turns: int = 0  # new turns not shown (conversation cap, turn cap or budget)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# -- redaction --------------------------------------------------------------------------------
+
+@dataclass
+class _Redactor:
+    count: int = 0
+
+    def __call__(self, text: str | None) -> str:
+        if not text:
+            return ""
+        from ..safety.redact import redact
+
+        res = redact(text)
+        self.count += res.count
+        return res.text
+
+
+# -- text helpers -----------------------------------------------------------------------------
+
+def cut_middle(text: str, limit: int) -> str:
+    """Keep the head and the tail (errors tend to be at the end) with a visible marker."""
+    if limit <= 0 or len(text) <= limit:
+        return text
+    head = limit * 2 // 3
+    tail = limit - head
+    cut = len(text) - head - tail
+    return f"{text[:head]}\n[… {cut} chars cut …]\n{text[len(text) - tail:]}" if tail else \
+        f"{text[:head]}\n[… {cut} chars cut …]"
+
+
+def cut_head(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]} [… {len(text) - limit} chars cut …]"
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _fenced(text: str) -> str:
+    """A code block whose fence is longer than any backtick run inside (output stays verbatim)."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text}\n{fence}"
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + line if line else ">" for line in text.splitlines() or [""])
+
+
+def _one_line(text: str, limit: int) -> str:
+    return cut_head(" ".join(text.split()), limit)
+
+
+# -- working items ----------------------------------------------------------------------------
+
+@dataclass
+class _Item:
+    id: int
+    conv: str
+    source: str
+    format: str
+    session_id: str | None
+    idx: int
+    at: float
+    at_iso: str
+    score: float
+    reflect: bool
+    corrected: bool
+    aborted: bool
+    abort_evidence: str
+    pending: bool  # False: an older turn shown only as the answer a new correction corrects
+    corrects_next: bool = False  # the following turn corrects this turn's answer
+    corrects: int | None = None  # for a corrected turn: the id of the turn whose answer it corrects
+    protected: bool = False
+    user: str = ""
+    answer: str = ""  # the last assistant text of the turn
+    steps: list[str] = field(default_factory=list)  # rendered full-level steps
+    tools: dict[str, int] = field(default_factory=dict)
+    rejected: list[str] = field(default_factory=list)
+    signals: list[tuple[str, float, str]] = field(default_factory=list)
+    errors: list[tuple[str, str | None, str, str]] = field(default_factory=list)
+    redactions: int = 0
+    level: Level = "full"
+    _cache: dict = field(default_factory=dict)
+
+    @property
+    def events(self) -> int:
+        return len(self.signals) + len(self.errors) + int(self.aborted) + len(self.rejected)
+
+    def text(self, level: Level | None = None) -> str:
+        level = level or self.level
+        if level == "dropped":
+            return ""
+        if level not in self._cache:
+            self._cache[level] = _render_turn(self, level)
+        return self._cache[level]
+
+    def tokens(self, level: Level | None = None) -> int:
+        level = level or self.level
+        if level == "dropped":
+            return 0
+        key = ("tokens", level)
+        if key not in self._cache:
+            self._cache[key] = estimate_tokens(self.text(level)) + 1  # +1: the joining newlines
+        return self._cache[key]
+
+
+def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Redactor, store: Store
+               ) -> _Item:
+    before = red.count
+    turn = Turn.from_dict(json.loads(row["data"]))
+    at = clock.parse_iso(row["started_at"]) or clock.parse_iso(row["recorded_at"]) or 0.0
+    item = _Item(id=int(row["id"]), conv=conv, source=row["source"], format=row["format"],
+                 session_id=row["session_id"], idx=int(row["idx"]), at=at,
+                 at_iso=row["started_at"] or row["recorded_at"] or "", score=float(row["score"]),
+                 reflect=bool(row["reflect"]), corrected=bool(row["corrected"]),
+                 aborted=bool(row["aborted"]), abort_evidence=red(turn.abort_evidence or ""),
+                 pending=pending_turn)
+    item.user = red(turn.user_text)
+    for step in turn.steps:
+        if step.kind == "text" and step.text:
+            text = red(step.text)
+            if getattr(step, "sidechain", False):  # a sub-agent's text is not what the user read
+                item.steps.append(f"**Sub-agent:**\n{text}")
+            else:
+                item.answer = text
+                item.steps.append(f"**Assistant:**\n{text}")
+        elif step.kind == "tool_call" and step.call is not None:
+            call = step.call
+            item.tools[call.name] = item.tools.get(call.name, 0) + 1
+            if call.input is None or call.input == "":
+                args = ""
+            elif isinstance(call.input, str):
+                args = call.input
+            else:
+                args = json.dumps(call.input, ensure_ascii=False, sort_keys=True, default=str)
+            args = cut_middle(red(args), cfg_chars)
+            item.steps.append(f"**Tool call** `{call.name}`" + (f":\n{_fenced(args)}" if args else ""))
+        elif step.kind == "tool_result" and step.result is not None:
+            res = step.result
+            flags = []
+            if res.rejected:
+                flags.append("REJECTED by the user")
+                item.rejected.append(res.name or "tool")
+            if res.is_error:
+                flags.append("error")
+            if res.exit_code not in (None, 0):
+                flags.append(f"exit code {res.exit_code}")
+            out = cut_middle(red(res.output), cfg_chars)
+            label = f"**Tool result** `{res.name or '?'}`" + (f" ({', '.join(flags)})" if flags else "")
+            item.steps.append(f"{label}:\n{_fenced(out)}" if out else f"{label}: (no output)")
+    for s in store.query("SELECT name, weight, why FROM signals WHERE turn_id = ? ORDER BY id",
+                         (item.id,)):
+        item.signals.append((s["name"], float(s["weight"]), red(s["why"])))
+    for e in store.query("SELECT kind, tool, evidence, excerpt FROM errors WHERE turn_id = ? "
+                         "ORDER BY COALESCE(step, -1), id", (item.id,)):
+        item.errors.append((e["kind"], e["tool"], red(e["evidence"]),
+                            _one_line(red(e["excerpt"] or ""), EXCERPT_CHARS)))
+    item.redactions = red.count - before
+    return item
+
+
+def _render_turn(it: _Item, level: Level) -> str:
+    head = f"### Turn #{it.id} · {it.at_iso or 'time unknown'} · score {it.score:g}"
+    if it.reflect:
+        head += " · reflect-worthy"
+    if not it.pending:
+        head += " · already reflected on, shown for context"
+    lines = [head]
+    if it.signals:
+        lines.append("Signals: " + "; ".join(f"{n} {w:g} ({why})" if why else f"{n} {w:g}"
+                                             for n, w, why in it.signals))
+    else:
+        lines.append("Signals: none")
+    for kind, tool, evidence, excerpt in it.errors:
+        where = f" in `{tool}`" if tool else ""
+        tail = f" — {excerpt}" if excerpt else ""
+        if kind == "real":
+            lines.append(f"- REAL error{where}: {evidence}{tail}")
+        else:
+            lines.append(f"- TRANSIENT error (environment, not a lesson){where}: {evidence}{tail}")
+    if it.aborted:
+        lines.append("- ABORTED: the user interrupted this turn"
+                     + (f" ({it.abort_evidence})" if it.abort_evidence else ""))
+    if it.rejected:
+        lines.append(f"- REJECTED: the user refused {len(it.rejected)} tool use"
+                     f"{'' if len(it.rejected) == 1 else 's'} ({', '.join(sorted(set(it.rejected)))})")
+    if it.corrects_next:
+        lines.append("- The user corrects this answer in the next turn.")
+    lines.append("")
+    lines.append("**User:**")
+    lines.append(_quote(cut_head(it.user, USER_CHARS[level])))
+    if level == "full":
+        lines.extend(["", *"\n\n".join(it.steps).split("\n")] if it.steps else [])
+    elif level == "compact":
+        if it.tools:
+            used = ", ".join(f"{name} ×{n}" for name, n in sorted(it.tools.items()))
+            lines.extend(["", f"Tools used (details cut to fit the budget): {used}"])
+        if it.answer:
+            lines.extend(["", "**Assistant (last answer):**", cut_head(it.answer, ANSWER_CHARS[level])])
+    elif level == "minimal":
+        if it.corrects_next and it.answer:
+            lines.extend(["", "**Assistant (the answer the user corrected):**",
+                          cut_head(it.answer, ANSWER_CHARS[level])])
+        else:
+            lines.extend(["", "(the rest of this turn was cut to fit the budget)"])
+    return "\n".join(lines)
+
+
+# -- selection --------------------------------------------------------------------------------
+
+def _conv_key(session_id: str | None, turn_id: int) -> str:
+    return f"session:{session_id}" if session_id else f"turn:{turn_id}"
+
+
+_TURN_COLS = ("id, source, format, session_id, idx, started_at, recorded_at, score, reflect, "
+              "corrected, aborted, data")
+
+
+def _select(store: Store, p: Pending, n_convs: int, max_turns: int
+            ) -> tuple[list[int], dict[int, str], int]:
+    """Which pending turns to show: ids, their conversation keys, and how many were left out."""
+    convs: dict[str, list] = {}
+    for t in p.turns:
+        convs.setdefault(_conv_key(t.session_id, t.id), []).append(t)
+    # Conversations with something worth learning from come first, then the most recent ones.
+    ranked = sorted(convs.items(), key=lambda kv: (not any(t.reflect for t in kv[1]),
+                                                   -max(t.at for t in kv[1]),
+                                                   -max(t.id for t in kv[1])))
+    chosen = [t for _, ts in ranked[:n_convs] for t in ts]
+    # Within the cap, the most valuable turns first: corrected, reflect-worthy, higher score, newer.
+    chosen.sort(key=lambda t: (not t.corrected, not t.reflect, -t.score, -t.id))
+    kept = chosen[:max_turns]
+    left_out = len(p.turns) - len(kept)
+    return [t.id for t in kept], {t.id: _conv_key(t.session_id, t.id) for t in kept}, left_out
+
+
+def _predecessor(store: Store, agent_id: int, row) -> object | None:
+    if int(row["idx"]) <= 0:
+        return None
+    rows = store.query(f"SELECT {_TURN_COLS} FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
+                       "AND COALESCE(session_id, '') = COALESCE(?, '') ORDER BY id LIMIT 1",
+                       (agent_id, row["source"], int(row["idx"]) - 1, row["session_id"]))
+    return rows[0] if rows else None
+
+
+# -- the bundle -------------------------------------------------------------------------------
+
+def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = None) -> Bundle:
+    """The text a model would read to reflect on ``agent`` now (nothing is written)."""
+    row = store.agent(agent)
+    if row is None:
+        known = ", ".join(r["name"] for r in store.agents()) or "none yet"
+        raise UserError(f"no agent named {agent!r} in the store (known: {known})",
+                        hint="agents appear when their first turn is observed (`slowloop ingest`)")
+    t_now = clock.now() if now is None else now
+    budget = int(cfg.get("bundle", "token_budget"))
+    n_convs = int(cfg.get("bundle", "conversations"))
+    out_chars = int(cfg.get("bundle", "tool_output_chars"))
+    if budget < 200:
+        raise UserError(f"bundle.token_budget = {budget} is too small", hint="use at least 1000")
+    if n_convs < 1:
+        raise UserError(f"bundle.conversations = {n_convs} must be at least 1")
+    threshold = float(cfg.get("signals", "threshold"))
+    agent_id = int(row["id"])
+    p = pending(store, agent_id)
+    red = _Redactor()
+
+    ids, conv_of, left_out = _select(store, p, n_convs, max(10, budget // MIN_TURN_TOKENS))
+    items: dict[int, _Item] = {}
+    for chunk_start in range(0, len(ids), 500):
+        chunk = ids[chunk_start:chunk_start + 500]
+        marks = ",".join("?" * len(chunk))
+        for r in store.query(f"SELECT {_TURN_COLS} FROM turns WHERE id IN ({marks})", chunk):
+            items[int(r["id"])] = _load_item(r, pending_turn=True, conv=conv_of[int(r["id"])],
+                                             cfg_chars=out_chars, red=red, store=store)
+    # A correction is only understandable next to the answer it corrects.
+    pending_ids = {t.id for t in p.turns}
+    for tid in sorted(items):
+        it = items[tid]
+        if not it.corrected:
+            continue
+        it.protected = True
+        prow = _predecessor(store, agent_id, store.query(
+            "SELECT id, source, idx, session_id FROM turns WHERE id = ?", (tid,))[0])
+        if prow is None:
+            continue
+        pid = int(prow["id"])
+        if pid not in items:
+            items[pid] = _load_item(prow, pending_turn=pid in pending_ids, conv=it.conv,
+                                    cfg_chars=out_chars, red=red, store=store)
+        items[pid].corrects_next = True
+        items[pid].protected = True
+        it.corrects = pid
+
+    edits = list(p.edits)
+    edits_left = max(0, len(edits) - MAX_EDITS)
+    edits = edits[-MAX_EDITS:]
+    edit_blocks = [(clock.parse_iso(e.at) or 0.0, e.id, _render_edit(e, red)) for e in edits]
+    fixed_redactions = red.count - sum(it.redactions for it in items.values())
+    metrics_block = _metrics_block(store, agent)
+
+    watermark = max([p.watermark] + [t.id for t in p.turns])
+    facts = dict(agent=agent, now=t_now, p=p, threshold=threshold, watermark=watermark,
+                 left_out=left_out, edits_left=edits_left, conversations=len({i.conv for i in
+                                                                              items.values()}))
+    header_budget = estimate_tokens(_header(truncated=True, **facts)) + 2
+    fixed = header_budget + (estimate_tokens(metrics_block) + 1 if metrics_block else 0) + \
+        sum(estimate_tokens(b) + 1 for _, _, b in edit_blocks)
+
+    degraded = _fit(list(items.values()), budget - fixed)
+    conv_meta = _conv_meta(items)
+
+    def assemble(truncated: bool) -> str:
+        parts = [_header(truncated=truncated, **facts)]
+        if metrics_block:
+            parts.append(metrics_block)
+        timeline: list[tuple[float, int, str]] = [(at, 0, b) for at, _, b in edit_blocks]
+        for n, (conv, (first_at, title)) in enumerate(conv_meta.items(), start=1):
+            shown = sorted((i for i in items.values() if i.conv == conv and i.level != "dropped"),
+                           key=lambda i: (i.at, i.idx, i.id))
+            if not shown:
+                continue
+            block = "\n\n".join([title] + [i.text() for i in shown])
+            timeline.append((first_at, 1, block))
+        timeline.sort(key=lambda x: (x[0], x[1]))
+        parts.extend(b for _, _, b in timeline)
+        if not items and not edit_blocks:
+            parts.append("Nothing new since the last reflection.")
+        return "\n\n".join(parts).rstrip() + "\n"
+
+    truncated = degraded or left_out > 0
+    text = assemble(truncated)
+    if estimate_tokens(text) > budget:
+        # Per-block estimates are additive only approximately: keep degrading until it fits.
+        for it, level in _steps(list(items.values())):
+            if _LEVELS.index(level) <= _LEVELS.index(it.level):
+                continue
+            it.level = level
+            text = assemble(True)
+            truncated = True
+            if estimate_tokens(text) <= budget:
+                break
+    if estimate_tokens(text) > budget:
+        text = truncate_to_tokens(text, budget, marker="\n[… bundle cut to fit the token budget …]\n")
+        truncated = True
+
+    shown = [i for i in items.values() if i.level != "dropped"]
+    events = (sum(i.events for i in shown) + len(edit_blocks) + (1 if metrics_block else 0))
+    redactions = fixed_redactions + sum(i.redactions for i in shown)
+    hidden_new = sum(1 for i in items.values() if i.pending and i.level == "dropped")
+    return Bundle(text=text, tokens=estimate_tokens(text), turn_ids=sorted(i.id for i in shown),
+                  watermark=watermark, events=events, redactions=redactions, truncated=truncated,
+                  conversations=len({i.conv for i in shown}), left_out_turns=left_out + hidden_new)
+
+
+def _steps(items: list[_Item]) -> list[tuple[_Item, Level]]:
+    """Every degradation, in the order they are applied (least valuable first)."""
+    def order(i: _Item) -> tuple:
+        return (i.score, i.at, i.id)
+
+    context = sorted((i for i in items if not i.pending and not i.protected), key=order)
+    low = sorted((i for i in items if i.pending and not i.reflect and not i.protected), key=order)
+    worthy = sorted((i for i in items if i.pending and i.reflect and not i.protected), key=order)
+    protected = sorted((i for i in items if i.protected), key=order)
+    steps: list[tuple[_Item, Level]] = []
+    steps += [(i, "dropped") for i in context]
+    for group in (low, worthy):
+        for level in ("compact", "minimal", "dropped"):
+            steps += [(i, level) for i in group]
+    for level in ("compact", "minimal"):
+        steps += [(i, level) for i in protected]
+    # Only when even the protected minimum does not fit: drop corrections, least valuable first,
+    # each together with the answer it corrects (a correction alone teaches nothing).
+    by_id = {i.id: i for i in items}
+    gone: set[int] = set()
+    for i in sorted((i for i in protected if i.corrected), key=order):
+        pair = [i]
+        pred = by_id.get(i.corrects) if i.corrects is not None else None
+        if pred is not None and not pred.corrected:
+            pair.append(pred)
+        for j in pair:
+            if j.id not in gone:
+                gone.add(j.id)
+                steps.append((j, "dropped"))
+    steps += [(i, "dropped") for i in protected if i.id not in gone]
+    return steps
+
+
+def _fit(items: list[_Item], room: int) -> bool:
+    """Degrade items until their estimated tokens fit ``room``; True if anything was degraded."""
+    conv_count: dict[str, int] = {}
+    for i in items:
+        conv_count[i.conv] = conv_count.get(i.conv, 0) + 1
+    conv_heading = 40  # generous estimate of a conversation heading
+    total = sum(i.tokens() for i in items) + conv_heading * len(conv_count)
+    changed = False
+    for it, level in _steps(items):
+        if total <= room:
+            break
+        if _LEVELS.index(level) <= _LEVELS.index(it.level):
+            continue
+        total -= it.tokens()
+        it.level = level
+        total += it.tokens()
+        changed = True
+        if level == "dropped":
+            conv_count[it.conv] -= 1
+            if conv_count[it.conv] == 0:
+                total -= conv_heading
+    return changed
+
+
+def _conv_meta(items: dict[int, _Item]) -> dict[str, tuple[float, str]]:
+    """Conversation key → (time of its first turn, Markdown heading), in a stable order."""
+    by_conv: dict[str, list[_Item]] = {}
+    for i in sorted(items.values(), key=lambda i: (i.at, i.id)):
+        by_conv.setdefault(i.conv, []).append(i)
+    meta: dict[str, tuple[float, str]] = {}
+    for conv, its in sorted(by_conv.items(), key=lambda kv: (kv[1][0].at, kv[1][0].id)):
+        first = its[0]
+        new = sum(1 for i in its if i.pending)
+        where = (f"session `{first.session_id}`" if first.session_id
+                 else f"a turn without a session (`{os.path.basename(first.source)}`)")
+        when = first.at_iso or "time unknown"
+        meta[conv] = (first.at, f"## Conversation: {where} · {first.format} · from {when} · "
+                                f"{new} new turn{'' if new == 1 else 's'}")
+    return meta
+
+
+def _render_edit(e, red: _Redactor) -> str:
+    what = f"the result of skill `{e.skill}`" if e.skill else "the agent's result"
+    how = "explicit edit" if e.source == "explicit" else "a correction right after the skill was used"
+    turn = f", about turn #{e.turn_id}" if e.turn_id else ""
+    note = _one_line(red(e.note), 400)
+    return (f"## User edit · {e.at}\nThe user changed {what} ({how}{turn})."
+            + (f"\nNote: {note}" if note else ""))
+
+
+def _metrics_block(store: Store, agent: str) -> str:
+    from ..skills.metrics import skill_metrics
+
+    metrics = [m for m in skill_metrics(store, agent).values() if m.impressions or m.invocations]
+    if not metrics:
+        return ""
+    metrics.sort(key=lambda m: (-m.invocations, -m.impressions, m.name))
+    more = len(metrics) - MAX_METRIC_ROWS
+    rows = ["## Skill metrics (all time)",
+            "| skill | impressions | invocations | invocation rate | edit after use | ineffective |",
+            "|---|---:|---:|---:|---:|---:|"]
+
+    def pct(rate: float, denominator: int) -> str:
+        return f"{rate:.0%}" if denominator else "–"
+
+    for m in metrics[:MAX_METRIC_ROWS]:
+        judged = getattr(m, "judged_invocations", m.invocations)
+        rows.append(f"| {m.name} | {m.impressions} | {m.invocations} | "
+                    f"{pct(m.invocation_rate, m.impressions)} | "
+                    f"{pct(m.edit_after_use_rate, m.invocations)} | "
+                    f"{pct(m.ineffective_rate, judged)} |")
+    if more > 0:
+        rows.append(f"\n({more} less used skills not shown)")
+    return "\n".join(rows)
+
+
+def _header(*, agent: str, now: float, p: Pending, threshold: float, watermark: int,
+            left_out: int, edits_left: int, conversations: int, truncated: bool) -> str:
+    worthy = len(p.worthy)
+    since = p.last_reflected_at or "never reflected before"
+    lines = [
+        f"# Reflection bundle: agent `{agent}`",
+        "",
+        f"As of {clock.iso(now)}. Last reflection: {since}. New since then: {len(p.turns)} "
+        f"turn{'' if len(p.turns) == 1 else 's'} ({worthy} reflect-worthy) and {len(p.edits)} "
+        f"user edit{'' if len(p.edits) == 1 else 's'}; shown below from {conversations} "
+        f"conversation{'' if conversations == 1 else 's'}. Covers turns up to #{watermark}.",
+    ]
+    if left_out:
+        lines.append(f"{left_out} new turn{'' if left_out == 1 else 's'} from older or less "
+                     "eventful conversations left out: this is a recent window, not the whole "
+                     "history.")
+    if edits_left:
+        lines.append(f"{edits_left} older user edits were left out.")
+    if truncated:
+        lines.append("Some turns were shortened or left out to fit the token budget; the "
+                     "reflect-worthy ones were kept first.")
+    lines += [
+        "",
+        "How to read this:",
+        f"- Each turn shows the signals that fired and its score; a score of {threshold:g} or more "
+        "makes a turn reflect-worthy.",
+        "- REAL errors are failures of the agent or the task: they can teach something.",
+        "- TRANSIENT errors (environment: timeouts, connection resets, rate limits, HTTP 5xx, "
+        "overload) are shown for context only. Never learn a rule from them, never call a tool or "
+        "a skill unreliable because of them.",
+        "- `[… N chars cut …]` marks text left out to fit; secrets were replaced by redaction "
+        "markers before this bundle was built.",
+    ]
+    return "\n".join(lines)
