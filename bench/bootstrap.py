@@ -47,14 +47,17 @@ def main() -> None:
         memo.add("plays", "When the user asks for a summary, give the conclusion first.")
         for label, task in (("no task", None), ("task", args.task)):
             build_bootstrap(task=task, home=home, config=config, store=store)  # warm the cache
-            times = []
+            times, cpu = [], []
             for _ in range(args.runs):
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 b = build_bootstrap(task=task, home=home, config=config, store=store)
                 times.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
             times.sort()
+            # wall time suffers when other processes share the cores; CPU time says what we cost
             print(f"{label:8s} skills={args.skills} shown={len(b.skills_shown)} tokens={b.tokens} "
-                  f"p50={statistics.median(times):.2f} ms p90={times[int(len(times) * 0.9)]:.2f} ms")
+                  f"wall p50={statistics.median(times):.2f} ms p90={times[int(len(times) * 0.9)]:.2f} ms "
+                  f"cpu p50={statistics.median(cpu):.2f} ms  (load {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":
