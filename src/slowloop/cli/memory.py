@@ -120,6 +120,8 @@ def status_cmd(agent: str, directory: Path | None, as_json: bool) -> None:
                (f" (latest past/{st.layers[-1]['name']})" if st.layers else ""))
     for item in st.over_caps:
         click.echo(f"  over cap: {item}")
+    for item in st.errors:
+        warn(f"error: {item}")
 
 
 @memory.command("note")

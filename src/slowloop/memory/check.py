@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from ..errors import DataError
@@ -70,6 +69,7 @@ class MemoryStatus:
     layers: list[dict]
     over_caps: list[str]
     auto_archive: bool
+    errors: list[str]
 
     def to_json(self) -> dict:
         return dict(vars(self))
@@ -89,16 +89,20 @@ def status(mem: Memory) -> MemoryStatus:
         over += [f"{name} {k} {size[k]} > {v}" for k, v in cap.items() if size[k] > v]
     counts = {st: 0 for st in debts_mod.STATUSES}
     open_ids: list[str] = []
+    errors: list[str] = []
     if exists:
-        for d in mem.debts():
-            counts[d.status] += 1
-            if d.status != "closed":
-                open_ids.append(d.id)
+        try:
+            for d in mem.debts():
+                counts[d.status] += 1
+                if d.status != "closed":
+                    open_ids.append(d.id)
+        except DataError as exc:  # status still reports the rest; `check` names the line
+            errors.append(str(exc))
     layers = [{"number": x.number, "name": x.name, "date": x.date, "milestone": x.milestone,
                "reason": x.reason, "lines": sum(f.lines for f in x.files.values()),
                "tokens": sum(f.tokens for f in x.files.values())} for x in mem.layers()]
     return MemoryStatus(str(mem.root), exists, len(layers) + 1, files, counts, open_ids, layers, over,
-                        s.auto_archive)
+                        s.auto_archive, errors)
 
 
 def _covered(item: str, debt_words: list[set[str]]) -> bool:
@@ -152,10 +156,3 @@ def check(mem: Memory) -> list[Violation]:
                              "archive the cycle (`slowloop memory archive`)" if name == CHRONICLE else
                              f"condense {name}: it is read at every session start"))
     return out
-
-
-def relpath(path: str, root: Path) -> str:
-    try:
-        return str(Path(path).relative_to(root))
-    except ValueError:
-        return path
