@@ -109,7 +109,8 @@ _PLACEHOLDER = re.compile(
     r"null|none|nil|true|false|undefined|str|string|int|bool|bytes|float|number|boolean|any|"
     r"object|optional|secretstr|required|\?)$")
 _ENV_REF = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: names a variable
-_CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[.*\])+$|\(")
+# os.environ[...], self.token, getpass(): code that fetches the secret, not the secret.
+_CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]|\[|\()|\(")
 
 # Assignments are found from their name: a cheap scan for the telltale words, then the
 # identifier around each hit is judged, and only then the separator and the value are parsed.
@@ -272,10 +273,16 @@ def _url_password(m: re.Match[str], counts: Counter) -> str:
     return f"://{m.group(1)}:{_marker('url_password')}@"
 
 
+def _literal_prefix(pattern: str) -> str:
+    """The literal text every match of ``pattern`` starts with ("gh" for ``gh[pousr]_…``)."""
+    m = re.match(r"(?:[^\\\[\](){}?*+|.^$]|\\[./-])+", pattern)
+    return (m.group(0) if m else "").replace("\\", "")
+
+
 Replacer = Callable[[re.Match[str], Counter], str]
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
-    *[((body[:3].replace("\\", ""),), re.compile(f"(?P<{kind}>{body})"), _shaped)
+    *[((_literal_prefix(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
       for kind, body in _SHAPED],
     (("uthorization",), _AUTH_HEADER, _auth_header),
     (("Bearer",), _BEARER, _bearer),

@@ -1,0 +1,166 @@
+"""Secret redaction: every kind the bundle must never carry, and the look-alikes it must keep."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from slowloop.safety.redact import is_secret_name, redact
+
+OPENAI = "sk-proj-Abc123def456ghi789jkl012mno345pqr"
+GITHUB = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+@pytest.mark.parametrize("text,secret,kind", [
+    (f"key {OPENAI} here", OPENAI, "openai_key"),
+    ("sk-abcdefghij1234567890klmnopqrstuv", "sk-abcdefghij1234567890klmnopqrstuv", "openai_key"),
+    ("sk-ant-api03-AbCdEf0123456789ghijklmnopqrstu", "sk-ant-api03-AbCdEf0123456789ghijklmnopqrstu",
+     "anthropic_key"),
+    ("maps AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+     "google_api_key"),
+    ("id AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws_access_key_id"),
+    ("id ASIAY34FZKBOKMUTVV7A", "ASIAY34FZKBOKMUTVV7A", "aws_access_key_id"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_key"),
+    (f"token {GITHUB}", GITHUB, "github_token"),
+    ("gho_abcdefghijklmnopqrstuvwxyz0123456789AB", "gho_abcdefghijklmnopqrstuvwxyz0123456789AB",
+     "github_token"),
+    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+     "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_token"),
+    ("slack xoxb-1234567890-abcdefghij", "xoxb-1234567890-abcdefghij", "slack_token"),
+    ("stripe sk_live_abcdefghijklmnop1234", "sk_live_abcdefghijklmnop1234", "stripe_key"),
+    ("rk_live_abcdefghijklmnop1234", "rk_live_abcdefghijklmnop1234", "stripe_key"),
+    ("hf_AbCdEfGhIjKlMnOpQrStUvWxYz12345678", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz12345678",
+     "huggingface_token"),
+    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9",
+     "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9", "jwt"),
+    ('curl -H "Authorization: Bearer abc.def-ghi_jkl123456" https://x', "abc.def-ghi_jkl123456",
+     "bearer_token"),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA==", "basic_auth"),
+    ("export OPENAI_API_KEY=not-a-known-shape-1234", "not-a-known-shape-1234", "api_key"),
+    ("API_KEY=abc123def456", "abc123def456", "api_key"),
+    ("SECRET=topsecret", "topsecret", "secret"),
+    ("export SLACK_TOKEN='t0k3n-value'", "t0k3n-value", "token"),
+    ("DB_PASSWORD=hunter2", "hunter2", "password"),
+    ("PASSWD=hunter2", "hunter2", "password"),
+    ("PRIVATE_KEY=abcdef0123456789", "abcdef0123456789", "private_key"),
+    ("WEBHOOK_SECRET=whsec_abc123", "whsec_abc123", "secret"),
+    ('{"api_key": "abcd1234efgh5678"}', "abcd1234efgh5678", "api_key"),
+    ('{"clientSecret":"s3cr3t-value"}', "s3cr3t-value", "secret"),
+    ("password: hunter2", "hunter2", "password"),
+    ("db:\n  password: 'p@ss w0rd'\n", "p@ss w0rd", "password"),
+    ("client(api_key='abc123def456xyz')", "abc123def456xyz", "api_key"),
+    ("mysql --password hunter2 -h db", "hunter2", "password"),
+])
+def test_each_kind_is_redacted(text, secret, kind):
+    result = redact(text)
+    assert secret not in result.text
+    assert f"[REDACTED:{kind}]" in result.text
+    assert result.count >= 1 and result.kinds.get(kind, 0) >= 1
+
+
+def test_password_in_url_keeps_user_and_host():
+    for text in ("postgres://admin:s3cr3t@db.example.com:5432/app",
+                 "DATABASE_URL=postgres://admin:s3cr3t@db.example.com/app",
+                 "git clone https://bob:tok3n@github.com/org/repo.git"):
+        result = redact(text)
+        assert "s3cr3t" not in result.text and "tok3n" not in result.text
+        assert ":[REDACTED:url_password]@" in result.text
+        assert ("admin" in result.text or "bob" in result.text)
+        assert ("db.example.com" in result.text or "github.com" in result.text)
+        assert result.count == 1
+
+
+def test_pem_private_key_block_whole_and_truncated():
+    block = ("before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234567890abcdef\n"
+             "abcdefABCDEF0123==\n-----END RSA PRIVATE KEY-----\nafter the key")
+    result = redact(block)
+    assert result.text == "before\n[REDACTED:private_key]\nafter the key"
+    cut = "x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmU=\n"
+    truncated = redact(cut + "Then the prose goes on.")
+    assert "b3BlbnNzaC1rZXktdjEAAAAA" not in truncated.text
+    assert truncated.text.endswith("Then the prose goes on.")
+    escaped = redact('{"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END PRIVATE KEY-----\\n"}')
+    assert "MIIEvQIBADANBg" not in escaped.text
+
+
+@pytest.mark.parametrize("text", [
+    "The token budget is 12000 tokens; the user pressed the key.",
+    "commit 3f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
+    "request id 123e4567-e89b-12d3-a456-426614174000",
+    "/home/user/.ssh/known_hosts and src/slowloop/safety/token_utils.py",
+    "token_count: 42",
+    '{"max_tokens": 100, "token_count": 5, "prompt_tokens": 9}',
+    "max_tokens=100",
+    "PASSWORD_MIN_LENGTH=8",
+    "TOKEN_TTL=3600",
+    'api_key_env = "OPENAI_API_KEY"',
+    "api_key = os.environ['OPENAI_API_KEY']",
+    "token = self.token",
+    "password = getpass()",
+    "def login(token: str, password: str | None = None):",
+    "API_KEY=${OPENAI_API_KEY}",
+    "API_KEY=$OPENAI_API_KEY",
+    "password: <your-password>",
+    "API_KEY=your-api-key-here",
+    "sort_key=name; primary_key=id; keyboard layout",
+    "the hf_hub_download function and sk-learn",
+    "Token: see the vault for details.",
+    "Basic usage of the Basic authentication scheme",
+    "a task-runner-configuration-for-the-build-0123456789 slug",
+    "https://example.com:8080/path?token_count=3",
+    "git@github.com:org/repo.git",
+    "Bearer tokens expire after an hour.",
+])
+def test_look_alikes_are_kept(text):
+    result = redact(text)
+    assert result.text == text, result.kinds
+    assert result.count == 0 and result.kinds == {}
+
+
+def test_counts_by_kind_and_idempotence():
+    text = f"A={OPENAI}\nB {GITHUB} and {GITHUB}\npassword: hunter2\n"
+    first = redact(text)
+    assert first.kinds == {"openai_key": 1, "github_token": 2, "password": 1}
+    assert first.count == 4
+    again = redact(first.text)
+    assert again.text == first.text and again.count == 0
+
+
+@pytest.mark.parametrize("name,secret", [
+    ("API_KEY", True), ("db_password", True), ("clientSecret", True), ("GITHUB_TOKEN", True),
+    ("aws_secret_access_key", True), ("private_key", True), ("GH_PAT", True),
+    ("max_tokens", False), ("token_count", False), ("PASSWORD_MIN_LENGTH", False),
+    ("api_key_env", False), ("sort_key", False), ("keyboard", False), ("passthrough", False),
+])
+def test_secret_names(name, secret):
+    assert is_secret_name(name) is secret
+
+
+def test_one_megabyte_in_under_half_a_second():
+    rng = random.Random(7)
+    chunks = [
+        "The user asked to run the tests again; max_tokens=100 and token_count: 42.\n",
+        '{"role": "tool", "content": "commit 3f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a", "n": 2}\n',
+        "def handler(token: str, password=None):\n    return post(url, headers=headers)\n",
+        "export PATH=/usr/local/bin:$PATH\nDEBUG=true\nPORT=8080\n",
+        "Error: connection reset by peer while fetching https://api.example.com/v1/items?id=7\n",
+        "  - name: build\n    run: pnpm install --frozen-lockfile\n",
+    ]
+    parts, size, planted = [], 0, 0
+    while size < 1_000_000:
+        chunk = rng.choice(chunks)
+        if rng.random() < 0.01:
+            chunk, planted = f"export OPENAI_API_KEY={OPENAI}\n", planted + 1
+        parts.append(chunk)
+        size += len(chunk)
+    text = "".join(parts)
+    redact(text[:1000])  # warm the regex cache
+    start = time.perf_counter()
+    result = redact(text)
+    elapsed = time.perf_counter() - start
+    print(f"\nredact: {len(text) / 1e6:.2f} MB in {elapsed * 1000:.0f} ms")
+    assert result.kinds == {"openai_key": planted}
+    assert elapsed < 0.5
