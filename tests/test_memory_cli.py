@@ -22,7 +22,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "memory.md"
 def run(*args: str, code: int = 0) -> str:
     res = CliRunner().invoke(cli, list(args))
     assert res.exit_code == code, f"{args}: exit {res.exit_code}\n{res.output}"
-    return res.output
+    return res.stdout
 
 
 def test_the_agent_memory_flow(slowloop_home: Path) -> None:
@@ -123,3 +123,22 @@ def test_docs_memory_md_commands_run(tmp_path: Path, monkeypatch) -> None:
     assert (tmp_path / "memory" / "past").is_dir() and (tmp_path / "contexts" / "blog-writer" / "CONTEXT.md").exists()
     layer = next((tmp_path / "memory" / "past").iterdir())
     assert layer.name.endswith("-arm64-ci") and "D-0001 [closed]" in (layer / "debts.md").read_text()
+
+
+def test_archive_summarises_with_the_configured_command_provider(tmp_path: Path, monkeypatch) -> None:
+    # A real local "model": a script that reads the prompt on stdin and answers on stdout.
+    model = tmp_path / "model.py"
+    model.write_text("import sys\nprompt = sys.stdin.read()\n"
+                     "print('- Cycle 1: arm64 CI (the model read %d chars)' % len(prompt))\n")
+    monkeypatch.setenv("SLOWLOOP_PROVIDER__KIND", "command")
+    monkeypatch.setenv("SLOWLOOP_PROVIDER__COMMAND", f"{sys.executable} {model}")
+    d = str(tmp_path)
+    run("memory", "init", "--dir", d)
+    run("memory", "note", "--dir", d, "We moved CI to arm64 because x86 queued.")
+    out = json.loads(run("memory", "archive", "--dir", d, "--force", "--json"))
+    assert out["summary_by"] == "model"
+    assert "- Cycle 1: arm64 CI (the model read" in (tmp_path / "memory" / "past-summary.md").read_text()
+    run("memory", "note", "--dir", d, "We decided to keep x86 for releases because of signing.")
+    out = json.loads(run("memory", "archive", "--dir", d, "--force", "--no-model", "--json"))
+    assert out["summary_by"] == "extractive"
+    assert "keep x86 for releases" in (tmp_path / "memory" / "past-summary.md").read_text()

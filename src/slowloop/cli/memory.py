@@ -280,20 +280,24 @@ def state_show(agent: str, directory: Path | None, as_json: bool) -> None:
 @memory_options
 @click.option("--force", is_flag=True, help="Archive even when the chronicle is under its thresholds.")
 @click.option("--milestone", help="Name the layer after a milestone that just closed (implies archiving).")
+@click.option("--model/--no-model", "use_model", default=True, show_default=True,
+              help="Write past-summary.md with the configured [provider] (offline: always extractive).")
 @json_option
-def archive_cmd(agent: str, directory: Path | None, force: bool, milestone: str | None, as_json: bool) -> None:
+def archive_cmd(agent: str, directory: Path | None, force: bool, milestone: str | None, use_model: bool,
+                as_json: bool) -> None:
     """Move the current cycle into past/<NNNN>-<date>[-<milestone>]/ and start a fresh chronicle.
 
     State and open debts carry forward; closed debts stay in the layer; past-summary.md is
-    regenerated (extractive: decisions, reasons, headings, closed debts) under
-    memory.summary_max_chars. Atomic, and nothing is deleted.
+    regenerated under memory.summary_max_chars — by the configured model, else (or when the model
+    fails) extractively: decisions, reasons, headings, closed debts. Atomic; nothing is deleted.
+    Archives triggered by `memory note` never call a model: they stay fast and offline.
 
     \b
     Example:
       slowloop memory archive --milestone v1.0
     """
     mem = open_memory(agent, directory)
-    res = mem.archive(force=force, milestone=milestone)
+    res = mem.archive(force=force, milestone=milestone, summarize=_model_summarizer() if use_model else None)
     if res.warning:
         warn(res.warning)
     if as_json:
@@ -304,6 +308,21 @@ def archive_cmd(agent: str, directory: Path | None, force: bool, milestone: str 
     click.echo(f"archived cycle {res.layer.number} into {res.layer.path} "
                f"({res.entries_archived} entries, {res.debts_closed} closed debts kept there, "
                f"{res.debts_carried} open debts carried forward; summary: {res.summary_by})")
+
+
+_SUMMARY_SYSTEM = ("You maintain the past-summary.md of an operational memory. Answer with the new "
+                   "summary only, as Markdown, no preamble.")
+
+
+def _model_summarizer() -> Callable[[str], str] | None:
+    """``summarize(text) -> str`` over the configured provider, or None when offline."""
+    from ..providers import get_provider
+
+    provider = get_provider(get_app().config)
+    if provider is None:
+        return None
+    warn(f"summarising with {provider.name}: {provider.destination()}")
+    return lambda text: provider.complete(_SUMMARY_SYSTEM, text).text
 
 
 @memory.command("dig")
