@@ -199,3 +199,11 @@ def m002_reflection_journal(db: sqlite3.Connection) -> None:
     # The planned file changes of a reflection, written before any file is touched, so a crash in
     # the middle of applying can be resolved to all-or-nothing at the next start (reflect.apply).
     db.execute("ALTER TABLE reflections ADD COLUMN plan TEXT NOT NULL DEFAULT ''")
+
+
+@migration
+def m003_offsets_resume(db: sqlite3.Connection) -> None:
+    # Resuming a growing transcript needs the line number and turn index at the saved offset, so
+    # resumed reads give turns the same keys a full read would (slowloop.integrations.follow).
+    db.execute("ALTER TABLE offsets ADD COLUMN line INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE offsets ADD COLUMN turn_index INTEGER NOT NULL DEFAULT 0")
