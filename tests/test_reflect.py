@@ -171,7 +171,7 @@ CRASH = textwrap.dedent("""
     def dying(c):
         real(c)
         n["writes"] += 1
-        if n["writes"] == 2:          # two files written, the rest not: the process dies here
+        if n["writes"] == 1:          # one file written, the rest not: the process dies here
             os.kill(os.getpid(), signal.SIGKILL)
     h._write_one = dying
     reflect_agent("demo", provider=None, force=True)
@@ -204,3 +204,31 @@ def test_dry_run_writes_nothing(slowloop_home):
     assert _file_snapshot(slowloop_home) == before
     with Store() as store:
         assert agent_status(store, "demo", load_config()).dirty
+
+
+CRASH_AFTER_FILES = textwrap.dedent("""
+    import os, signal
+    import slowloop.reflect.apply as a
+    real = a.apply_changes
+    def then_die(*args, **kw):
+        real(*args, **kw)              # every file written and recorded…
+        os.kill(os.getpid(), signal.SIGKILL)   # …then the process dies before finishing
+    a.apply_changes = then_die
+    from slowloop.reflect.cycle import reflect_agent
+    reflect_agent("demo", provider=None, force=True)
+""")
+
+
+def test_a_crash_after_every_file_was_written_rolls_forward(slowloop_home):
+    _ingest()
+    p = subprocess.run([sys.executable, "-c", CRASH_AFTER_FILES], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == -9, p.stderr
+    with Store() as store:
+        from slowloop.reflect.apply import recover
+
+        notes = recover(store, "demo")
+        assert notes and "applied" in notes[0]
+        assert [r["status"] for r in store.query("SELECT status FROM reflections")] == ["applied"]
+        assert not agent_status(store, "demo", load_config()).dirty  # the watermark advanced
+    assert sum("pnpm" in e for e in Memo("demo").entries("plays")) == 1

@@ -190,9 +190,13 @@ class Memo:
         return "\n\n".join(parts)
 
     def plan_update(self, section: str, op: str, text: str | None = None,
-                    match: str | int | None = None) -> list[FileChange]:
+                    match: str | int | None = None, *, base_text: str | None = None) -> list[FileChange]:
+        """Plan one entry change. ``base_text``: plan on top of this memo text (an earlier planned
+        change of the same batch) instead of the file; the change still expects the file as it is."""
         _check_section(section)
         content, before, digest = self._read()
+        if base_text is not None:
+            content = parse_memo(base_text, str(self.path))
         entries = list(content.entries[section])
         if op == "add":
             entries.append(_clean(text or ""))

@@ -8,6 +8,7 @@ recorded with its reason. A transient provider failure leaves the agent due (no 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,10 +78,11 @@ def _evidence(store: Store, agent_id: int, watermark: int) -> list[TurnEvidence]
     return out
 
 
-def _plan(action: Action, lib, memo) -> list[FileChange]:
+def _plan(action: Action, lib, memo, memo_base: str | None = None) -> list[FileChange]:
     """The file changes one valid action would make (raises SlowloopError when it cannot)."""
     if action.type == "create_skill":
-        return lib.plan_create(action.name, action.description, action.body)
+        changes, _evictions = lib.plan_create(action.name, action.description, action.body)
+        return changes
     if action.type == "patch_skill":
         return lib.plan_patch(action.name, action.old, action.new)
     if action.type == "retire_skill":
@@ -89,7 +91,7 @@ def _plan(action: Action, lib, memo) -> list[FileChange]:
         return lib.plan_merge(list(action.names), action.into, action.description, action.body)
     if action.type == "update_memo":
         return memo.plan_update(action.section, action.op, action.text or None,
-                                match=action.match or None)
+                                match=action.match or None, base_text=memo_base)
     return []
 
 
@@ -176,26 +178,46 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     rejections: list[Rejection] = list(parsed.rejections)
     planned: list[tuple[Action, list[FileChange]]] = []
     touched: set[str] = set()
+    memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes
+    existing = {sk.name for sk in lib.list()}
     nothing_reason = ""
     for action in parsed.actions:
         if action.type == "nothing":
             nothing_reason = action.reason
             continue
+        missing = [n for n in ((action.name,) if action.type in ("patch_skill", "retire_skill")
+                               else action.names) if n and n not in existing]
+        if missing:
+            rejections.append(Rejection(action.to_dict(), f"no skill named {', '.join(missing)} "
+                                        f"(the skill index lists the ones that exist)"))
+            continue
         verdict = check_content(action)
         if not verdict.ok:
             rejections.append(Rejection(action.to_dict(), verdict.reason))
             continue
-        targets = {action.target()} | {f"skill:{n}" for n in action.names}
+        targets = set() if action.type == "update_memo" else (
+            {action.target()} | {f"skill:{n}" for n in action.names})
         if targets & touched:
             rejections.append(Rejection(action.to_dict(), "another action of this reflection already "
-                                                          "changes the same skill or memo section"))
+                                                          "changes the same skill"))
             continue
         try:
-            changes = _plan(action, lib, memo)
+            changes = _plan(action, lib, memo,
+                            memo_base=planned[memo_at][1][0].after if memo_at is not None else None)
         except SlowloopError as exc:
             rejections.append(Rejection(action.to_dict(), exc.message))
             continue
         touched |= targets
+        if action.type == "update_memo" and memo_at is not None:
+            # memo entries of one reflection fold into one change of memo.md (planned on top of
+            # each other, applied together)
+            first = planned[memo_at][1][0]
+            planned[memo_at][1][0] = dataclasses.replace(first, after=changes[0].after,
+                                                         target="memo", op="update")
+            planned.append((action, []))
+            continue
+        if action.type == "update_memo":
+            memo_at = len(planned)
         planned.append((action, changes))
 
     with store.transaction() as db:
@@ -226,9 +248,14 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         out.status, out.reason = "failed", f"gave way to a person's edit: {exc.message}"
         return out
     pos = 0
+    memo_ids: list[int] = []
     for action, cs in planned:
-        out.applied.append({"action": action.to_dict(), "changes": ids[pos:pos + len(cs)]})
+        mine = ids[pos:pos + len(cs)]
         pos += len(cs)
+        if action.type == "update_memo":
+            memo_ids = mine or memo_ids
+            mine = memo_ids
+        out.applied.append({"action": action.to_dict(), "changes": mine})
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
     return out
