@@ -90,7 +90,8 @@ def _force_push_main(m: re.Match[str]) -> bool:
     return len(refs) <= 1 or any(r.split(":")[-1] in ("main", "master") for r in refs[1:])
 
 
-_OWN_WORK = re.compile(r"\b(?:your own|own (?:local )?(?:feature )?branch|scratch|throwaway)\b", re.I)
+_OWN_WORK = re.compile(r"\b(?:your own|own (?:local )?(?:feature )?branch|scratch|throwaway)\b",
+                       re.I)
 
 
 def _not_own_work(m: re.Match[str]) -> bool:
@@ -118,7 +119,8 @@ _SENSITIVE_PATH = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?"
                    r"\.(?:ssh|aws|gnupg|netrc|env\b|docker/config|kube/config|config/gcloud|"
                    r"git-credentials|npmrc|pypirc|pgpass)")
 _SECRET_VAR = r"\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*\}?"
-_SECRET_WORDS = (r"(?<![\w/])(?:~/\.ssh\S*|~/\.aws\S*|id_rsa|id_ed25519|api[ _-]?keys?|access keys?|(?:auth |access |bearer |github |api )?tokens?|"
+_SECRET_WORDS = (r"(?<![\w/])(?:~/\.ssh\S*|~/\.aws\S*|id_rsa|id_ed25519|api[ _-]?keys?|access keys?|"
+                 r"(?:auth |access |bearer |github |api )?tokens?|"
                  r"credentials?|passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|\.env\b|"
                  r"ssh keys?|private keys?|cookies|session cookies?)")
 
@@ -203,15 +205,17 @@ _RULES: list[_Rule] = [
               r"\s+(?:full\s+|entire\s+|hidden\s+)?(?:system\s+prompt|initial\s+prompt|"
               r"instructions|hidden\s+instructions)\b|\bdisregard\s+the\s+system\s+prompt\b")),
     _Rule("injection", "hidden-instruction marker",
-          re.compile(r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<SYS>>|"
-                     r"</?system>|\bBEGIN\s+(?:HIDDEN|SECRET)\s+INSTRUCTIONS\b|^\s*#{0,3}\s*SYSTEM\s*:"
+          re.compile(r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]"
+                     r"|<<SYS>>|</?system>|\bBEGIN\s+(?:HIDDEN|SECRET)\s+INSTRUCTIONS\b"
+                     r"|^\s*#{0,3}\s*SYSTEM\s*:"
                      r"|<!--(?:(?!-->).){0,200}?\b(?i:instruction|ignore|assistant|agent|system)\b",
                      re.M | re.S), negatable=False),
     _Rule("injection", "invisible characters that can smuggle instructions",
           re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069"
                      "\U000e0000-\U000e007f]+"), negatable=False),
     _Rule("injection", "runs a downloaded script without reading it",
-          _rx(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b"
+          _rx(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?"
+              r"(?:ba|z|da|k|fi)?sh\b"
               r"|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?python[0-9.]*\b"
               r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\biex\s*\(|\bInvoke-Expression\b")),
 ]

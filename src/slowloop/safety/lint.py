@@ -193,10 +193,12 @@ vielleicht konnte konnten scheint scheinen wahrscheinlich ware eventuell moglich
 _VAGUE = _words("""
 be_careful be_mindful be_aware be_more be_less be_better remember_that keep_in_mind pay_attention
 take_care consider think_about best_judgement best_judgment common_sense as_needed as_appropriate
-properly appropriately carefully note_that forget_that do_better a_better_job better make_sure_everything quality_matters
+properly appropriately carefully note_that forget_that do_better a_better_job better
+make_sure_everything quality_matters
 fai_attenzione presta_attenzione stai_attento sii ricorda_che ricordati_che tieni_a_mente
 tieni_presente migliore meglio considera
-tenha_cuidado preste_atencao fique_atento seja lembre-se_de_que lembre-se_que lembre_que tenha_em_mente melhor considere
+tenha_cuidado preste_atencao fique_atento seja lembre-se_de_que lembre-se_que lembre_que
+tenha_em_mente melhor considere
 fais_attention faites_attention prete_attention sois soyez rappelle-toi souviens-toi
 garde_a_l'esprit meilleur mieux considere
 ten_cuidado tenga_cuidado presta_atencion recuerda_que recuerde_que ten_en_cuenta mejor
@@ -222,7 +224,8 @@ corrigio gestern fehlgeschlagen korrigiert
 """)
 # "Report generation failed": a verb-looking head followed by a finite verb is a noun phrase.
 _FINITE_EARLY = re.compile(r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|failed|took|"
-                           r"happened|seems|looks|helps|works|fails|breaks|takes|needs|returns|causes|happens|gets|"
+                           r"happened|seems|looks|helps|works|fails|breaks|takes|needs|returns|"
+                           r"causes|happens|gets|"
                            r"goes|comes|times\s+out|crashes|hangs)\b")
 
 # --- CJK tables ---------------------------------------------------------------------------------
@@ -262,19 +265,25 @@ _RX = {
     "scope": _c(rf"(?<![\w'-])(?:{_SCOPE})(?![\w-])"),
     # A line that opens with a prepositional phrase opens with its scope ("For tax questions, …").
     # A purpose clause scopes the action: "use a table to compare options", "pour comparer".
-    "purpose": _c(rf"\s(?:to|in\s+order\s+to)\s+{_VERB}|\s(?:pour|para|per)\s+[a-z]+(?:er|ir|ar|re)\b"
+    "purpose": _c(rf"\s(?:to|in\s+order\s+to)\s+{_VERB}"
+                  r"|\s(?:pour|para|per)\s+[a-z]+(?:er|ir|ar|re)\b"
                   r"|\bum\s.+\szu\s"),
-    "scope_lead": _c(r"^(?:for|per|pour|para|fur|in|on|im|nel|nei|nella|em|no|na|en|dans|bei)\s+\w"),
-    "marker": _c(rf"(?<![\w'-])(?:{_ALWAYS_NEVER}|only|solo|somente|seulement|nur){_NOT_WHENEVER}(?![\w-])"),
+    "scope_lead": _c(r"^(?:for|per|pour|para|fur|in|on|im|nel|nei|nella|em|no|na|en|dans|bei)"
+                     r"\s+\w"),
+    "marker": _c(rf"(?<![\w'-])(?:{_ALWAYS_NEVER}|only|solo|somente|seulement|nur)"
+                 rf"{_NOT_WHENEVER}(?![\w-])"),
     "hedge": _c(rf"(?<![\w'-])({_HEDGE})(?![\w-])"),
-    "vague": _c(rf"(?<![\w'-])({_VAGUE})(?![\w-])|^(?:always\s+|never\s+|don't\s+|do\s+not\s+)?(be)\s+\w+"),
+    "vague": _c(rf"(?<![\w'-])({_VAGUE})(?![\w-])"
+                r"|^(?:always\s+|never\s+|don't\s+|do\s+not\s+)?(be)\s+\w+"),
     "vague_tail": _c(_VAGUE_TAIL),
     "user": _c(rf"^(?:{_SUBJECT_USER})\b"),
     "agent": _c(rf"^(?:{_SUBJECT_AGENT})\b"),
     "self": _c(rf"^(?:{_SUBJECT_SELF})\b"),
     "past": _c(rf"(?<![\w'-])(?:{_PAST})(?![\w-])"),
-    "de_infinitive": _c(r"^(?!(?:der|die|das|dem|den|es|ich|wir|er|sie|man)\s)(?:bei|vor|nach|immer|nie|"
-                        r"niemals|stets|zuerst|im|in|nicht|keine|kein)\b.*\b[a-z]+(?:en|ern|eln)\s*[.!]?\s*$"),
+    # German rules are often written with the infinitive: "Bei Steuerfragen immer … angeben."
+    "de_infinitive": _c(r"^(?!(?:der|die|das|dem|den|es|ich|wir|er|sie|man)\s)"
+                        r"(?:bei|vor|nach|immer|nie|niemals|stets|zuerst|im|in|nicht|keine|kein)\b"
+                        r".*\b[a-z]+(?:en|ern|eln)\s*[.!]?\s*$"),
     "zh_split": re.compile(r"[，,；;。.！!？?：:]+"),
     "zh_directive": re.compile(rf"^请|^(?:(?:{_ZH_LEAD}))*(?:{_ZH_VERBS})|{_ZH_STRONG}"),
     "zh_strong": re.compile(_ZH_STRONG),
@@ -410,7 +419,7 @@ def lint_line(text: str) -> LintResult:
     if f.numbered:
         return LintResult(True, "imperative step in a numbered procedure")
     if not f.trigger:
-        return LintResult(False, "no trigger or scope: add when/if/before… (e.g. 'When …, always …')")
+        return LintResult(False, "no trigger or scope: add when/if/before…" + _HOW)
     return LintResult(True, f"imperative with a trigger or scope: '{f.trigger}'")
 
 
