@@ -143,8 +143,8 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
         ranked = rank_skills(skills, _usage(store, agent), task, now)
         header = "# Skills\n\nSkills I have written for myself, most relevant first:"
         read_how = ("To use a skill, read it before you start the task it fits: run "
-                    "`slowloop skills read NAME`" + (f" --agent {agent}" if agent != "default" else "")
-                    + f" (or open {lib.skills_dir}{os.sep}NAME{os.sep}SKILL.md).")
+                    "`slowloop skills read NAME" + (f" --agent {agent}" if agent != "default" else "")
+                    + f"` (or open {lib.skills_dir}{os.sep}NAME{os.sep}SKILL.md).")
         used = estimate_tokens(header) + estimate_tokens(read_how) + 20  # 20: the "more" line
         lines: list[str] = []
         for s in ranked:

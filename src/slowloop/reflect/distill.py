@@ -31,8 +31,8 @@ LIMITS = ("The offline distiller only turns explicit corrections (\"use X instea
           "older rule still holds; configure a model in [provider] for that.")
 
 _Q = r"[`'\"“”‘’«»「」]?"
-_END = r"(?=[.!?;,\n。！？；，]|\s+(?:for|in|on|when|because|please|per|pls)\b|$)"
-_ITEM = r"([\w@./+:#=-][\w@./+:#=\- ]{0,40}?)"
+_END = r"(?=[.!?;,:\n。！？；，：]|\s+(?:for|in|on|when|because|please|per|pls)\b|$)"
+_ITEM = r"([\w@./+#=-][\w@./+#=\- ]{0,40}?)"
 
 # (language, pattern with named groups x = what to use, y = what not to use)
 _USE_INSTEAD: list[tuple[str, re.Pattern[str]]] = [
@@ -204,7 +204,7 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         if not before or not after or before == after:
             continue
         before_s, after_s = _short(before), _short(after)
-        evidence = str(err.get("evidence") or "an error")
+        evidence = _error_phrase(err)
         slug, phrase = _topic(before, after)
         if failed_call and fix_call.name != failed_call.name and "\n" not in after_s:
             text = (f"When {failed_call.name} fails with {evidence} on `{before_s}`, run "
@@ -215,6 +215,16 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
                           ev.turn_id, f"turn {ev.turn_id}: {evidence} then `{after_s}` worked"))
         break  # one lesson per turn: the first recovery is the clearest
     return rules
+
+
+def _error_phrase(err: dict[str, Any]) -> str:
+    """The error as the agent will meet it again: its own first words, else the evidence."""
+    excerpt = " ".join(str(err.get("excerpt") or "").split())
+    excerpt = re.sub(r"\s*Exit code \d+\s*$", "", excerpt).strip()
+    if excerpt:
+        excerpt = excerpt.replace("`", "'").replace('"', "'")
+        return f"\"{excerpt[:70]}{'…' if len(excerpt) > 70 else ''}\""
+    return str(err.get("evidence") or "an error")
 
 
 def _short(cmd: str, n: int = 80) -> str:
