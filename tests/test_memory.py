@@ -266,9 +266,14 @@ def test_iter_entries_covers_chronicle_debts_state_and_summary_with_lines(mem: M
     entries = list(iter_entries(mem))
     kinds = {e.kind for e in entries}
     assert kinds == {"chronicle", "debt", "state"}
-    note = next(e for e in entries if e.kind == "chronicle")
+    note = next(e for e in entries if e.kind == "chronicle" and e.at)
     assert note.text == "first note" and note.layer is None and note.at.endswith("Z")
     assert note.path.read_text().splitlines()[note.line - 1].startswith("## ")
     debt = next(e for e in entries if e.kind == "debt")
     assert debt.text.startswith("D-0001 [open] cache key") and debt.at
     assert list(iter_entries(mem.root)) == entries  # recall passes the folder
+    p = mem.path("chronicle.md")
+    lines = p.read_text().splitlines()
+    p.write_text("\n".join(lines[:3] + ["Context a person typed above the entries."] + lines[3:]) + "\n")
+    lead = next(e for e in iter_entries(mem) if e.kind == "chronicle" and e.at is None)
+    assert "Cycle 1 · started" in lead.text and "a person typed" in lead.text

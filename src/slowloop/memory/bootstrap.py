@@ -143,7 +143,11 @@ def show_text(mem: Memory) -> str:
 def _file_entries(root: Path, layer: str | None) -> Iterator[MemoryEntry]:
     p = root / CHRONICLE
     if p.is_file():
-        for e in sections.chronicle_entries(p.read_text(encoding="utf-8", errors="replace"))[1]:
+        pre, entries = sections.chronicle_entries(p.read_text(encoding="utf-8", errors="replace"))
+        lead = "\n".join(pre[1:]).strip()  # the cycle line, and anything a person wrote above the entries
+        if lead:
+            yield MemoryEntry("chronicle", p, 2, None, lead, layer)
+        for e in entries:
             yield MemoryEntry("chronicle", p, e.line, e.at, e.text, layer)
     p = root / DEBTS
     if p.is_file():
