@@ -93,6 +93,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "hooks": {
         "timeout_ms": 2000,
+        # Stop/SessionEnd hooks observe in a detached process so the agent never waits for it.
+        "background": True,
     },
 }
 
