@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from slowloop import clock
 from slowloop.cli import cli
 from slowloop.config import load_config
+from slowloop.errors import UserError
 from slowloop.reflect.bundle import build_bundle
 from slowloop.store import Store
 from slowloop.tokens import estimate_tokens
@@ -89,6 +90,23 @@ def test_budget_is_never_exceeded_with_200_long_turns(fc, store, cfg, budget):
     if any(not rows[i]["reflect"] for i in shown - answers):
         assert all(i in shown for i in rows if rows[i]["reflect"])
     assert any(rows[i]["corrected"] for i in shown)
+
+
+def test_many_user_edits_do_not_crowd_out_the_turns(fc, store, cfg):
+    tid = record_turn(store, "alpha", signals=("user_correction",), user="use the blue theme")
+    fc.advance(60)
+    aid = store.agent_id("alpha")
+    with store.transaction() as db:
+        for n in range(30):
+            db.execute("INSERT INTO edits(agent_id, skill, at, source, note) VALUES "
+                       "(?, 'theme', ?, 'explicit', ?)", (aid, clock.iso(), f"EDIT-{n} " + prose(n, 600)))
+    b = build_bundle(store, "alpha", cfg.with_overrides(bundle={"token_budget": 1000}))
+    assert b.tokens <= 1000 and b.truncated
+    assert b.turn_ids == [tid] and "use the blue theme" in b.text
+    assert "EDIT-29 " in b.text and "EDIT-0 " not in b.text  # the most recent edits first
+    assert "older user edits left out." in b.text
+    with pytest.raises(UserError, match="token_budget = 500 is too small"):
+        build_bundle(store, "alpha", cfg.with_overrides(bundle={"token_budget": 500}))
 
 
 def test_worthy_turns_are_kept_first(fc, store, cfg):

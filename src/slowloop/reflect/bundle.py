@@ -42,9 +42,11 @@ MAX_METRIC_ROWS = 40
 USER_CHARS = {"full": None, "compact": 1500, "minimal": 400}
 ANSWER_CHARS = {"compact": 1000, "minimal": 600}
 EXCERPT_CHARS = 300
+MAX_ERROR_LINES = 8  # distinct errors listed per turn; the rest are counted
 # A turn never renders in fewer tokens than this (header, signal line, a few words), so more turns
 # than budget/MIN_TURN_TOKENS can never fit: they are left out before rendering anything.
 MIN_TURN_TOKENS = 30
+MIN_BUDGET = 1000
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ def _fenced(text: str) -> str:
 
 
 def _quote(text: str) -> str:
+    """Quote people's and the agent's words: their own Markdown headings stay inside the quote
+    instead of breaking the bundle's structure."""
     return "\n".join("> " + line if line else ">" for line in text.splitlines() or [""])
 
 
@@ -186,10 +190,10 @@ def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Reda
         if step.kind == "text" and step.text:
             text = red(step.text)
             if getattr(step, "sidechain", False):  # a sub-agent's text is not what the user read
-                item.steps.append(f"**Sub-agent:**\n{text}")
+                item.steps.append(f"**Sub-agent:**\n{_quote(text)}")
             else:
                 item.answer = text
-                item.steps.append(f"**Assistant:**\n{text}")
+                item.steps.append(f"**Assistant:**\n{_quote(text)}")
         elif step.kind == "tool_call" and step.call is not None:
             call = step.call
             item.tools[call.name] = item.tools.get(call.name, 0) + 1
@@ -237,13 +241,25 @@ def _render_turn(it: _Item, level: Level) -> str:
                                              for n, w, why in it.signals))
     else:
         lines.append("Signals: none")
-    for kind, tool, evidence, excerpt in it.errors:
+    # The same error repeated (an agent retrying a refused edit 20 times) is one line with a count.
+    seen: dict[tuple, int] = {}
+    for err in it.errors:
+        seen[err] = seen.get(err, 0) + 1
+    distinct = list(seen.items())
+    for (kind, tool, evidence, excerpt), n in distinct[:MAX_ERROR_LINES]:
         where = f" in `{tool}`" if tool else ""
         tail = f" — {excerpt}" if excerpt else ""
+        times = f" (×{n})" if n > 1 else ""
         if kind == "real":
-            lines.append(f"- REAL error{where}: {evidence}{tail}")
+            lines.append(f"- REAL error{where}{times}: {evidence}{tail}")
         else:
-            lines.append(f"- TRANSIENT error (environment, not a lesson){where}: {evidence}{tail}")
+            lines.append(f"- TRANSIENT error (environment, not a lesson){where}{times}: "
+                         f"{evidence}{tail}")
+    rest = distinct[MAX_ERROR_LINES:]
+    if rest:
+        real = sum(n for (kind, *_), n in rest if kind == "real")
+        lines.append(f"- … {sum(n for _, n in rest)} more errors ({real} real, "
+                     f"{sum(n for _, n in rest) - real} transient)")
     if it.aborted:
         lines.append("- ABORTED: the user interrupted this turn"
                      + (f" ({it.abort_evidence})" if it.abort_evidence else ""))
@@ -262,11 +278,12 @@ def _render_turn(it: _Item, level: Level) -> str:
             used = ", ".join(f"{name} ×{n}" for name, n in sorted(it.tools.items()))
             lines.extend(["", f"Tools used (details cut to fit the budget): {used}"])
         if it.answer:
-            lines.extend(["", "**Assistant (last answer):**", cut_head(it.answer, ANSWER_CHARS[level])])
+            lines.extend(["", "**Assistant (last answer):**",
+                          _quote(cut_head(it.answer, ANSWER_CHARS[level]))])
     elif level == "minimal":
         if it.corrects_next and it.answer:
             lines.extend(["", "**Assistant (the answer the user corrected):**",
-                          cut_head(it.answer, ANSWER_CHARS[level])])
+                          _quote(cut_head(it.answer, ANSWER_CHARS[level]))])
         else:
             lines.extend(["", "(the rest of this turn was cut to fit the budget)"])
     return "\n".join(lines)
@@ -322,8 +339,9 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
     budget = int(cfg.get("bundle", "token_budget"))
     n_convs = int(cfg.get("bundle", "conversations"))
     out_chars = int(cfg.get("bundle", "tool_output_chars"))
-    if budget < 200:
-        raise UserError(f"bundle.token_budget = {budget} is too small", hint="use at least 1000")
+    if budget < MIN_BUDGET:
+        raise UserError(f"bundle.token_budget = {budget} is too small: the header and the reading "
+                        "guide alone take about 400 tokens", hint=f"use at least {MIN_BUDGET}")
     if n_convs < 1:
         raise UserError(f"bundle.conversations = {n_convs} must be at least 1")
     threshold = float(cfg.get("signals", "threshold"))
@@ -358,12 +376,20 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
         items[pid].protected = True
         it.corrects = pid
 
-    edits = list(p.edits)
-    edits_left = max(0, len(edits) - MAX_EDITS)
-    edits = edits[-MAX_EDITS:]
-    edit_blocks = [(clock.parse_iso(e.at) or 0.0, e.id, _render_edit(e, red)) for e in edits]
+    # User edits: the most recent ones, within a quarter of the budget so turns keep room.
+    edit_blocks: list[tuple[float, int, str]] = []
+    edit_room = budget // 4
+    for e in reversed(p.edits[-MAX_EDITS:]):
+        block = _render_edit(e, red)
+        cost = estimate_tokens(block) + 1
+        if cost > edit_room:
+            break
+        edit_room -= cost
+        edit_blocks.append((clock.parse_iso(e.at) or 0.0, e.id, block))
+    edit_blocks.reverse()
+    edits_left = len(p.edits) - len(edit_blocks)
     fixed_redactions = red.count - sum(it.redactions for it in items.values())
-    metrics_block = _metrics_block(store, agent)
+    metrics_block = _metrics_block(store, agent, budget // 6)
 
     watermark = max([p.watermark] + [t.id for t in p.turns])
     facts = dict(agent=agent, now=t_now, p=p, threshold=threshold, watermark=watermark,
@@ -394,7 +420,7 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
             parts.append("Nothing new since the last reflection.")
         return "\n\n".join(parts).rstrip() + "\n"
 
-    truncated = degraded or left_out > 0
+    truncated = degraded or left_out > 0 or edits_left > 0
     text = assemble(truncated)
     if estimate_tokens(text) > budget:
         # Per-block estimates are additive only approximately: keep degrading until it fits.
@@ -406,11 +432,14 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
             truncated = True
             if estimate_tokens(text) <= budget:
                 break
-    if estimate_tokens(text) > budget:
+    hard_cut = estimate_tokens(text) > budget
+    if hard_cut:
         text = truncate_to_tokens(text, budget, marker="\n[… bundle cut to fit the token budget …]\n")
         truncated = True
 
     shown = [i for i in items.values() if i.level != "dropped"]
+    if hard_cut:  # only what survived the last-resort cut counts as shown
+        shown = [i for i in shown if f"### Turn #{i.id} " in text]
     events = (sum(i.events for i in shown) + len(edit_blocks) + (1 if metrics_block else 0))
     redactions = fixed_redactions + sum(i.redactions for i in shown)
     hidden_new = sum(1 for i in items.values() if i.pending and i.level == "dropped")
@@ -459,21 +488,33 @@ def _fit(items: list[_Item], room: int) -> bool:
         conv_count[i.conv] = conv_count.get(i.conv, 0) + 1
     conv_heading = 40  # generous estimate of a conversation heading
     total = sum(i.tokens() for i in items) + conv_heading * len(conv_count)
-    changed = False
+    applied: list[tuple[_Item, Level, Level]] = []
     for it, level in _steps(items):
         if total <= room:
             break
         if _LEVELS.index(level) <= _LEVELS.index(it.level):
             continue
         total -= it.tokens()
+        applied.append((it, it.level, level))
         it.level = level
         total += it.tokens()
-        changed = True
         if level == "dropped":
             conv_count[it.conv] -= 1
             if conv_count[it.conv] == 0:
                 total -= conv_heading
-    return changed
+    # One huge turn compacted late can free far more room than the small turns dropped before it:
+    # give the room back, most valuable first (the reverse of the degradation order).
+    for it, before, after in reversed(applied):
+        if it.level != after:
+            continue
+        heading = conv_heading if after == "dropped" and conv_count[it.conv] == 0 else 0
+        grown = total - it.tokens() + it.tokens(before) + heading
+        if grown <= room:
+            it.level = before
+            total = grown
+            if after == "dropped":
+                conv_count[it.conv] += 1
+    return any(i.level != "full" for i in items)
 
 
 def _conv_meta(items: dict[int, _Item]) -> dict[str, tuple[float, str]]:
@@ -502,29 +543,38 @@ def _render_edit(e, red: _Redactor) -> str:
             + (f"\nNote: {note}" if note else ""))
 
 
-def _metrics_block(store: Store, agent: str) -> str:
+def _metrics_block(store: Store, agent: str, room: int) -> str:
+    """One compact table, most used skills first, within ``room`` tokens."""
     from ..skills.metrics import skill_metrics
 
     metrics = [m for m in skill_metrics(store, agent).values() if m.impressions or m.invocations]
     if not metrics:
         return ""
     metrics.sort(key=lambda m: (-m.invocations, -m.impressions, m.name))
-    more = len(metrics) - MAX_METRIC_ROWS
     rows = ["## Skill metrics (all time)",
             "| skill | impressions | invocations | invocation rate | edit after use | ineffective |",
             "|---|---:|---:|---:|---:|---:|"]
+    used = estimate_tokens("\n".join(rows)) + 20  # + the "not shown" line
 
     def pct(rate: float, denominator: int) -> str:
         return f"{rate:.0%}" if denominator else "–"
 
+    shown = 0
     for m in metrics[:MAX_METRIC_ROWS]:
         judged = getattr(m, "judged_invocations", m.invocations)
-        rows.append(f"| {m.name} | {m.impressions} | {m.invocations} | "
-                    f"{pct(m.invocation_rate, m.impressions)} | "
-                    f"{pct(m.edit_after_use_rate, m.invocations)} | "
-                    f"{pct(m.ineffective_rate, judged)} |")
-    if more > 0:
-        rows.append(f"\n({more} less used skills not shown)")
+        row = (f"| {m.name} | {m.impressions} | {m.invocations} | "
+               f"{pct(m.invocation_rate, m.impressions)} | "
+               f"{pct(m.edit_after_use_rate, m.invocations)} | "
+               f"{pct(m.ineffective_rate, judged)} |")
+        used += estimate_tokens(row) + 1
+        if used > room:
+            break
+        rows.append(row)
+        shown += 1
+    if not shown:
+        return ""
+    if len(metrics) > shown:
+        rows.append(f"\n({len(metrics) - shown} less used skills not shown)")
     return "\n".join(rows)
 
 
@@ -545,7 +595,7 @@ def _header(*, agent: str, now: float, p: Pending, threshold: float, watermark: 
                      "eventful conversations left out: this is a recent window, not the whole "
                      "history.")
     if edits_left:
-        lines.append(f"{edits_left} older user edits were left out.")
+        lines.append(f"{edits_left} older user edit{'' if edits_left == 1 else 's'} left out.")
     if truncated:
         lines.append("Some turns were shortened or left out to fit the token budget; the "
                      "reflect-worthy ones were kept first.")
