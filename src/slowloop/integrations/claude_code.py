@@ -1,0 +1,120 @@
+"""Claude Code: hooks in ``settings.json`` and learned skills in its skills folder.
+
+``install`` writes three hooks — SessionStart (the bootstrap as additional context), Stop and
+SessionEnd (observe the session transcript incrementally) — into ``.claude/settings.json`` of the
+project in the working directory (``project``) or ``~/.claude/settings.json`` (``user``), and
+links the agent's skills into ``.claude/skills`` or ``~/.claude/skills`` where Claude Code loads
+them; its ``Skill`` tool calls then show up in the transcript and count as invocations.
+``remove`` takes out exactly what ``install`` added. Both are idempotent.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..config import load_config
+from ..paths import agent_dir, home as default_home, validate_agent_name
+from . import settings_json, skills_export
+from .hooks_runtime import command_for
+
+Scope = Literal["project", "user"]
+EVENTS: tuple[str, ...] = ("SessionStart", "Stop", "SessionEnd")
+HARNESS = "claude-code"
+
+
+@dataclass
+class Report:
+    """What install/remove/status found or did (``--json`` prints ``to_dict``)."""
+
+    harness: str
+    scope: str
+    settings: str
+    skills_dir: str
+    changed: bool = False
+    hooks: list[dict] = field(default_factory=list)
+    skills: dict = field(default_factory=dict)
+    agents_md: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _base(scope: Scope, cwd: Path | None) -> Path:
+    if scope == "user":
+        return Path(os.path.expanduser("~")) / ".claude"
+    return Path(cwd or Path.cwd()) / ".claude"
+
+
+def settings_path(scope: Scope, cwd: Path | None = None) -> Path:
+    return _base(scope, cwd) / "settings.json"
+
+
+def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
+    return _base(scope, cwd) / "skills"
+
+
+def _timeout(home: Path) -> int:
+    return max(1, math.ceil(int(load_config(home).get("hooks", "timeout_ms")) / 1000))
+
+
+def _pinned_home() -> Path | None:
+    # Claude Code starts hooks with its own environment: a SLOWLOOP_HOME set while installing
+    # must travel in the command, or the hooks would write to the default home.
+    return default_home() if os.environ.get("SLOWLOOP_HOME") else None
+
+
+def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
+            export_skills: bool = True) -> Report:
+    validate_agent_name(agent)
+    h = default_home()
+    path = settings_path(scope, cwd)
+    sdir = skills_path(scope, cwd) if export_skills else None
+    timeout = _timeout(h)
+    entries = [settings_json.HookEntry(ev, command_for(HARNESS, ev, agent=agent, skills_dir=sdir,
+                                                       home=_pinned_home()), timeout)
+               for ev in EVENTS]
+    data, digest = settings_json.load(path)
+    after = settings_json.with_ours(data, entries, matcher="")
+    report = Report(HARNESS, scope, str(path), str(sdir or ""))
+    report.changed = settings_json.save(path, data, after, digest)
+    report.hooks = [{"event": e.event, "command": e.command} for e in entries]
+    if sdir is not None:
+        report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
+        for name in report.skills["conflicts"]:
+            report.notes.append(f"{sdir / name} exists and is not slowloop's: skill {name!r} not linked")
+    return report
+
+
+def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> Report:
+    validate_agent_name(agent)
+    path = settings_path(scope, cwd)
+    sdir = skills_path(scope, cwd)
+    data, digest = settings_json.load(path)
+    report = Report(HARNESS, scope, str(path), str(sdir))
+    report.hooks = [{"event": e.event, "command": e.command} for e in settings_json.ours(data)]
+    report.changed = settings_json.save(path, data, settings_json.without_ours(data), digest)
+    report.skills = skills_export.sync(agent_dir(agent, default_home()) / "skills", sdir,
+                                       remove_all=True).to_dict()
+    return report
+
+
+def status(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> Report:
+    validate_agent_name(agent)
+    path = settings_path(scope, cwd)
+    sdir = skills_path(scope, cwd)
+    data, _ = settings_json.load(path)
+    report = Report(HARNESS, scope, str(path), str(sdir))
+    report.hooks = [{"event": e.event, "command": e.command} for e in settings_json.ours(data)]
+    source = agent_dir(agent, default_home()) / "skills"
+    linked = skills_export.owned_links(source, sdir)
+    learned = sorted(skills_export.skill_names(source))
+    report.skills = {"linked": linked, "not_linked": [n for n in learned if n not in linked]}
+    missing = [ev for ev in EVENTS if ev not in {hk["event"] for hk in report.hooks}]
+    if missing and report.hooks:
+        report.notes.append(f"missing hooks: {', '.join(missing)} (run install again)")
+    return report

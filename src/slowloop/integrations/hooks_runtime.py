@@ -1,0 +1,377 @@
+"""What the installed hooks run: fail-open, quick, silent but for the harness's payload.
+
+The command a harness runs is ``<python> -m slowloop.integrations.hooks_runtime HARNESS EVENT
+--agent NAME [--skills-dir DIR]`` (see ``command_for``). It never breaks the user's session:
+every failure is caught, logged to ``<home>/logs/hooks.log``, and the process exits 0 having
+printed nothing (or, for SessionStart, only the JSON payload).
+
+- **SessionStart** prints ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+  "additionalContext": <bootstrap>}}`` and records one impression per skill shown. The bootstrap
+  is served from a cache keyed by the files it is built from (memo, skills, memory, config) and
+  the ledger's last invocation, so the common start costs a few ``stat`` calls and one query
+  instead of importing the whole builder; any change rebuilds it. It also keeps the exported
+  skill links current.
+- **Stop / SessionEnd** observe the transcript incrementally (``follow.observe_new``). By default
+  the work runs in a detached background process so the agent is never kept waiting
+  (``hooks.background``); the hook itself only validates its input and starts it.
+
+This module imports only the standard library at load time; click and PyYAML are never loaded on
+the fast paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Literal
+
+Harness = Literal["claude-code", "codex"]
+Event = Literal["SessionStart", "Stop", "SessionEnd"]
+HARNESSES: tuple[str, ...] = ("claude-code", "codex")
+EVENTS: tuple[str, ...] = ("SessionStart", "Stop", "SessionEnd")
+MODULE = "slowloop.integrations.hooks_runtime"
+MAX_STDIN = 1 << 20
+CACHE_TTL = 3600.0
+LOG_MAX_BYTES = 1 << 20
+
+
+# -- the command the harness runs -------------------------------------------------------------
+
+def _quote(arg: str) -> str:
+    if arg and all(c.isalnum() or c in "-_./:=@+" for c in arg):
+        return arg
+    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+
+
+def command_for(harness: str, event: str, *, agent: str, skills_dir: Path | None = None,
+                python: str | None = None, home: Path | None = None,
+                agents_md: Path | None = None) -> str:
+    """The shell command installed for one hook. ``MODULE`` in it is how slowloop recognises its
+    own entries when it removes or updates them."""
+    parts = [python or sys.executable, "-m", MODULE, harness, event, "--agent", agent]
+    if skills_dir is not None:
+        parts += ["--skills-dir", str(skills_dir)]
+    if agents_md is not None:
+        parts += ["--agents-md", str(agents_md)]
+    if home is not None:
+        parts += ["--home", str(home)]
+    return " ".join(_quote(p) for p in parts)
+
+
+def is_ours(command: Any) -> bool:
+    return isinstance(command, str) and MODULE in command
+
+
+# -- logging ------------------------------------------------------------------------------------
+
+def _home(explicit: str | None) -> Path:
+    if explicit:
+        return Path(explicit).expanduser()
+    from ..paths import home
+
+    return home()
+
+
+def log(home: Path, message: str) -> None:
+    """One line in ``<home>/logs/hooks.log`` (rotated at 1 MB); never raises."""
+    try:
+        path = home / "logs" / "hooks.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if path.stat().st_size > LOG_MAX_BYTES:
+                os.replace(path, path.with_name("hooks.log.1"))
+        except FileNotFoundError:
+            pass
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, f"{stamp} pid={os.getpid()} {message}\n".encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+# -- input --------------------------------------------------------------------------------------
+
+class HookInputError(ValueError):
+    pass
+
+
+def read_payload(stream=None) -> dict[str, Any]:
+    """The harness's JSON on stdin: an object, at most 1 MB (an empty stdin is an empty object)."""
+    raw = (stream or sys.stdin.buffer).read(MAX_STDIN + 1)
+    if len(raw) > MAX_STDIN:
+        raise HookInputError("hook input is larger than 1 MB")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise HookInputError(f"hook input is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise HookInputError(f"hook input is a JSON {type(data).__name__}, expected an object")
+    return data
+
+
+def transcript_of(payload: dict[str, Any]) -> Path | None:
+    value = payload.get("transcript_path")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise HookInputError(f"transcript_path is {value!r}, expected a file path")
+    return Path(value).expanduser()
+
+
+# -- SessionStart -------------------------------------------------------------------------------
+
+def _stat_key(path: Path) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
+def bootstrap_fingerprint(home: Path, agent: str, store) -> str:
+    """What the bootstrap text depends on, cheaply: file stats and the ledger's last invocation."""
+    adir = home / "agents" / agent
+    parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md")]
+    try:
+        for e in sorted(os.scandir(adir / "skills"), key=lambda e: e.name):
+            parts.append(f"{e.name}={_stat_key(Path(e.path) / 'SKILL.md')}")
+    except FileNotFoundError:
+        parts.append("no-skills")
+    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
+        parts.append(_stat_key(adir / "memory" / name))
+    parts.extend(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SLOWLOOP_BOOTSTRAP__")
+                 or k.startswith("SLOWLOOP_MEMO__"))
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is not None:
+        row = store.query("SELECT MAX(id) AS m FROM invocations WHERE agent_id = ?", (agent_id,))
+        parts.append(f"inv={row[0]['m']}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+
+
+def _cache_path(home: Path, agent: str) -> Path:
+    return home / "cache" / "bootstrap" / f"{agent}.json"
+
+
+def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False) -> tuple[str, list[str]]:
+    """The bootstrap text and the skills it shows, from the cache when nothing changed."""
+    key = bootstrap_fingerprint(home, agent, store)
+    path = _cache_path(home, agent)
+    if not rebuild:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if (data.get("key") == key and time.time() - float(data.get("built_at", 0)) < CACHE_TTL
+                    and isinstance(data.get("text"), str)):
+                return data["text"], [str(s) for s in data.get("skills_shown", [])]
+        except (OSError, ValueError, TypeError):
+            pass
+    from ..bootstrap import build_bootstrap
+    from ..fsutil import atomic_write
+
+    b = build_bootstrap(agent, home=home, store=store, record_impressions=False)
+    atomic_write(path, json.dumps({"key": key, "built_at": time.time(), "text": b.text,
+                                   "skills_shown": b.skills_shown}))
+    return b.text, list(b.skills_shown)
+
+
+def record_impressions(store, agent: str, skills: list[str]) -> None:
+    if not skills:
+        return
+    from .. import clock
+
+    agent_id = store.agent_id(agent)
+    at = clock.iso()
+    bootstrap_id = f"{clock.iso(micro=True)}-{os.getpid()}"
+    with store.transaction() as db:
+        db.executemany("INSERT INTO impressions(agent_id, skill, at, bootstrap_id) VALUES (?, ?, ?, ?)",
+                       [(agent_id, s, at, bootstrap_id) for s in skills])
+
+
+def session_start(home: Path, agent: str, skills_dir: Path | None) -> str | None:
+    """The payload to print (None: nothing to say)."""
+    from ..store import Store
+
+    if skills_dir is not None:
+        from .skills_export import sync
+
+        sync(home / "agents" / agent / "skills", skills_dir)
+    with Store(home=home) as store:
+        text, shown = cached_bootstrap(home, agent, store)
+        if not text.strip():
+            return None
+        record_impressions(store, agent, shown)
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                              "additionalContext": text}}, ensure_ascii=False)
+
+
+# -- Stop / SessionEnd --------------------------------------------------------------------------
+
+def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
+                       agents_md: Path | None = None) -> str:
+    """Observe what is new in ``transcript``; refresh recall, the bootstrap cache, the skill links.
+    Returns a one-line summary for the log."""
+    from ..config import load_config
+    from ..store import Store
+    from .follow import observe_new
+
+    cfg = load_config(home)
+    weakness = None
+    if (home / "agents" / agent / "memo.md").exists():
+        from ..ingest import default_weakness
+
+        weakness = default_weakness(agent, home=home)
+    with Store(home=home) as store:
+        res = observe_new(transcript, agent=agent, store=store, cfg=cfg, weakness=weakness, home=home)
+        if res.turns:
+            from ..recall import refresh
+
+            refresh(agent, home=home)
+        text, _shown = cached_bootstrap(home, agent, store)  # ready for the next session start
+    if agents_md is not None:
+        from .agents_md import write_block
+
+        write_block(agents_md, text)
+    if skills_dir is not None:
+        from .skills_export import sync
+
+        sync(home / "agents" / agent / "skills", skills_dir)
+    summary = (f"{res.turns} turn(s) from byte {res.start}: {res.new} new, {res.updated} updated,"
+               f" {res.unchanged} unchanged; next offset {res.offset}")
+    if res.reset:
+        summary += f"; read from the start ({res.reset})"
+    if res.skipped:
+        summary += f"; skipped: {res.skipped}"
+    for p in res.problems[:5]:
+        summary += f"; problem: {p}"
+    return summary
+
+
+def _background(home: Path) -> bool:
+    from ..config import load_config
+
+    return bool(load_config(home).get("hooks", "background"))
+
+
+def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
+                 agents_md: Path | None = None) -> int:
+    """Start the observation in a detached process that outlives the hook (and the session)."""
+    import subprocess
+
+    args = [sys.executable, "-m", MODULE, "--worker", "--agent", agent, "--home", str(home),
+            "--transcript", str(transcript)]
+    if skills_dir is not None:
+        args += ["--skills-dir", str(skills_dir)]
+    if agents_md is not None:
+        args += ["--agents-md", str(agents_md)]
+    log_path = home / "logs" / "hooks.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as err:
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True, close_fds=True)
+    return proc.pid
+
+
+# -- entry point --------------------------------------------------------------------------------
+
+def _parse(argv: list[str]) -> dict[str, Any]:
+    """A tiny argument parser (argparse would print usage to stdout/stderr and exit non-zero)."""
+    opts: dict[str, Any] = {"positional": [], "agent": "default", "skills_dir": None, "home": None,
+                            "transcript": None, "agents_md": None, "worker": False}
+    it = iter(argv)
+    for arg in it:
+        if arg == "--worker":
+            opts["worker"] = True
+        elif arg in ("--agent", "--skills-dir", "--home", "--transcript", "--agents-md"):
+            try:
+                opts[arg[2:].replace("-", "_")] = next(it)
+            except StopIteration:
+                raise HookInputError(f"{arg} needs a value") from None
+        else:
+            opts["positional"].append(arg)
+    return opts
+
+
+def run(argv: list[str], stdin=None, stdout=None) -> int:
+    """Run one hook; always returns 0. ``stdout`` receives only the protocol payload."""
+    out = stdout or sys.stdout
+    started = time.perf_counter()
+    home: Path | None = None
+    what = " ".join(argv[:2])
+    try:
+        opts = _parse(argv)
+        home = _home(opts["home"])
+        from ..paths import validate_agent_name
+
+        agent = validate_agent_name(opts["agent"])
+        skills_dir = Path(opts["skills_dir"]).expanduser() if opts["skills_dir"] else None
+        md = Path(opts["agents_md"]).expanduser() if opts["agents_md"] else None
+        if opts["worker"]:
+            what = "worker"
+            transcript = Path(opts["transcript"] or "")
+            summary = observe_transcript(home, agent, transcript, skills_dir, md)
+            log(home, f"worker {agent} {transcript}: {summary} ({_ms(started)} ms)")
+            return 0
+        if len(opts["positional"]) != 2:
+            raise HookInputError(f"expected HARNESS EVENT, got {opts['positional']!r}")
+        harness, event = opts["positional"]
+        if harness not in HARNESSES:
+            raise HookInputError(f"unknown harness {harness!r} (known: {', '.join(HARNESSES)})")
+        if event not in EVENTS:
+            raise HookInputError(f"unknown event {event!r} (known: {', '.join(EVENTS)})")
+        payload = read_payload(stdin)
+        if event == "SessionStart":
+            text = session_start(home, agent, skills_dir)
+            if text:
+                out.write(text + "\n")
+                out.flush()
+            log(home, f"{harness} SessionStart {agent}: {'bootstrap sent' if text else 'nothing to send'}"
+                      f" ({_ms(started)} ms)")
+            return 0
+        transcript = transcript_of(payload)
+        if transcript is None or not transcript.is_file():
+            log(home, f"{harness} {event} {agent}: no transcript file ({transcript}); nothing to observe")
+            return 0
+        if _background(home):
+            pid = spawn_worker(home, agent, transcript, skills_dir, md)
+            log(home, f"{harness} {event} {agent}: observing {transcript} in worker pid {pid}"
+                      f" ({_ms(started)} ms)")
+        else:
+            summary = observe_transcript(home, agent, transcript, skills_dir, md)
+            log(home, f"{harness} {event} {agent} {transcript}: {summary} ({_ms(started)} ms)")
+        return 0
+    except BaseException as exc:  # fail-open: the user's session must never break because of us
+        if isinstance(exc, KeyboardInterrupt):
+            return 0
+        try:
+            where = home or _home(None)
+            detail = str(exc) if isinstance(exc, HookInputError) else traceback.format_exc().strip()
+            log(where, f"{what}: FAILED (the session went on without slowloop): {detail}")
+        except BaseException:
+            pass
+        return 0
+
+
+def _ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def main() -> None:
+    code = run(sys.argv[1:])
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
