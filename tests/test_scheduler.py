@@ -12,7 +12,7 @@ from slowloop.cli import cli
 from slowloop.config import DEFAULTS, load_config
 from slowloop.reflect.scheduler import (agent_status, mark_cycle, next_cycle_at, plan_cycle)
 from slowloop.store import Store
-from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
+from slowloop.transcripts.model import Step, Turn
 
 T0 = clock.parse_iso("2026-11-20T09:00:00Z")
 HOUR, DAY = 3600.0, 86400.0

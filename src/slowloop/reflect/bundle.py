@@ -29,6 +29,8 @@ from typing import Literal
 from .. import clock
 from ..config import Config
 from ..errors import UserError
+from ..safety.redact import redact
+from ..skills.metrics import skill_metrics
 from ..store import Store
 from ..tokens import estimate_tokens, truncate_to_tokens
 from ..transcripts.model import Turn
@@ -74,8 +76,6 @@ class _Redactor:
     def __call__(self, text: str | None) -> str:
         if not text:
             return ""
-        from ..safety.redact import redact
-
         res = redact(text)
         self.count += res.count
         return res.text
@@ -299,9 +299,8 @@ _TURN_COLS = ("id, source, format, session_id, idx, started_at, recorded_at, sco
               "corrected, aborted, data")
 
 
-def _select(store: Store, p: Pending, n_convs: int, max_turns: int
-            ) -> tuple[list[int], dict[int, str], int]:
-    """Which pending turns to show: ids, their conversation keys, and how many were left out."""
+def _select(p: Pending, n_convs: int, max_turns: int) -> tuple[list[int], dict[int, str]]:
+    """Which pending turns to show (ids) and their conversation keys."""
     convs: dict[str, list] = {}
     for t in p.turns:
         convs.setdefault(_conv_key(t.session_id, t.id), []).append(t)
@@ -313,8 +312,7 @@ def _select(store: Store, p: Pending, n_convs: int, max_turns: int
     # Within the cap, the most valuable turns first: corrected, reflect-worthy, higher score, newer.
     chosen.sort(key=lambda t: (not t.corrected, not t.reflect, -t.score, -t.id))
     kept = chosen[:max_turns]
-    left_out = len(p.turns) - len(kept)
-    return [t.id for t in kept], {t.id: _conv_key(t.session_id, t.id) for t in kept}, left_out
+    return [t.id for t in kept], {t.id: _conv_key(t.session_id, t.id) for t in kept}
 
 
 def _predecessor(store: Store, agent_id: int, row) -> object | None:
@@ -349,7 +347,7 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
     p = pending(store, agent_id)
     red = _Redactor()
 
-    ids, conv_of, left_out = _select(store, p, n_convs, max(10, budget // MIN_TURN_TOKENS))
+    ids, conv_of = _select(p, n_convs, max(10, budget // MIN_TURN_TOKENS))
     items: dict[int, _Item] = {}
     for chunk_start in range(0, len(ids), 500):
         chunk = ids[chunk_start:chunk_start + 500]
@@ -392,6 +390,7 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
     metrics_block = _metrics_block(store, agent, budget // 6)
 
     watermark = max([p.watermark] + [t.id for t in p.turns])
+    left_out = len(pending_ids - set(items))  # by the conversation cap or the turn cap
     facts = dict(agent=agent, now=t_now, p=p, threshold=threshold, watermark=watermark,
                  left_out=left_out, edits_left=edits_left, conversations=len({i.conv for i in
                                                                               items.values()}))
@@ -407,7 +406,7 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
         if metrics_block:
             parts.append(metrics_block)
         timeline: list[tuple[float, int, str]] = [(at, 0, b) for at, _, b in edit_blocks]
-        for n, (conv, (first_at, title)) in enumerate(conv_meta.items(), start=1):
+        for conv, (first_at, title) in conv_meta.items():
             shown = sorted((i for i in items.values() if i.conv == conv and i.level != "dropped"),
                            key=lambda i: (i.at, i.idx, i.id))
             if not shown:
@@ -442,10 +441,10 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
         shown = [i for i in shown if f"### Turn #{i.id} " in text]
     events = (sum(i.events for i in shown) + len(edit_blocks) + (1 if metrics_block else 0))
     redactions = fixed_redactions + sum(i.redactions for i in shown)
-    hidden_new = sum(1 for i in items.values() if i.pending and i.level == "dropped")
     return Bundle(text=text, tokens=estimate_tokens(text), turn_ids=sorted(i.id for i in shown),
                   watermark=watermark, events=events, redactions=redactions, truncated=truncated,
-                  conversations=len({i.conv for i in shown}), left_out_turns=left_out + hidden_new)
+                  conversations=len({i.conv for i in shown}),
+                  left_out_turns=len(pending_ids - {i.id for i in shown}))
 
 
 def _steps(items: list[_Item]) -> list[tuple[_Item, Level]]:
@@ -545,8 +544,6 @@ def _render_edit(e, red: _Redactor) -> str:
 
 def _metrics_block(store: Store, agent: str, room: int) -> str:
     """One compact table, most used skills first, within ``room`` tokens."""
-    from ..skills.metrics import skill_metrics
-
     metrics = [m for m in skill_metrics(store, agent).values() if m.impressions or m.invocations]
     if not metrics:
         return ""
