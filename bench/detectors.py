@@ -100,6 +100,14 @@ def bench_corrections(verbose: bool) -> dict:
         p, r, f = prf(c["tp"], c["fp"], c["fn"])
         n = sum(c.values())
         print(f"  {lang:<5} {n:>4} {c['tp'] + c['fn']:>4} {p:>6.3f} {r:>6.3f} {f:>6.3f}")
+    for split in ("dev", "holdout", "fresh"):
+        c = Counter()
+        for row in rows:
+            if row.get("split", "dev") == split:
+                got = detect_correction(row["text"]).corrected
+                c[("tp" if row["corrected"] else "fp") if got else ("fn" if row["corrected"] else "tn")] += 1
+        p, r, f = prf(c["tp"], c["fp"], c["fn"])
+        print(f"  {split:<8} n={sum(c.values()):>3}  precision {p:.3f}  recall {r:.3f}  F1 {f:.3f}")
     hard = [r for r in rows if r.get("tag") == "hard"]
     hard_ok = sum(1 for r in hard if not detect_correction(r["text"]).corrected)
     print(f"  hard negatives right: {hard_ok}/{len(hard)}")
@@ -112,7 +120,11 @@ def bench_corrections(verbose: bool) -> dict:
 
 
 def bench_errors(verbose: bool, samples: Path) -> None:
-    sets = [("labelled", load_jsonl(DATA / "errors.jsonl")), ("sample", sample_error_rows(samples))]
+    labelled = load_jsonl(DATA / "errors.jsonl")
+    sets = [("labelled, all", labelled),
+            ("labelled, holdout", [r for r in labelled if r.get("split") == "holdout"]),
+            ("labelled, fresh", [r for r in labelled if r.get("split") == "fresh"]),
+            ("real session " + SAMPLE[12:20], sample_error_rows(samples))]
     for name, rows in sets:
         if not rows:
             print(f"Error classification ({name}): no data")

@@ -23,8 +23,11 @@ How it reads a message:
   to something. "重新" counts only with a verb of making (重新写 / 重新做 / 重新来), never with one
   of running (重新运行测试 is a rerun, not a complaint); the same holds for "rifallo", "refais-le",
   "refaça", "hazlo de nuevo", "nochmal neu", "やり直して" against "re-run", "rilancia", "relance"….
-- A yes/no or "what does it mean" question about wrongness ("Is it wrong to use a global here?")
-  is a question, not a correction; "Why did you delete the tests?" is a correction.
+- A question about wrongness ("Is it wrong to use a global here?", "O que tem de errado…?") is a
+  question, not a correction: bare "wrong" words do not count in a sentence ending with "?". "Why
+  did you delete the tests?" is a correction: its cue is "why did you", not a "wrong" word.
+- A user owning the mistake ("Sorry, I gave you the wrong file name", "colpa mia") is not
+  correcting the agent: such a sentence is skipped.
 """
 
 from __future__ import annotations
@@ -53,57 +56,78 @@ def _cues(*patterns: str, question: bool = False) -> tuple[_Cue, ...]:
 
 # A sentence opening with a bare "no" followed by punctuation: "No, use pnpm" but not "No need…",
 # "No problem", "Non merci", "No hay problema".
-_OPENING_NO = r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]|\s+no\b)"
+_OPENING_NO = (r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]|\s+no\b)"
+               r"(?!\s*(?:thanks|thank you|grazie|obrigad|merci|gracias|danke))")
 
 _CUES: dict[str, tuple[_Cue, ...]] = {
     "en": _cues(
         _OPENING_NO, r"^nope\b", r"^not like that\b", r"^wrong\b",
         r"\b(?:that'?s|this is|it'?s|that is|this was|you'?re|you are|is)\s+(?:\w+\s+)?"
         r"(?:not (?:right|correct|what i (?:asked|wanted|meant|said))|mistaken)",
+        r"\b(?:isn'?t|aren'?t|wasn'?t) (?:right|correct|what i)\b",
+        r"\b(?:the )?opposite of what\b|\bthe other way (?:a)?round\b|\bbackwards\b|\breversed\b",
+        r"\bi meant\b|\bi was (?:talking|referring) (?:about|to)\b",
+        r"\byou(?:'ve| have)? (?:overwrote|overwritten|clobbered|wiped|lost|hard-?coded|reverted"
+        r"|dropped|duplicated)\b",
+        r"\byou(?:'ve| have)? \w+(?:ed|put|set|made|wrote|left|did)\b.{0,60}\bagain\b",
         r"\bnot what i (?:asked|wanted|meant|said)\b",
         r"\bi (?:said|told you|already told you|asked (?:you )?(?:to|for)|meant|wanted)\b",
         r"\b(?:don'?t|do not|never)\s+(?!forget|worry|hesitate|bother|mind)\w+",
         r"\b(?:stop|quit)\s+\w+ing\b", r"^instead of\b",
         r"\byou (?:broke|forgot|missed|deleted|removed|ignored|misunderstood|misread|skipped"
-        r"|only fixed|didn'?t|did not|were supposed to|are supposed to|should(?:n'?t| not) have"
+        r"|only fixed|didn'?t|did not|were supposed to|are supposed to|should(?:n'?t| not)? have"
         r"|got (?:it|that|this) wrong|keep \w+ing)\b",
         r"\b(?:revert|undo|roll ?back)\b", r"\bwhy (?:did|do|are|were|would) you\b",
         r"\b(?:should|must|needs? to|has to) be\b[^.;\n]{0,40}?,?\s*not\b",
         r"\bstill (?:doesn'?t|does not|isn'?t|is not|not|fails|failing|broken|wrong)\b",
         r"\b(?:put|bring|change) (?:them|it|that|those) back\b", r"\boff[- ]by[- ]one\b",
     ) + _cues(r"\b(?:wrong|incorrect)\b", question=True),
-    "zh": _cues(
-        r"不对|不對|错了|錯了|搞错|搞錯|弄错|弄錯|理解错|理解錯|说错|写错|寫錯|不正确|不正確",
+    "zh": _cues(r"错了|錯了", question=True) + _cues(
+        r"不对|不對|搞错|搞錯|弄错|弄錯|理解错|理解錯|说错|写错|寫錯|不正确|不正確",
         r"不是.{0,30}?而是", r"应该是|應該是|应该用|應該用",
         r"不是我(?:想要|要|说)的|我(?:说|說)的是|我(?:说|說)过|我(?:说|說)了|我没让你|我沒讓你|我没有让你",
         r"别动|別動|不要再|别再|別再|不要动|不要改|不要删", r"怎么把|怎麼把|为什么(?:把|要|你)|為什麼(?:把|要|你)",
         r"撤销|撤銷|恢复回|恢復回|还原|還原|改回", r"还是不|還是不|还是失败|還是失敗|这样不行|這樣不行",
-        r"重新(?:写|寫|做|改|实现|實現|来|來|设计|設計|弄)", r"你又",
+        r"重新(?:写|寫|做|改|实现|實現|来|來|设计|設計|弄)",
+        r"你又|又把|又用", r"不是这样|不是這樣|反了|相反", r"为什么(?:用|改|删)|為什麼(?:用|改|刪)",
+        r"覆盖了|覆蓋了|删掉了我|刪掉了我|你删|你刪|加回去|放回去|改回去",
+        r"我要的不是|我指的是|我说的不是|我說的不是",
     ),
-    "ja": _cues(
+    "ja": _cues(r"間違(?!いやすい|えやすい)|まちが(?!いやすい)", question=True) + _cues(
         r"違います|違う|ちがう|ちがいます|そうじゃな|そうではな|じゃなくて(?=[、,])",
-        r"間違(?!いやすい|えやすい)|まちが(?!いやすい)|正しくな|誤って",
+        r"正しくな|誤って",
         r"元に戻|もとに戻|やり直|(?<!気に)(?<!心配)(?<!無理)(?<!急が)(?:さ|え|ら|わ|け|か)ないで",
         r"言ったのに|言いましたよね|言ったように|言ったでしょう|と言いました|頼んでいない|頼んでません",
         r"動きません|動かない|まだ(?:動|エラー|失敗|直って)|直っていない|直ってない",
-        r"そういう意味(?:では|じゃ)", r"勝手に", r"^(?:いや|いいえ)[、,]",
+        r"そういう意味(?:では|じゃ)",
+        r"勝手に", r"^(?:いや|いいえ)[、,]", r"言った(?:はず|じゃない|よね)", r"^逆です|逆になって|逆でした",
+        r"なぜ.{0,30}(?:使って|して|した)|どうして.{0,30}(?:使って|して|した)",
+        r"上書きし|また.{0,40}(?:ていますね|ましたね|てますね)|を戻して|戻してください|無視",
+        r"(?:その|この|それ|これ|そっち|こっち).{0,20}(?:じゃ|では)(?:ないです|ありません)",
     ),
-    "it": _cues(
+    "it": _cues(r"\bsbagliat[oaie]\b|\berrat[oaie]\b", question=True) + _cues(
         _OPENING_NO, r"\bnon (?:è|e') (?:corretto|giusto|quello che|così)\b", r"^non così\b",
-        r"\bsbagliat[oaie]\b|\bhai sbagliato\b|\berrat[oaie]\b|\bhai frainteso\b",
+        r"\bhai sbagliato\b|\bhai frainteso\b",
         r"\bti (?:avevo|ho) (?:già )?detto\b|\bte l'ho (?:già )?detto\b|\bcome ti ho chiesto\b",
         r"\bnon ti ho chiesto\b|\bperché hai\b|\bannulla\b|\bripristina\b|\brimetti\w*\b",
         r"\bancora non funziona\b|\bnon funziona ancora\b|\bcontinua a non\b",
         r"\bnon (?!preoccup)\w+(?:are|ere|ire)\b|\bsmetti di\b|^invece di\b",
-        r"\brifall[oa]\b|\brifai\b|\briscrivil[oa]\b",
+        r"\brifall[oa]\b|\brifai\b|\briscrivil[oa]\b", r"\bil contrario di\b|\bal contrario\b",
+        r"\bintendevo\b|^non è (?:quel|questo|il|la|lo)\b|\binvertit[oa]\b",
+        r"\bhai (?:sovrascritto|cancellato|rotto|rimosso|eliminato|ignorato|dimenticato|perso"
+        r"|tolto)\b|\bhai di nuovo\b|\bperché (?:usi|stai|continui)\b",
     ),
-    "pt": _cues(
+    "pt": _cues(r"\berrad[oa]s?\b|\bincorret[oa]\b", question=True) + _cues(
         _OPENING_NO, r"\bnão (?:é|foi) (?:isso|assim|o que|correto|certo)\b",
-        r"\berrad[oa]s?\b|\bincorret[oa]\b|\b(?:você )?errou\b|\bentendeu errado\b",
+        r"\b(?:você )?errou\b|\bentendeu errado\b",
         r"\beu (?:disse|falei|pedi)\b|\bjá (?:te )?falei\b|\bcomo eu pedi\b|\bpor que você\b",
         r"\bdesfaça\b|\bdesfaz\b|\breverta\b|\bde volta\b|\bainda não funciona\b|\bcontinua sem\b",
         r"\bnão (?:use|usa|mexa|mexe|toque|apague|mude|altere|adicione|renomeie)\b",
-        r"^(?:para|pare) de \w+r\b|^em vez de\b|\brefaça\b|\brefaz\b",
+        r"^(?:para|pare) de \w+r\b|^em vez de\b|\brefaça\b|\brefaz\b", r"\bo contrário do\b",
+        r"\binvertid[oa]\b|\bao contrário\b|\beu (?:estava falando|quis dizer|me referia)\b"
+        r"|^não é (?:esse|este|essa|esta|isso|aquele|o|a)\b",
+        r"\bvocê (?:sobrescreveu|apagou|removeu|quebrou|ignorou|esqueceu|perdeu)\b"
+        r"|\bvocê \w+(?:ou|eu|iu)\b.{0,60}\bde novo\b|\bpor que (?:está|esta|usou|usa|mudou)\b",
     ),
     "fr": _cues(
         _OPENING_NO, r"\bc'est (?:faux|incorrect|pas (?:ça|bon|correct|juste))\b",
@@ -113,7 +137,10 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bcomme je l'ai demandé\b|\bje ne t'ai pas demandé\b",
         r"\bpourquoi (?:tu as|as-tu)\b|\bannule\b|\bremets\b|\btoujours pas\b|\barrête de\b",
         r"\bne (?:touche|modifie|supprime|change|utilise|mets|rajoute|renomme) pas\b",
-        r"^au lieu d", r"\brefais\b",
+        r"^au lieu d", r"\brefais\b", r"\bl'inverse de\b|\ble contraire de\b|\bà l'envers\b",
+        r"\bje parlais d|\bje voulais dire\b|\bce n'est pas (?:ce|le|la|les|cette)\b",
+        r"\btu as (?:encore|écrasé|supprimé|cassé|oublié|ignoré|effacé|perdu)\b"
+        r"|\bpourquoi tu \w+(?:es|is)\b",
     ),
     "es": _cues(
         _OPENING_NO, r"\b(?:está|esta) mal\b|\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
@@ -123,6 +150,10 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bsigue sin funcionar\b|\btodavía no funciona\b|^así no\b|\bdeja de\b",
         r"\bno (?:toques|cambies|uses|borres|agregues|añadas|modifiques)\b",
         r"^en (?:lugar|vez) de\b", r"\brehaz\w*\b|\bhazlo (?:otra vez|de nuevo)\b",
+        r"\blo contrario de\b|\bal revés\b|\binvertid[oa]\b|\bme refería\b|\bquise decir\b",
+        r"\bno es (?:el|la|lo|ese|esa|eso|este|esta)\b", r"\b(?:sobrescribiste|borraste|rompiste|olvidaste|ignoraste"
+        r"|quitaste|eliminaste|perdiste)\b|\botra vez \w+(?:aste|iste)\b"
+        r"|\bpor qué (?:usas|sigues|estás|cambiaste)\b",
     ),
     "de": _cues(
         _OPENING_NO, r"\bdas ist (?:falsch|nicht (?:das|was|richtig|korrekt))\b|^falsch\b",
@@ -133,6 +164,9 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bich habe nicht gesagt\b",
         r"\bwarum hast du\b|\brückgängig\b|\bwieder her\b|\bimmer noch nicht\b",
         r"^nicht so\b|\bhör auf\b|^statt\b|\bnochmal neu\b|\bneu schreiben\b|\bnicht anfassen\b",
+        r"\bverkehrt\b|\bfalsch herum\b|\bich meinte\b|\bdas ist nicht (?:die|der|den)\b",
+        r"\bdas gegenteil\b|\bschon wieder\b|\bwarum (?:benutzt|nimmst|machst|verwendest) du\b",
+        r"\bdu hast .{0,40}(?:überschrieben|gelöscht|kaputt gemacht|vergessen|ignoriert|entfernt)\b",
     ),
 }
 
@@ -159,11 +193,18 @@ _FENCE = re.compile(r"(?:```|~~~)[\s\S]*?(?:```|~~~|\Z)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|\u201c[^\u201d\n]{1,200}\u201d|\u300c[^\u300d\n]{0,200}\u300d"
                      r"|(?<![\w])'[^'\n]{1,120}'(?![\w])|\u2018[^\u2019\n]{1,120}\u2019")
-_SENTENCE = re.compile(r"[^.!?;\n\u3002\uff01\uff1f]+[.!?;\u3002\uff01\uff1f]*")
+# A sentence ends at . ! ? ; only when a space or the end follows ("config.py" stays whole).
+_SENTENCE = re.compile(r"(?:[^.!?;\n\u3002\uff01\uff1f]|[.!?;](?=[^\s.!?;]))+"
+                       r"[.!?;\u3002\uff01\uff1f]*")
 _LEAD_FILLER = re.compile(r"^(?:hmm+|um+|uh+|ok(?:ay)?|oh|ugh|well|so|wait|allora|bueno|bon|also"
                           r"|na ja|ebbene|olha|então)\b[,\s]*", _I)
-_QUESTION_START = re.compile(r"^(?:is|are|was|were|would|could|can|does|do|what|how|which|isn't)\b",
-                             _I)
+# The user blames themselves: whatever else the sentence says, it does not correct the agent.
+_GUARD = re.compile(
+    r"\bi(?:'ve| have)? (?:gave|given|sent|told|pasted|used) you the wrong\b|\bmy (?:mistake|bad|fault)\b"
+    r"|\bcolpa mia\b|\berrore mio\b|\bmi sono sbagliat|\bfoi mal\b|\berro meu\b|\bculpa minha\b"
+    r"|\bme enganei\b|\bma faute\b|\bje me suis trompé|\bmon erreur\b|\bculpa mía\b"
+    r"|\berror mío\b|\bme equivoqué\b|\bmein fehler\b|\bich hab(?:e)? mich vertan\b"
+    r"|我(?:搞|弄|说|說|给|給|写|寫)错|是我的错|是我的錯|私の(?:ミス|間違い)|こちらの(?:ミス|間違い)", _I)
 
 
 def _clean(text: str) -> str:
@@ -202,7 +243,9 @@ def detect_language(text: str) -> str | None:
 
 def _match(lang: str, sentences: list[str]) -> str | None:
     for sentence in sentences:
-        question = sentence.endswith(("?", "？")) and bool(_QUESTION_START.match(sentence))
+        question = sentence.endswith(("?", "？"))
+        if _GUARD.search(sentence):
+            continue  # the user owns the mistake ("I gave you the wrong file"): not a correction
         for cue in _CUES[lang]:
             if cue.skip_in_question and question:
                 continue

@@ -81,16 +81,18 @@ _TRANSIENT_WORDS: tuple[_Rule, ...] = _lit(
     "unexpected_eof_while_reading", "ssl_error_syscall", "could not resolve host",
     "couldn't resolve host", "getaddrinfo", "name or service not known",
     "temporary failure in name resolution", "nodename nor servname", "no such host",
-    "server misbehaving", "failed to connect to all addresses", "cannot connect to host",
-    "could not connect to server", "failed to establish a new connection", "rate exceeded",
+    "server misbehaving", "failed to connect to all addresses", "cannot connect to host", "failed to establish a new connection", "rate exceeded",
     "too many requests", "throttl", "overloaded", "service unavailable", "bad gateway",
     "temporarily unavailable", "try again later", "spurious network error",
     "trouble with your network", "und_err_connect_timeout", "und_err_socket",
+    "failed to connect to", "couldn't connect to", "could not connect to", "temporary failure",
+    "upstream connect error", "disconnect/reset before headers",
 ) + _rules(
     r"epipe\b", r"time-?out (?:was reached|exceeded|expired|error|occurred)",
     r"read time-?out", r"connect(?:ion)? (?:time-?out|reset|refused|aborted|closed|timed out"
     r"|broken|lost)", r"request time-?out", r"socket time-?out", r"gateway time-?out",
-    r"i/o time-?out", r"tls handshake time-?out", r"rate[ -]?limit", r"network request to \S+ failed",
+    r"i/o time-?out", r"tls handshake time-?out", r"time-?out (?:awaiting|waiting|while|after)",
+    r"timeout of \d+ ?m?s exceeded", r"rate[ -]?limit", r"network request to \S+ failed",
 )
 _TRANSIENT_CLASSES = (
     "TimeoutError", "ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout",
@@ -104,8 +106,11 @@ _TRANSIENT_CLASSES = (
     "SSLEOFError", "SSLZeroReturnError", "socket.timeout", "gaierror", "DeadlineExceeded",
     "ConnectTimeoutError", "RequestTimeout", "SlowDown",  # the last two: AWS error codes
 )
+# No left boundary: a library's own subclass (botocore's EndpointConnectionError, httpx's
+# ConnectTimeout) ends with the family name.
 _TRANSIENT_CLASS: tuple[_Rule, ...] = tuple(
-    _Rule(re.compile(re.escape(name) + r"(?![A-Za-z0-9])")) for name in _TRANSIENT_CLASSES)
+    _Rule(re.compile(re.escape(name) + r"(?![A-Za-z0-9])"), boundary=False)
+    for name in _TRANSIENT_CLASSES)
 
 # --- real: the agent's own mistakes and hard refusals (lower-cased text) -------------------------
 _REAL_WORDS: tuple[_Rule, ...] = _lit(
@@ -266,9 +271,10 @@ def _test_failure(text: str) -> _Evidence | None:
     nl = "\n" + text
     m = _TEST_LINES.search(nl)
     if m:
-        label = "pytest FAILED" if nl[m.start() + 1] in "FE" and nl[m.start() + 2] != "A" \
-            else "test FAIL"
-        return _Evidence("real", label, max(0, m.start()), 2)
+        line = m.group(0)[1:]
+        label = ("pytest FAILED" if line.startswith("FAILED") else "pytest ERROR"
+                 if line.startswith("ERROR") else "go test FAIL")
+        return _Evidence("real", label, m.start(), 2)
     for rule in _TEST_ANYWHERE:
         m = rule.rx.search(text)
         if m:
@@ -365,9 +371,9 @@ def _error_basis(result: ToolResult, window: str, command: str, tool: str | None
         m = _LEADING_EXIT.match(window)
         exit_code = int(m.group(1)) if m else None
     if result.is_error is True or (exit_code is not None and exit_code != 0):
-        if (exit_code == 1 and not result.output.strip() and command
+        if (exit_code == 1 and result.output.strip() in ("", "0") and command
                 and _NO_MATCH_COMMAND.search(command)):
-            return None, exit_code  # grep/rg/diff found nothing: an answer, not a failure
+            return None, exit_code  # grep/rg/diff found nothing ("grep -c" prints 0): an answer
         if result.is_error is True:
             return "is_error flag", exit_code
         return f"exit code {exit_code}", exit_code
