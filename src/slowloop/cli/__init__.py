@@ -37,6 +37,10 @@ COMMANDS: dict[str, str] = {
     "undo": "history:undo",
     "doctor": "doctor:doctor",
     "record-edit": "record_edit:record_edit",
+    "hooks": "hooks:hooks",
+    "hook": "hook:hook",
+    "watch": "watch:watch",
+    "mcp": "mcp:mcp",
 }
 
 

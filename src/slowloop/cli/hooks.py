@@ -1,0 +1,154 @@
+"""``slowloop hooks install|remove|status|sync``: wire slowloop into Claude Code and Codex."""
+
+from __future__ import annotations
+
+import click
+
+from .common import agent_option, echo_json, json_option
+
+HARNESS = click.Choice(["claude-code", "codex"])
+
+
+def _scope_options(fn):
+    fn = click.option("--user", "scope", flag_value="user",
+                      help="The user-wide settings (~/.claude, $CODEX_HOME) for every project.")(fn)
+    fn = click.option("--project", "scope", flag_value="project", default=True,
+                      help="The project in the current directory (the default).")(fn)
+    return fn
+
+
+def _module(harness: str):
+    if harness == "claude-code":
+        from ..integrations import claude_code
+
+        return claude_code
+    from ..integrations import codex
+
+    return codex
+
+
+def _show(report, as_json: bool, verb: str) -> None:
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    state = "changed" if report.changed else "already up to date"
+    if verb == "status":
+        state = "installed" if report.hooks else "not installed"
+    click.echo(f"{report.harness} ({report.scope}): {state} — {report.settings}")
+    for h in report.hooks:
+        click.echo(f"  hook {h['event']}: {h['command']}")
+    if report.agents_md:
+        click.echo(f"  bootstrap block in {report.agents_md}")
+    s = report.skills or {}
+    if "linked" in s:
+        click.echo(f"  skills linked in {report.skills_dir}: {', '.join(s['linked']) or 'none'}")
+        if s.get("not_linked"):
+            click.echo(f"  learned but not linked: {', '.join(s['not_linked'])} (run `slowloop hooks sync`)")
+    elif s:
+        for key in ("added", "removed", "conflicts"):
+            if s.get(key):
+                click.echo(f"  skills {key}: {', '.join(s[key])}")
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+@click.group()
+def hooks() -> None:
+    """Install slowloop's hooks into Claude Code or Codex, and keep what they load current.
+
+    The hooks give each new session the bootstrap (memo, skill index, memory root), observe each
+    finished turn, and link learned skills where the agent loads them. They fail open: a problem
+    is logged to <home>/logs/hooks.log and the session goes on.
+
+    \b
+    Example:
+      slowloop hooks install claude-code --project
+      slowloop hooks status claude-code --json
+    """
+
+
+@hooks.command("install")
+@click.argument("harness", type=HARNESS)
+@_scope_options
+@agent_option
+@click.option("--no-skills", is_flag=True, help="Do not link learned skills into the agent's skills folder.")
+@click.option("--bootstrap", "via", type=click.Choice(["agents-md", "hooks"]), default="agents-md",
+              show_default=True, help="Codex only: send the bootstrap through AGENTS.md or a SessionStart hook.")
+@json_option
+def install(harness: str, scope: str, agent: str, no_skills: bool, via: str, as_json: bool) -> None:
+    """Add slowloop's hooks (only its own entries; running it again changes nothing).
+
+    \b
+    Example:
+      slowloop hooks install claude-code --project --agent myproj
+      slowloop hooks install codex --user --bootstrap hooks
+    """
+    mod = _module(harness)
+    kw = {"bootstrap": via} if harness == "codex" else {}
+    _show(mod.install(scope, agent=agent, export_skills=not no_skills, **kw), as_json, "install")
+
+
+@hooks.command("remove")
+@click.argument("harness", type=HARNESS)
+@_scope_options
+@agent_option
+@json_option
+def remove(harness: str, scope: str, agent: str, as_json: bool) -> None:
+    """Take out exactly what install added: slowloop's hooks, skill links and AGENTS.md block.
+
+    \b
+    Example:
+      slowloop hooks remove claude-code --project
+    """
+    _show(_module(harness).remove(scope, agent=agent), as_json, "remove")
+
+
+@hooks.command("status")
+@click.argument("harness", type=HARNESS)
+@_scope_options
+@agent_option
+@json_option
+def status(harness: str, scope: str, agent: str, as_json: bool) -> None:
+    """Show slowloop's hooks, linked skills and bootstrap block for a harness.
+
+    \b
+    Example:
+      slowloop hooks status codex --user --json
+    """
+    _show(_module(harness).status(scope, agent=agent), as_json, "status")
+
+
+@hooks.command("sync")
+@click.argument("harness", type=HARNESS)
+@_scope_options
+@agent_option
+@json_option
+def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
+    """Bring skill links and the AGENTS.md block up to date now (the hooks also do it).
+
+    \b
+    Example:
+      slowloop hooks sync claude-code --user
+    """
+    from ..integrations import skills_export
+    from ..paths import agent_dir, home
+
+    mod = _module(harness)
+    report = mod.status(scope, agent=agent)
+    result = skills_export.sync(agent_dir(agent, home()) / "skills", mod.skills_path(scope))
+    out = {"skills": result.to_dict(), "agents_md": None}
+    if harness == "codex" and report.agents_md:
+        from ..integrations import agents_md
+
+        out["agents_md"] = {"path": report.agents_md,
+                            "changed": agents_md.write_block(mod.agents_md_path(scope),
+                                                             mod.bootstrap_text(agent))}
+    if as_json:
+        echo_json(out)
+        return
+    s = out["skills"]
+    click.echo(f"skills in {s['target']}: {len(s['added'])} added, {len(s['removed'])} removed, "
+               f"{len(s['kept'])} kept" + (f", conflicts: {', '.join(s['conflicts'])}" if s["conflicts"] else ""))
+    if out["agents_md"]:
+        click.echo(f"AGENTS.md block {'updated' if out['agents_md']['changed'] else 'already current'}: "
+                   f"{out['agents_md']['path']}")

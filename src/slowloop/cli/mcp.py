@@ -1,0 +1,25 @@
+"""``slowloop mcp``: serve the library's operations to an MCP client over stdio."""
+
+from __future__ import annotations
+
+import click
+
+from .common import agent_option, get_app
+
+
+@click.command()
+@agent_option
+def mcp(agent: str) -> None:
+    """Run slowloop as an MCP server on stdin/stdout (needs: pip install 'slowloop[mcp]').
+
+    Tools: list_skills, read_skill, show_memo, show_memory, append_memory, list_debts,
+    update_debt, search, record_turn, record_edit.
+
+    \b
+    Example:
+      claude mcp add slowloop -- slowloop mcp --agent myproj
+      codex mcp add slowloop -- slowloop mcp
+    """
+    from ..integrations.mcp_server import serve
+
+    serve(agent, get_app().home)
