@@ -51,7 +51,8 @@ class _Cue:
 
 
 def _cues(*patterns: str, question: bool = False) -> tuple[_Cue, ...]:
-    return tuple(_Cue(re.compile(p, _I), question) for p in patterns)
+    # MULTILINE: the sentences are matched joined by newlines, so "^" means "a sentence starts".
+    return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question) for p in patterns)
 
 
 # A sentence opening with a bare "no" followed by punctuation: "No, use pnpm" but not "No need…",
@@ -208,6 +209,8 @@ _GUARD = re.compile(
 
 
 def _clean(text: str) -> str:
+    if len(text) > 8 * (HEAD_CHARS + TAIL_CHARS):  # bound the work on huge pasted logs
+        text = text[:6 * HEAD_CHARS] + "\n" + text[-6 * TAIL_CHARS:]
     text = _FENCE.sub("\n", text)
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith(">")]
     text = "\n".join(lines)
@@ -241,17 +244,15 @@ def detect_language(text: str) -> str | None:
     return best if scores[best] > 0 else None
 
 
-def _match(lang: str, sentences: list[str]) -> str | None:
-    for sentence in sentences:
-        question = sentence.endswith(("?", "？"))
-        if _GUARD.search(sentence):
-            continue  # the user owns the mistake ("I gave you the wrong file"): not a correction
-        for cue in _CUES[lang]:
-            if cue.skip_in_question and question:
-                continue
-            m = cue.rx.search(sentence)
-            if m:
-                return m.group(0).strip()
+def _match(lang: str, joined: str) -> str | None:
+    for cue in _CUES[lang]:
+        for m in cue.rx.finditer(joined):
+            if cue.skip_in_question:
+                end = joined.find("\n", m.end())
+                sentence_end = joined[:end if end != -1 else len(joined)].rstrip()
+                if sentence_end.endswith(("?", "？")):
+                    continue
+            return m.group(0).strip()
     return None
 
 
@@ -261,7 +262,8 @@ def detect_correction(text: str) -> Correction:
         return Correction(corrected=False)
     cleaned = _clean(text)
     language = detect_language(cleaned)
-    sentences = _sentences(cleaned)
+    # A sentence where the user owns the mistake ("I gave you the wrong file") is skipped.
+    joined = "\n".join(x for x in _sentences(cleaned) if not _GUARD.search(x))
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -269,7 +271,7 @@ def detect_correction(text: str) -> Correction:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, sentences)
+        cue = _match(lang, joined)
         if cue:
             return Correction(corrected=True, evidence=cue, language=language or lang)
     return Correction(corrected=False, language=language)
