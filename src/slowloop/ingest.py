@@ -161,6 +161,25 @@ def _record_correction_edits(db, agent_id: int, turn: Turn, turn_id: int, at: st
                        (agent_id, skill, at, turn_id, turn.user_text[:200]))
 
 
+# Turns are written in small batches, one transaction each: per-turn transactions made the ledger
+# cost more than observing; much larger batches would hold the write lock long enough to make a
+# hook in another process wait.
+BATCH_TURNS = 64
+
+
+def _record_batch(store: Store, agent: str, batch: list[ObservedTurn], summary: IngestSummary) -> None:
+    if not batch:
+        return
+    with store.transaction():
+        for ot in batch:
+            res = record_observed(store, agent, ot)
+            summary.turns += 1
+            setattr(summary, res.status, getattr(summary, res.status) + 1)
+            if ot.score.reflect:
+                summary.reflect_worthy += 1
+    batch.clear()
+
+
 def default_weakness(agent: str, home: Path | None = None) -> WeaknessMatcher | None:
     """The memo-backed matcher for ``known_weakness`` (None when the agent has no memo)."""
     from .memo import weakness_matcher
@@ -188,12 +207,12 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
             summary.problems.append(f"{path}: cannot read: {exc.strerror}")
             continue
         try:
+            batch: list[ObservedTurn] = []
             for ot in observe_file(path, cfg, report=report, weakness=weakness):
-                res = record_observed(store, agent, ot)
-                summary.turns += 1
-                setattr(summary, res.status, getattr(summary, res.status) + 1)
-                if ot.score.reflect:
-                    summary.reflect_worthy += 1
+                batch.append(ot)
+                if len(batch) >= BATCH_TURNS:
+                    _record_batch(store, agent, batch, summary)
+            _record_batch(store, agent, batch, summary)
         except DataError as exc:  # not a transcript: report it, go on with the other files
             summary.skipped_files.append(str(exc))
         summary.files += 1
