@@ -91,7 +91,9 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     try:
-        cli.main(args=argv, prog_name="slowloop", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="slowloop", standalone_mode=False)
+        if isinstance(rv, int) and rv:  # ctx.exit(n) comes back as a return value here
+            sys.exit(rv)
     except SlowloopError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
