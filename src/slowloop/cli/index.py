@@ -8,6 +8,8 @@ from .common import agent_option, echo_json, get_app, json_option, warn
 
 
 def _stats_line(stats) -> str:
+    for problem in stats.problems:
+        warn(f"warning: {problem}")
     return (f"+{stats.added} added, ~{stats.updated} updated, -{stats.removed} removed, "
             f"{stats.embedded} embedded; {stats.total} entries ({stats.seconds:.2f}s)")
 

@@ -41,6 +41,8 @@ def search(query: tuple[str, ...], agent: str, kinds: tuple[str, ...], since: st
     app = get_app()
     text = " ".join(query)
     stats = refresh(agent, app.home)
+    for problem in stats.problems:
+        warn(f"warning: {problem}")
     if stats.changed:
         warn(f"index: +{stats.added} ~{stats.updated} -{stats.removed} entries")
     hits = run_search(text, agent, kinds=kinds or None, since=since, k=k, mode=mode, home=app.home)

@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Sequence
 
 from .. import clock
 from ..config import load_config
-from ..errors import UserError
+from ..errors import DataError, UserError
 from ..fsutil import file_lock, sha256_text
 from ..paths import agent_dir, db_path, home as default_home
 from . import lexical, semantic, sources
@@ -47,7 +47,7 @@ def refresh(agent: str = "default", home: Path | None = None, *, embed: bool = F
     started = time.perf_counter()
     with _lock(agent, h), open_index(agent, h) as idx:
         added, updated, removed = _refresh_turns(idx, agent, h)
-        a, u, r, scanned, parsed = _refresh_files(idx, agent, h)
+        a, u, r, scanned, parsed, problems = _refresh_files(idx, agent, h)
         added, updated, removed = added + a, updated + u, removed + r
         if updated or removed:
             semantic.prune_vectors(idx)
@@ -59,6 +59,7 @@ def refresh(agent: str = "default", home: Path | None = None, *, embed: bool = F
         total = idx.count()
     return IndexStats(added=added, updated=updated, removed=removed, embedded=embedded,
                       files_scanned=scanned, files_parsed=parsed, total=total,
+                      problems=tuple(problems),
                       seconds=round(time.perf_counter() - started, 4))
 
 
@@ -99,12 +100,13 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
     return added, updated, removed
 
 
-def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int, int, int]:
+def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int, int, int, list[str]]:
     adir = agent_dir(agent, h)
     targets = sources.agent_files(adir) + sources.doc_files(idx.doc_roots())
     states = idx.file_states()
     added = updated = removed = parsed = 0
     present: set[str] = set()
+    problems: list[str] = []
     changed: list[tuple[sources.FileTarget, os.stat_result, str, str]] = []
     for t in targets:
         key = str(t.path)
@@ -130,8 +132,16 @@ def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
         changed.append((t, st, raw, digest))
 
     memory_fn = sources.memory_parser() if any(t.group == "memory" for t, *_ in changed) else None
-    from_module = (sources.memory_entries_from_module(
-        memory_fn, adir / "memory", lambda p: clock.iso(p.stat().st_mtime)) if memory_fn else {})
+    from_module: dict[str, list[Entry]] = {}
+    if memory_fn is not None:
+        try:
+            from_module = sources.memory_entries_from_module(
+                memory_fn, adir / "memory", lambda p: clock.iso(p.stat().st_mtime))
+        except DataError as exc:
+            # A hand-broken memory file must not make the past unsearchable: its text is indexed
+            # with the generic splitter, and the problem is reported to the caller.
+            problems.append(str(exc))
+            memory_fn = None
     for t, st, raw, digest in changed:
         if t.group == "memory" and memory_fn is not None:
             entries = from_module.get(str(t.path), [])
@@ -145,7 +155,7 @@ def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
     for key in states:
         if key not in present:
             removed += idx.remove_origin(key)
-    return added, updated, removed, len(targets), parsed
+    return added, updated, removed, len(targets), parsed, problems
 
 
 def _unique(entries: Iterable[Entry]) -> list[Entry]:
@@ -263,7 +273,7 @@ def search(query: str, agent: str = "default", *, kinds: Iterable[str] | str | N
     replaces the configured model (tests, other models).
     """
     h = home or default_home()
-    q = lexical.build_query(query)
+    lexical.build_query(query)  # an empty or unusable query is an error even on an empty index
     if not isinstance(k, int) or k < 1:
         raise UserError(f"k = {k!r}: ask for at least one result")
     ks = _check_kinds(kinds)
@@ -275,26 +285,41 @@ def search(query: str, agent: str = "default", *, kinds: Iterable[str] | str | N
     rrf_k = int(cfg.get("recall", "rrf_k"))
     if not index_path(agent, h).exists():
         return []
+    emb = None
+    if mode in ("semantic", "hybrid"):
+        emb = embedder or semantic.load_embedder(str(cfg.get("recall", "model")))
     with open_index(agent, h) as idx:
-        lex_lists = (lexical.lexical_lists(idx.conn, q, kinds=ks, since=since_iso, limit=depth)
-                     if mode in ("lexical", "hybrid") else [])
-        sem: list[tuple[int, float]] = []
-        if mode in ("semantic", "hybrid"):
-            emb = embedder or semantic.load_embedder(str(cfg.get("recall", "model")))
-            semantic.ensure_vectors(idx, emb)
-            sem = semantic.search_vectors(idx, emb.embed([query])[0], kinds=ks, since=since_iso,
-                                          limit=depth)
-        snippets = {row.id: row.snippet for lst in reversed(lex_lists) for row in lst}
-        if mode == "semantic":
-            ranked = sem
-        elif mode == "lexical" and len(lex_lists) == 1:
-            ranked = [(row.id, row.score) for row in lex_lists[0]]
-        else:
-            lists = [[row.id for row in lst] for lst in lex_lists] + ([[i for i, _ in sem]] if sem else [])
-            fused = rrf(lists, rrf_k)
-            ranked = sorted(fused.items(), key=lambda kv: -kv[1])
-        ranked = ranked[:k]
-        rows = _fetch(idx, [i for i, _ in ranked])
+        return search_index(idx, query, kinds=ks, since=since_iso, k=k, mode=mode, embedder=emb,
+                            depth=depth, rrf_k=rrf_k)
+
+
+def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None = None,
+                 since: str | None = None, k: int = 10, mode: str = "lexical",
+                 embedder: semantic.Embedder | None = None, depth: int = 50,
+                 rrf_k: int = 60) -> list[Hit]:
+    """``search`` on an open index, with the mode already resolved (benchmarks use it directly).
+    ``since`` is a normalized ISO time; semantic modes need ``embedder``."""
+    q = lexical.build_query(query)
+    depth = max(k, depth)
+    lex_lists = (lexical.lexical_lists(idx.conn, q, kinds=kinds, since=since, limit=depth)
+                 if mode in ("lexical", "hybrid") else [])
+    sem: list[tuple[int, float]] = []
+    if mode in ("semantic", "hybrid"):
+        if embedder is None:
+            raise UserError(f"search mode {mode!r} needs an embedding model", hint=semantic.EXTRA_HINT)
+        semantic.ensure_vectors(idx, embedder)
+        sem = semantic.search_vectors(idx, embedder.embed([query])[0], kinds=kinds, since=since,
+                                      limit=depth)
+    snippets = {row.id: row.snippet for lst in reversed(lex_lists) for row in lst}
+    if mode == "semantic":
+        ranked = sem
+    elif mode == "lexical" and len(lex_lists) == 1:
+        ranked = [(row.id, row.score) for row in lex_lists[0]]
+    else:
+        lists = [[row.id for row in lst] for lst in lex_lists] + ([[i for i, _ in sem]] if sem else [])
+        ranked = sorted(rrf(lists, rrf_k).items(), key=lambda kv: -kv[1])
+    ranked = ranked[:k]
+    rows = _fetch(idx, [i for i, _ in ranked])
     hits = []
     for i, score in ranked:
         r = rows.get(i)

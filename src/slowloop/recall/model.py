@@ -76,6 +76,7 @@ class IndexStats:
     files_parsed: int = 0
     total: int = 0
     seconds: float = 0.0
+    problems: tuple[str, ...] = ()  # files that could not be read as intended (indexed as text)
 
     @property
     def changed(self) -> bool:

@@ -6,9 +6,10 @@ Every collector lives here so the day a source module changes its files, one mod
   context), read incrementally by turn id and ``updated_at``;
 * skills: ``<agent dir>/skills/<name>/SKILL.md``, one entry each;
 * memo: ``<agent dir>/memo.md``, one entry per section;
-* operational memory: ``<agent dir>/memory/**.md``, one entry per list item, dated line or
-  paragraph, through ``slowloop.memory.iter_entries`` when that function exists (looked up at call
-  time) and a generic Markdown splitter otherwise;
+* operational memory: ``<agent dir>/memory/**.md`` through ``slowloop.memory.iter_entries`` (one
+  entry per chronicle entry, debt, state or summary section, in the root and every ``past/``
+  layer), looked up at call time; when it is absent, a generic Markdown splitter (one entry per
+  list item, dated line or paragraph) reads the same files;
 * docs: the files under the folders registered with ``slowloop index add``, one entry per section.
 """
 
@@ -91,7 +92,7 @@ def read_turns(store: Any, agent_id: int, after_id: int, after_updated: str) -> 
     """Turns added after ``after_id`` or rewritten after ``after_updated`` (a grown session)."""
     return store.query(
         "SELECT id, user_text, data, started_at, recorded_at, updated_at, session_id FROM turns "
-        "WHERE agent_id = ? AND (id > ? OR updated_at > ?) ORDER BY id",
+        "WHERE agent_id = ? AND (id > ? OR updated_at >= ?) ORDER BY id",
         (agent_id, after_id, after_updated))
 
 
@@ -329,9 +330,10 @@ def memory_entries_from_module(fn: Callable[..., Iterable[Any]], memory_dir: Pat
         if not path.is_absolute():
             path = memory_dir / path
         kind = m.kind if m.kind in ("chronicle", "debt") else memory_kind(path)
-        when = normalize_time(m.at) or fallback_time(path)
+        when = normalize_time(m.at) or _path_time(path) or fallback_time(path)
         line = m.line or 1
+        layer = getattr(m, "layer", None) or ""
         out.setdefault(str(path), []).append(
             Entry(kind=kind, source=f"{path}:{line}", time=when, text=str(m.text).strip(),
-                  context=path.stem.replace("-", " "), origin=str(path)))
+                  context=f"{layer} {path.stem.replace('-', ' ')}".strip(), origin=str(path)))
     return out
