@@ -1,0 +1,93 @@
+"""Codex: hooks.json under CODEX_HOME, the AGENTS.md block slowloop owns, rollouts observed
+incrementally, skills linked into .agents/skills."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from integrations_fixtures import run_installed, write_skill
+
+from slowloop.cli import cli
+from slowloop.integrations import agents_md, codex
+from slowloop.store import Store
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    home, codex_home, proj = tmp_path / "user", tmp_path / "codex-home", tmp_path / "proj"
+    for p in (home, codex_home, proj):
+        p.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    monkeypatch.chdir(proj)
+    return {"home": home, "codex": codex_home, "proj": proj}
+
+
+def test_install_user_writes_codex_home_and_agents_md_block(env: dict[str, Path],
+                                                             slowloop_home: Path) -> None:
+    write_skill(slowloop_home, "deploy-checklist", "What to check before a deploy")
+    md = env["codex"] / "AGENTS.md"
+    md.write_text("# My rules\n\nAlways answer in English.\n")
+    r = CliRunner().invoke(cli, ["hooks", "install", "codex", "--user"])
+    assert r.exit_code == 0, r.output
+    hooks = json.loads((env["codex"] / "hooks.json").read_text())["hooks"]
+    assert list(hooks) == ["Stop"] and "hooks_runtime codex Stop" in hooks["Stop"][0]["hooks"][0]["command"]
+    text = md.read_text()
+    assert text.startswith("# My rules\n\nAlways answer in English.\n")
+    assert "deploy-checklist: What to check before a deploy" in agents_md.read_block(md)
+    assert (env["home"] / ".agents" / "skills" / "deploy-checklist").is_symlink()
+    again = CliRunner().invoke(cli, ["hooks", "install", "codex", "--user", "--json"])
+    assert json.loads(again.output)["changed"] is False and md.read_text() == text
+    CliRunner().invoke(cli, ["hooks", "remove", "codex", "--user"])
+    assert md.read_text() == "# My rules\n\nAlways answer in English.\n"
+    assert not (env["home"] / ".agents" / "skills" / "deploy-checklist").exists()
+    assert "hooks" not in json.loads((env["codex"] / "hooks.json").read_text())
+
+
+def test_bootstrap_through_hooks_instead_of_agents_md(env: dict[str, Path], slowloop_home: Path) -> None:
+    write_skill(slowloop_home, "deploy-checklist", "What to check before a deploy")
+    codex.install("project")
+    assert agents_md.read_block(env["proj"] / "AGENTS.md") is not None
+    codex.install("project", bootstrap="hooks")
+    assert not (env["proj"] / "AGENTS.md").exists()  # it held only our block
+    hooks = json.loads((env["proj"] / ".codex" / "hooks.json").read_text())["hooks"]
+    cmd = hooks["SessionStart"][0]["hooks"][0]["command"]
+    out = run_installed(cmd, {"session_id": "x", "source": "startup", "hook_event_name": "SessionStart"})
+    ctx = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "deploy-checklist" in ctx
+
+
+def test_stop_hook_observes_a_rollout_and_refreshes_the_block(env: dict[str, Path], samples: Path,
+                                                              slowloop_home: Path) -> None:
+    codex.install("project")
+    rollout = env["codex"] / "sessions" / "2025" / "01" / "04" / "rollout-2025-01-04T09-00-00-golden.jsonl"
+    rollout.parent.mkdir(parents=True)
+    shutil.copy(samples / "codex" / "ah-codex_golden.jsonl", rollout)
+    cmd = json.loads((env["proj"] / ".codex" / "hooks.json").read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    payload = {"session_id": "golden-codex-001", "transcript_path": str(rollout), "hook_event_name": "Stop",
+               "turn_id": "t1", "cwd": str(env["proj"])}
+    inline = {"SLOWLOOP_HOOKS__BACKGROUND": "false"}
+    assert run_installed(cmd, payload, env=inline).returncode == 0
+    with Store(home=slowloop_home) as store:
+        first = store.query("SELECT COUNT(*) AS n FROM turns WHERE format = 'codex'")[0]["n"]
+    assert first >= 1
+    run_installed(cmd, payload, env=inline)  # nothing new: nothing recorded twice
+    with Store(home=slowloop_home) as store:
+        assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == first
+    write_skill(slowloop_home, "new-skill", "Learned after the session began")
+    with open(rollout, "a") as f:
+        f.write("\n")
+    run_installed(cmd, payload, env=inline)
+    assert "new-skill" in agents_md.read_block(env["proj"] / "AGENTS.md")
+
+
+def test_agents_md_block_survives_a_missing_end_marker(tmp_path: Path) -> None:
+    md = tmp_path / "AGENTS.md"
+    md.write_text(f"intro\n\n{agents_md.BEGIN}\nold stuff, the end marker was deleted by hand\n")
+    assert agents_md.write_block(md, "fresh") is True
+    assert md.read_text() == f"intro\n\n{agents_md.BEGIN}\nfresh\n{agents_md.END}"
+    assert agents_md.write_block(md, "fresh") is False
