@@ -46,7 +46,7 @@ def build_server(agent: str = "default", home: Path | None = None):
     h = Path(home) if home is not None else default_home()
     server_class, tool_error = _mcp()
     server = server_class(
-        name="slowloop", version=_version(),
+        name="slowloop", version=_version(), log_level="WARNING",
         instructions=(f"slowloop's memory of how agent {agent!r} works: its learned skills, its "
                       "self-understanding memo, its operational memory (state, debts, chronicle) and "
                       "a search over everything past. Read a skill before the task it fits."))
@@ -75,7 +75,7 @@ def build_server(agent: str = "default", home: Path | None = None):
     def show_memo() -> str:
         from ..memo import Memo
 
-        return Memo(agent, home=h).render()
+        return Memo(agent, home=h).render() or "(the memo is empty: nothing learned about how I work yet)"
 
     @_tool(server, tool_error, "Show the operational memory root: system state, open debts, recent "
                              "chronicle and past summary.")
