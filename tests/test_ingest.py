@@ -84,3 +84,20 @@ def test_agents_command_counts_waiting_turns(samples):
     rows = json.loads(r.stdout)
     assert rows[0]["name"] == "cc" and rows[0]["turns"] > 10
     assert rows[0]["waiting_for_reflection"] >= 1
+
+
+def test_stored_outputs_are_cut_at_whitespace_so_secrets_stay_recognisable():
+    from slowloop.ingest import STORED_OUTPUT_HEAD, shrink_for_storage
+    from slowloop.safety.redact import redact
+    from slowloop.transcripts.model import Step, ToolResult, Turn
+
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0" * 3
+    for offset in range(-30, 5, 7):  # the key straddles the head cut at several positions
+        output = "x " * ((STORED_OUTPUT_HEAD + offset) // 2) + key + " " + "log line\n" * 2000
+        turn = Turn("s", "claude-code", 0, "run it",
+                    steps=(Step("tool_result", result=ToolResult("c", "Bash", output)),))
+        stored = shrink_for_storage(turn).steps[0].result.output
+        assert len(stored) < len(output)
+        fragment = key[:12]
+        if fragment in stored:  # whatever of the key was kept is whole, so redaction finds it
+            assert key in stored and key not in redact(stored).text

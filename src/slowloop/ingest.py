@@ -74,15 +74,30 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
+def _space_before(text: str, i: int) -> int:
+    j = max(text.rfind(" ", 0, i), text.rfind("\n", 0, i))
+    return j if j > i - 400 else i - 400 if i > 400 else i
+
+
+def _space_after(text: str, i: int) -> int:
+    cands = [j for j in (text.find(" ", i), text.find("\n", i)) if j >= 0]
+    j = min(cands) if cands else -1
+    return j if 0 <= j < i + 400 else min(len(text), i + 400)
+
+
 def shrink_for_storage(turn: Turn) -> Turn:
     steps = []
     changed = False
     for s in turn.steps:
         r = s.result
         if r is not None and len(r.output) > STORED_OUTPUT_HEAD + STORED_OUTPUT_TAIL + 100:
-            cut = len(r.output) - STORED_OUTPUT_HEAD - STORED_OUTPUT_TAIL
-            out = (r.output[:STORED_OUTPUT_HEAD] + f"\n[… {cut} chars not stored …]\n"
-                   + r.output[-STORED_OUTPUT_TAIL:])
+            text = r.output
+            # Cut at whitespace: a secret (keys and tokens hold none) is never split in two
+            # pieces that the bundle's redaction would no longer recognise.
+            head_end = _space_before(text, STORED_OUTPUT_HEAD)
+            tail_start = _space_after(text, len(text) - STORED_OUTPUT_TAIL)
+            cut = tail_start - head_end
+            out = (text[:head_end] + f"\n[… {cut} chars not stored …]\n" + text[tail_start:])
             s = dataclasses.replace(s, result=dataclasses.replace(r, output=out))
             changed = True
         steps.append(s)
