@@ -256,6 +256,15 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
 
 
 def _background(home: Path) -> bool:
+    """``hooks.background``, read without parsing TOML when no config file mentions it (the Stop
+    hook's budget is a few milliseconds beyond the interpreter's start)."""
+    env = os.environ.get("SLOWLOOP_HOOKS__BACKGROUND")
+    if env is None:
+        try:
+            if "background" not in (home / "config.toml").read_text(encoding="utf-8"):
+                return True
+        except FileNotFoundError:
+            return True
     from ..config import load_config
 
     return bool(load_config(home).get("hooks", "background"))
@@ -264,8 +273,6 @@ def _background(home: Path) -> bool:
 def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
                  agents_md: Path | None = None) -> int:
     """Start the observation in a detached process that outlives the hook (and the session)."""
-    import subprocess
-
     args = [sys.executable, "-m", MODULE, "--worker", "--agent", agent, "--home", str(home),
             "--transcript", str(transcript)]
     if skills_dir is not None:
@@ -274,6 +281,14 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
         args += ["--agents-md", str(agents_md)]
     log_path = home / "logs" / "hooks.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    if hasattr(os, "posix_spawn"):
+        # posix_spawn instead of subprocess: importing subprocess costs more than the spawn.
+        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                   (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                   (os.POSIX_SPAWN_OPEN, 2, str(log_path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)]
+        return os.posix_spawn(sys.executable, args, os.environ, file_actions=actions, setsid=True)
+    import subprocess
+
     with open(log_path, "ab") as err:
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True, close_fds=True)
