@@ -42,7 +42,7 @@ def _show(report, as_json: bool, verb: str) -> None:
     s = report.skills or {}
     if "linked" in s:
         click.echo(f"  skills linked in {report.skills_dir}: {', '.join(s['linked']) or 'none'}")
-        if s.get("not_linked"):
+        if s.get("not_linked") and report.hooks:
             click.echo(f"  learned but not linked: {', '.join(s['not_linked'])} (run `slowloop hooks sync`)")
     elif s:
         for key in ("added", "removed", "conflicts"):
