@@ -197,6 +197,14 @@ def load_config(home: Path | None = None, environ: dict[str, str] | None = None)
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"{path}: not valid TOML: {exc}",
                             hint="fix the file, or move it away to use the defaults") from None
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                            f"{exc.start})",
+                            hint="save it as UTF-8 (TOML files must be), or move it away") from None
+        except OSError as exc:  # a folder, no permission: the file cannot be read at all
+            raise UserError(f"{path}: cannot be read: {exc.strerror or exc}",
+                            hint="config.toml must be a readable file; move it away to use the "
+                                 "defaults") from None
         for section, keys in data.items():
             if not isinstance(keys, dict):
                 raise UserError(f"{path}: top-level key {section!r} must be a [section]")
