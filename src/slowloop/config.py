@@ -185,6 +185,29 @@ def _coerce(section: str, key: str, value: Any, source: str) -> Any:
                         hint=f"the default is {default!r}") from None
 
 
+# Strings that are durations: checked when read from the file or the environment, so a typo is an
+# error at once instead of a silently wrong schedule (or a failure hours later in the daemon).
+DURATION_KEYS = frozenset({("skills", "eviction_grace"), ("skills", "last_used_flush"),
+                           ("scheduler", "interval"), ("scheduler", "cooldown"),
+                           ("scheduler", "force_after"), ("scheduler", "lock_stale_after")})
+
+
+def _check(section: str, key: str, value: Any, source: str) -> Any:
+    """Range checks on a coerced value: durations must parse, numbers must not be negative."""
+    if (section, key) in DURATION_KEYS:
+        from .clock import parse_duration
+
+        try:
+            parse_duration(value)
+        except ValueError as exc:
+            raise UserError(f"{source}: {section}.{key} = {value!r}: {exc}",
+                            hint=f"the default is {DEFAULTS[section][key]!r}") from None
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise UserError(f"{source}: {section}.{key} = {value!r} is negative",
+                        hint=f"use 0 or more (the default is {DEFAULTS[section][key]!r})")
+    return value
+
+
 def load_config(home: Path | None = None, environ: dict[str, str] | None = None) -> Config:
     """Defaults, then ``<home>/config.toml``, then ``SLOWLOOP_<SECTION>__<KEY>`` variables."""
     env = os.environ if environ is None else environ
@@ -210,7 +233,8 @@ def load_config(home: Path | None = None, environ: dict[str, str] | None = None)
                 raise UserError(f"{path}: top-level key {section!r} must be a [section]")
             for key, value in keys.items():
                 values.setdefault(section, {})
-                values[section][key] = _coerce(section, key, value, str(path))
+                values[section][key] = _check(section, key, _coerce(section, key, value, str(path)),
+                                              str(path))
                 sources[(section, key)] = str(path.name)
     for name, raw in env.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name[len(ENV_PREFIX):]:
@@ -219,7 +243,8 @@ def load_config(home: Path | None = None, environ: dict[str, str] | None = None)
         section, key = section.lower(), key.lower()
         if section not in DEFAULTS:
             continue  # SLOWLOOP_HOME and friends are not settings
-        values[section][key] = _coerce(section, key, raw, f"env {name}")
+        values[section][key] = _check(section, key, _coerce(section, key, raw, f"env {name}"),
+                                      f"env {name}")
         sources[(section, key)] = f"env {name}"
     return Config(values, sources, path)
 
