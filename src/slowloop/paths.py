@@ -34,8 +34,15 @@ def home() -> Path:
 
 def ensure_home(path: Path | None = None) -> Path:
     h = path or home()
+    if h.exists() and not h.is_dir():
+        raise UserError(f"the slowloop home {h} is a file, not a folder",
+                        hint="point SLOWLOOP_HOME at a folder (it is created when missing)")
     if not h.exists():
-        h.mkdir(parents=True, exist_ok=True)
+        try:
+            h.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot create the slowloop home {h}: {exc.strerror or exc}",
+                            hint="point SLOWLOOP_HOME at a folder you can write to") from None
         try:
             os.chmod(h, 0o700)
         except OSError:

@@ -107,6 +107,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:
+        # The environment refused (permissions, a full disk, a folder where a file should be):
+        # say which path and why in one line, with the exit code for environment failures.
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        sys.exit(5)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
