@@ -28,6 +28,15 @@ How it reads a message:
   did you delete the tests?" is a correction: its cue is "why did you", not a "wrong" word.
 - A user owning the mistake ("Sorry, I gave you the wrong file name", "colpa mia") is not
   correcting the agent: such a sentence is skipped.
+- A message that is only "no" rejects what the agent just did; "No, that's all" / "nein, sonst
+  nichts" / "いいえ、以上です" close the exchange and are not corrections. A lone question asking
+  why the agent *chose* something ("Why did you use a class here?") asks for an explanation; the
+  same question followed by a remark, or about a deletion, still counts.
+- Families added after the blind set (tests/data/blind, bench/blind.py), each in every language:
+  it broke ("now nothing compiles", "it was working before"), the fix did not take ("same error
+  as before"), put it back the way it was, "there is a misunderstanding", "I wanted X, not Y",
+  half-done work ("you renamed X but didn't update the callers"), verb + 错 ("you edited the
+  wrong …") in Chinese, "wrong file / falsche Datei / mauvais fichier" with a noun.
 """
 
 from __future__ import annotations
@@ -55,10 +64,22 @@ def _cues(*patterns: str, question: bool = False) -> tuple[_Cue, ...]:
     return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question) for p in patterns)
 
 
+# "No, that's all" / "nein, sonst nichts": the user closes the exchange, nothing is rejected.
+_THATS_ALL = (r"(?:that'?s (?:all|it)|nothing (?:else|more)|per ora è tutto|è tutto|nient'altro"
+              r"|niente (?:altro|di più)|(?:é )?só isso|mais nada|c'est tout|rien d'autre|rien de plus"
+              r"|eso es todo|es todo|nada más|das ist alles|das war'?s|sonst nichts|mehr nicht)")
+# A whole message that is only "no" (or "nope", "nein"…) answers the agent's last move.
+_BARE_NO = re.compile(r"^\W*(?:no+|nope|nah|nein|non|não|nao|いいえ|いや|不是|不)\W*$", re.IGNORECASE)
+# A redo verb whose object is a build / deploy / test run asks for a rerun, not for new work.
+_RERUN_OBJECT = (r"(?!\s+(?:(?:il|la|i|le|lo|l'|o|a|os|as|el|los|las|les|des|du|un|une|uno|una|um|uma)\s*)?"
+                 r"(?:build|deploy|test|tests|release|rilascio|ci|pipeline|docker|image|immagine"
+                 r"|imagem|imagen|compil|bundle|install|migra)\w*)")
 # A sentence opening with a bare "no" followed by punctuation: "No, use pnpm" but not "No need…",
 # "No problem", "Non merci", "No hay problema".
-_OPENING_NO = (r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]|\s+no\b)"
-               r"(?!\s*(?:thanks|thank you|grazie|obrigad|merci|gracias|danke))")
+_OPENING_NO = (r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]"
+               r"|\s+(?:no|non|nein|não|nao)\b)"
+               r"(?!\s*(?:thanks|thank you|grazie|obrigad|merci|gracias|danke))"
+               r"(?![^\n]{0,12}?" + _THATS_ALL + ")")
 
 _CUES: dict[str, tuple[_Cue, ...]] = {
     "en": _cues(
@@ -74,7 +95,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bnot what i (?:asked|wanted|meant|said)\b",
         r"\bi (?:said|told you|already told you|asked (?:you )?(?:to|for)|meant|wanted)\b",
         r"\b(?:don'?t|do not|never)\s+(?!forget|worry|hesitate|bother|mind)\w+",
-        r"\b(?:stop|quit)\s+\w+ing\b", r"^instead of\b",
+        r"\b(?:stop|quit)\s+\w+ing\b", r"^instead of\b(?!\s+(?:me|us|having to|doing (?:it|this)))",
         r"\byou (?:broke|forgot|missed|deleted|removed|ignored|misunderstood|misread|skipped"
         r"|only fixed|didn'?t|did not|were supposed to|are supposed to|should(?:n'?t| not)? have"
         r"|got (?:it|that|this) wrong|keep \w+ing)\b",
@@ -82,10 +103,20 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\b(?:should|must|needs? to|has to) be\b[^.;\n]{0,40}?,?\s*not\b",
         r"\bstill (?:doesn'?t|does not|isn'?t|is not|not|fails|failing|broken|wrong)\b",
         r"\b(?:put|bring|change) (?:them|it|that|those) back\b", r"\boff[- ]by[- ]one\b",
+        # "you renamed X but didn't update the callers": half-done work.
+        r"\byou \w+ed\b[^.\n]{0,80}\bbut (?:didn'?t|did not|forgot|never|not|left)\b",
+        # It broke: "now nothing works", "it was working before", "same error as before".
+        r"\bnow (?:nothing|none of)\b", r"\b(?:was|were) working (?:fine |perfectly )?before\b",
+        r"\b(?:still|again) the same (?:error|problem|issue|failure)\b"
+        r"|\bsame (?:error|problem|issue|failure) (?:as before|again)\b",
+        r"\b(?:that|this|it|your (?:fix|change|patch)) didn'?t (?:fix|help|work|change anything)\b",
+        r"\bthere(?:'s| is| was| might be| may be| seems to be| must be) (?:a |some )?"
+        r"misunderstanding\b|\bmisunderstood (?:me|what i)\b",
+        r"\b(?:back|leave it|keep it|make it) (?:to )?(?:the way|how|like) it was\b",
     ) + _cues(r"\b(?:wrong|incorrect)\b", question=True),
-    "zh": _cues(r"错了|錯了", question=True) + _cues(
-        r"不对|不對|搞错|搞錯|弄错|弄錯|理解错|理解錯|说错|写错|寫錯|不正确|不正確",
-        r"不是.{0,30}?而是", r"应该是|應該是|应该用|應該用",
+    "zh": _cues(r"错了|錯了|应该是|應該是", question=True) + _cues(
+        r"(?<![对對])不[对對](?![称稱等])|搞错|搞錯|弄错|弄錯|理解错|理解錯|说错|写错|寫錯|不正确|不正確",
+        r"不是.{0,30}?而是", r"应该用|應該用",
         r"不是我(?:想要|要|说)的|我(?:说|說)的是|我(?:说|說)过|我(?:说|說)了|我没让你|我沒讓你|我没有让你",
         r"别动|別動|不要再|别再|別再|不要动|不要改|不要删", r"怎么把|怎麼把|为什么(?:把|要|你)|為什麼(?:把|要|你)",
         r"撤销|撤銷|恢复回|恢復回|还原|還原|改回", r"还是不|還是不|还是失败|還是失敗|这样不行|這樣不行",
@@ -93,6 +124,15 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"你又|又把|又用", r"不是这样|不是這樣|反了|相反", r"为什么(?:用|改|删)|為什麼(?:用|改|刪)",
         r"覆盖了|覆蓋了|删掉了我|刪掉了我|你删|你刪|加回去|放回去|改回去",
         r"我要的不是|我指的是|我说的不是|我說的不是",
+        # verb + 错 / 坏: "you edited the wrong …", "you broke …"
+        r"(?:改|用|放|删|刪|看|找|拼|选|選|装|裝|提交|复制|複製)错(?!别字|別字|字)|(?:搞|弄|改|写|寫)(?:坏|壞)了",
+        r"你把.{0,30}?(?:删掉了|刪掉了|删了|刪了|去掉了|弄丢了|弄丟了|覆盖了|覆蓋了|改没了)",
+        r"不是(?:这个|這個|那个|那個)意思|撤回|回滚|回滾",
+        r"我(?:都|已经|已經|早就)(?:说|說|讲|講)(?:了|过|過)|跟你(?:说|說)过|跟你(?:说|說)過",
+        r"之前(?:是|还是|還是)?好(?:的|好的)|本来(?:是)?好(?:的|好的)|之前(?:还|還)?能用",
+        r"(?:一样|一樣|同样|同樣)的(?:报错|報錯|错误|錯誤|问题|問題)"
+        r"|(?:还是|還是|还|還|仍然|你)没(?:修好|解决|解決)",
+        r"误会了|誤會了|误解了|誤解了|你(?:误会|誤會|误解|誤解)",
     ),
     "ja": _cues(r"間違(?!いやすい|えやすい)|まちが(?!いやすい)", question=True) + _cues(
         r"違います|違う|ちがう|ちがいます|そうじゃな|そうではな|じゃなくて(?=[、,])",
@@ -101,10 +141,15 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"言ったのに|言いましたよね|言ったように|言ったでしょう|と言いました|頼んでいない|頼んでません",
         r"動きません|動かない|まだ(?:動|エラー|失敗|直って)|直っていない|直ってない",
         r"そういう意味(?:では|じゃ)",
-        r"勝手に", r"^(?:いや|いいえ)[、,]", r"言った(?:はず|じゃない|よね)", r"^逆です|逆になって|逆でした",
+        r"勝手に", r"^(?:いや|いいえ)[、,](?!\s*(?:以上|大丈夫|結構|特に|ありがと|それで))", r"言った(?:はず|じゃない|よね)", r"^逆です|逆になって|逆でした",
         r"なぜ.{0,30}(?:使って|して|した)|どうして.{0,30}(?:使って|して|した)",
         r"上書きし|また.{0,40}(?:ていますね|ましたね|てますね)|を戻して|戻してください|無視",
         r"(?:その|この|それ|これ|そっち|こっち).{0,20}(?:じゃ|では)(?:ないです|ありません)",
+        r"頼んだの(?:は|と).{0,20}(?:違|じゃな|ではな)",
+        r"(?:消し|削除し|変え|変更し|壊し|書き換え|戻し|上書きし)たせい",
+        r"さっきまで動|前は動いて|壊しました|壊したの",
+        r"(?:誤解|勘違い)(?:して|され|があ)|説明が足りな|ではなく[^。]{0,30}(?:の方|のほう)(?:です|だ)",
+        r"同じエラー",
     ),
     "it": _cues(r"\bsbagliat[oaie]\b|\berrat[oaie]\b", question=True) + _cues(
         _OPENING_NO, r"\bnon (?:è|e') (?:corretto|giusto|quello che|così)\b", r"^non così\b",
@@ -113,10 +158,15 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bnon ti ho chiesto\b|\bperché hai\b|\bannulla\b|\bripristina\b|\brimetti\w*\b",
         r"\bancora non funziona\b|\bnon funziona ancora\b|\bcontinua a non\b",
         r"\bnon (?!preoccup)\w+(?:are|ere|ire)\b|\bsmetti di\b|^invece di\b",
-        r"\brifall[oa]\b|\brifai\b|\briscrivil[oa]\b", r"\bil contrario di\b|\bal contrario\b",
+        r"\brifall[oa]\b|\brifai\b" + _RERUN_OBJECT + r"|\briscrivil[oa]\b", r"\bil contrario di\b|\bal contrario\b",
         r"\bintendevo\b|^non è (?:quel|questo|il|la|lo)\b|\binvertit[oa]\b",
         r"\bhai (?:sovrascritto|cancellato|rotto|rimosso|eliminato|ignorato|dimenticato|perso"
         r"|tolto)\b|\bhai di nuovo\b|\bperché (?:usi|stai|continui)\b",
+        r"\bma non hai\b|\bnon hai (?!bisogno|fretta|tempo)\w+(?:ato|uto|ito)\b",
+        r"\bnon funziona più\b|\bprima funzionava\b|\bnon (?:va|funziona) più\b",
+        r"\bancora non (?:va|funziona|compila|passa)\b|\b(?:lo )?stesso errore\b",
+        r"\b(?:c'è|ci sia|ci dev'essere|c'è stato) un (?:equivoco|malinteso)\b|\bmi hai frainteso\b"
+        r"|\bvolevo\b[^.\n]{0,60}\bnon (?:un|una|uno|il|la|lo|i|le|gli|l'|\w+are|\w+ere|\w+ire)\b",
     ),
     "pt": _cues(r"\berrad[oa]s?\b|\bincorret[oa]\b", question=True) + _cues(
         _OPENING_NO, r"\bnão (?:é|foi) (?:isso|assim|o que|correto|certo)\b",
@@ -124,11 +174,18 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\beu (?:disse|falei|pedi)\b|\bjá (?:te )?falei\b|\bcomo eu pedi\b|\bpor que você\b",
         r"\bdesfaça\b|\bdesfaz\b|\breverta\b|\bde volta\b|\bainda não funciona\b|\bcontinua sem\b",
         r"\bnão (?:use|usa|mexa|mexe|toque|apague|mude|altere|adicione|renomeie)\b",
-        r"^(?:para|pare) de \w+r\b|^em vez de\b|\brefaça\b|\brefaz\b", r"\bo contrário do\b",
+        r"^(?:para|pare) de \w+r\b|^em vez de\b|\brefaça\b" + _RERUN_OBJECT + r"|\brefaz\b" + _RERUN_OBJECT, r"\bo contrário do\b",
         r"\binvertid[oa]\b|\bao contrário\b|\beu (?:estava falando|quis dizer|me referia)\b"
         r"|^não é (?:esse|este|essa|esta|isso|aquele|o|a)\b",
         r"\bvocê (?:sobrescreveu|apagou|removeu|quebrou|ignorou|esqueceu|perdeu)\b"
         r"|\bvocê \w+(?:ou|eu|iu)\b.{0,60}\bde novo\b|\bpor que (?:está|esta|usou|usa|mudou)\b",
+        r"\beu (?:te |lhe )(?:disse|falei|pedi)\b|\bvocê não \w+(?:ou|eu|iu)\b",
+        r"\bantes (?:estava|funcionava|passava)\b|\bnão (?:funciona|compila|roda|passa) mais\b"
+        r"|\bagora nada (?:funciona|compila|roda|passa|abre)\b",
+        r"\bmesmo erro\b|\bnão resolveu\b"
+        r"|\b(?:volt|deix|coloc|restaur|põe|ponha)\w* (?:\w+ )?como (?:estava|era)\b",
+        r"\b(?:houve|há|tem|teve) (?:um )?mal-?entendido\b|\bme expressei mal\b"
+        r"|\b(?:eu queria|era para|era pra)\b[^.\n]{0,60}\bnão (?:o|a|os|as|um|uma|\w+ar|\w+er|\w+ir)\b",
     ),
     "fr": _cues(
         _OPENING_NO, r"\bc'est (?:faux|incorrect|pas (?:ça|bon|correct|juste))\b",
@@ -138,10 +195,20 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bcomme je l'ai demandé\b|\bje ne t'ai pas demandé\b",
         r"\bpourquoi (?:tu as|as-tu)\b|\bannule\b|\bremets\b|\btoujours pas\b|\barrête de\b",
         r"\bne (?:touche|modifie|supprime|change|utilise|mets|rajoute|renomme) pas\b",
-        r"^au lieu d", r"\brefais\b", r"\bl'inverse de\b|\ble contraire de\b|\bà l'envers\b",
+        r"^au lieu d", r"\brefais\b" + _RERUN_OBJECT, r"\bl'inverse de\b|\ble contraire de\b|\bà l'envers\b",
         r"\bje parlais d|\bje voulais dire\b|\bce n'est pas (?:ce|le|la|les|cette)\b",
         r"\btu as (?:encore|écrasé|supprimé|cassé|oublié|ignoré|effacé|perdu)\b"
         r"|\bpourquoi tu \w+(?:es|is)\b",
+        r"(?:^|\b(?:le|la|les) )mauvaise?s? (?:fichier|dossier|répertoire|branche|table|base"
+        r"|fonction|méthode|classe|variable|version|commande|endroit|chemin|port)\b",
+        r"\btu as \w+(?:é|i|u|is|it)e?s?\b[^.\n]{0,80}\bmais (?:pas|sans|tu n'as pas|oublié)\b"
+        r"|\btu n'as pas \w+(?:é|i|u|is|it)\b",
+        r"\bavant\b.{0,15}\b(?:marchait|fonctionnait|passait|passaient)\b"
+        r"|\b(?:marchait|fonctionnait|passaient|passait) avant\b|\bne (?:marche|fonctionne) plus\b",
+        r"\bmême erreur\b",
+        r"\b(?:il y a|il y a eu|y a) (?:un )?malentendu\b|\bje me suis mal exprimé"
+        r"|\bje voulais\b[^.\n]{0,60}\bpas (?:du|de|des|le|la|les|un|une|l'|\w+er|\w+ir)\b",
+        r"^non,? non\b",
     ),
     "es": _cues(
         _OPENING_NO, r"\b(?:está|esta) mal\b|\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
@@ -150,11 +217,18 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bpor qué (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
         r"\bsigue sin funcionar\b|\btodavía no funciona\b|^así no\b|\bdeja de\b",
         r"\bno (?:toques|cambies|uses|borres|agregues|añadas|modifiques)\b",
-        r"^en (?:lugar|vez) de\b", r"\brehaz\w*\b|\bhazlo (?:otra vez|de nuevo)\b",
+        r"^en (?:lugar|vez) de\b", r"\brehaz\w*\b" + _RERUN_OBJECT + r"|\bhazlo (?:otra vez|de nuevo)\b",
         r"\blo contrario de\b|\bal revés\b|\binvertid[oa]\b|\bme refería\b|\bquise decir\b",
         r"\bno es (?:el|la|lo|ese|esa|eso|este|esta)\b", r"\b(?:sobrescribiste|borraste|rompiste|olvidaste|ignoraste"
         r"|quitaste|eliminaste|perdiste)\b|\botra vez \w+(?:aste|iste)\b"
         r"|\bpor qué (?:usas|sigues|estás|cambiaste)\b",
+        r"\bno vuelvas a\b|\bno (?!(?:ex|cons|ins|res|as|pers|des|subs)iste\b)(?:\w+aste|\w+iste)\b",
+        r"\bantes funcionaba\b|\bya no (?:funciona|arranca|compila|anda)\b"
+        r"|\bahora (?:no (?:funciona|arranca|compila|anda) nada|nada (?:funciona|arranca|compila|anda))\b",
+        r"\b(?:el )?mismo error\b|\bno se arregló\b"
+        r"|\b(?:déj|dej|vuelv|pon|restaur|regrés)\w* (?:\w+ )?como (?:estaba|era)\b",
+        r"\b(?:hay|hubo|ha habido) un malentendido\b|\bme expliqué mal\b|\bno me expliqué\b"
+        r"|\bquería\b[^.\n]{0,60}\bno (?:con|el|la|los|las|un|una|en|lo|de|\w+ar|\w+er|\w+ir)\b",
     ),
     "de": _cues(
         _OPENING_NO, r"\bdas ist (?:falsch|nicht (?:das|was|richtig|korrekt))\b|^falsch\b",
@@ -168,8 +242,36 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bverkehrt\b|\bfalsch herum\b|\bich meinte\b|\bdas ist nicht (?:die|der|den)\b",
         r"\bdas gegenteil\b|\bschon wieder\b|\bwarum (?:benutzt|nimmst|machst|verwendest) du\b",
         r"\bdu hast .{0,40}(?:überschrieben|gelöscht|kaputt gemacht|vergessen|ignoriert|entfernt)\b",
+        r"^falsche[rsn]? (?:datei|ordner|verzeichnis|branch|pfad|tabelle|funktion|methode|klasse"
+        r"|variable|version|befehl|stelle|port|repo|umgebung)\b", r"\bich hab(?:e)? (?:es )?(?:dir|euch|ihnen)? ?(?:doch |schon )*gesagt\b"
+        r"|\bhatte ich (?:dir |doch |schon )*gesagt\b|\bdu sollst (?:doch )?(?:nicht|kein)",
+        r"\bvorher (?:ging|lief|hat es funktioniert|funktionierte)|\bgeht (?:gar )?nichts mehr\b"
+        r"|\bfunktioniert (?:gar )?nicht mehr\b",
+        r"\b(?:gleiche[nr]?|derselbe|denselben) fehler\b",
+        r"\bein missverständnis\b|\bmissverstanden\b"
+        r"|\b(?:ich wollte|wollte ich)\b[^.\n]{0,60}\b(?:kein\w*|nicht (?:die|der|das|den|ein\w*))\b",
+        r"^nein,? nein\b",
     ),
 }
+
+# "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
+# This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
+_WHY = re.compile(r"^\W*(?:why|perché|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
+                  r"|为什么|為什麼|なぜ|どうして)|(?:为什么|為什麼|なぜ|どうして)", _I)
+_CHOICE_VERB = re.compile(
+    r"\b(?:use|used|using|choose|chose|chosen|pick|picked|go with|went with|opt(?:ed)?|prefer(?:red)?"
+    r"|decide|decided|usato|usi|usare|scelto|preferito|deciso|optato|usou|usa|usar|escolheu|optou"
+    r"|preferiu|decidiu|choisi|utilisé|utilises|utiliser|pris|préféré|opté|décidé|usaste|usas"
+    r"|elegiste|escogiste|optaste|preferiste|decidiste|benutzt|verwendet|gewählt|genommen"
+    r"|entschieden|nimmst|verwendest)\b|用|选|選|使っ|使う|選ん|採用", _I)
+
+
+def _asks_about_a_choice(joined: str) -> bool:
+    """The whole message is one question asking why the agent chose something."""
+    lone = joined.strip()
+    return ("\n" not in lone and lone.endswith(("?", "？")) and bool(_WHY.search(lone))
+            and bool(_CHOICE_VERB.search(lone)))
+
 
 # Cheap language guess, only to report the message's language and try its cues first.
 _STOPWORDS: dict[str, frozenset[str]] = {
@@ -205,7 +307,7 @@ _GUARD = re.compile(
     r"|\bcolpa mia\b|\berrore mio\b|\bmi sono sbagliat|\bfoi mal\b|\berro meu\b|\bculpa minha\b"
     r"|\bme enganei\b|\bma faute\b|\bje me suis trompé|\bmon erreur\b|\bculpa mía\b"
     r"|\berror mío\b|\bme equivoqué\b|\bmein fehler\b|\bich hab(?:e)? mich vertan\b"
-    r"|我(?:搞|弄|说|說|给|給|写|寫)错|是我的错|是我的錯|私の(?:ミス|間違い)|こちらの(?:ミス|間違い)", _I)
+    r"|我(?:搞|弄|说|說|给|給|写|寫|看|改|用|放|选|選|记|記)错|是我的错|是我的錯|私の(?:ミス|間違い)|こちらの(?:ミス|間違い)", _I)
 
 
 def _clean(text: str) -> str:
@@ -244,9 +346,11 @@ def detect_language(text: str) -> str | None:
     return best if scores[best] > 0 else None
 
 
-def _match(lang: str, joined: str) -> str | None:
+def _match(lang: str, joined: str, choice_question: bool) -> str | None:
     for cue in _CUES[lang]:
         for m in cue.rx.finditer(joined):
+            if choice_question and _WHY.search(m.group(0)):
+                continue
             if cue.skip_in_question:
                 end = joined.find("\n", m.end())
                 sentence_end = joined[:end if end != -1 else len(joined)].rstrip()
@@ -262,8 +366,11 @@ def detect_correction(text: str) -> Correction:
         return Correction(corrected=False)
     cleaned = _clean(text)
     language = detect_language(cleaned)
+    if _BARE_NO.match(cleaned):
+        return Correction(corrected=True, evidence=cleaned.strip(), language=language)
     # A sentence where the user owns the mistake ("I gave you the wrong file") is skipped.
     joined = "\n".join(x for x in _sentences(cleaned) if not _GUARD.search(x))
+    choice_question = _asks_about_a_choice(joined)
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -271,7 +378,7 @@ def detect_correction(text: str) -> Correction:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, joined)
+        cue = _match(lang, joined, choice_question)
         if cue:
             return Correction(corrected=True, evidence=cue, language=language or lang)
     return Correction(corrected=False, language=language)
