@@ -25,7 +25,8 @@ def explain(files: tuple[Path, ...], all_turns: bool, agent: str, as_json: bool)
     real, with evidence), correction, abort, the signals that fired, the score and the verdict.
 
     Nothing is recorded. Formats are detected: Claude Code, Codex, Gemini CLI, OpenAI or Anthropic
-    message lists. With --json, one JSON object per turn per line, in input order.
+    message lists. With --json, one JSON object per turn per line, in input order. Exits 3 when a
+    file is not a transcript (the others are still explained).
 
     \b
     Example:
@@ -35,6 +36,7 @@ def explain(files: tuple[Path, ...], all_turns: bool, agent: str, as_json: bool)
     app = get_app()
     cfg = app.config
     weakness = _weakness(agent, app)
+    unreadable = 0
     for path in expand_paths(files):
         report = ParseReport()
         try:
@@ -42,6 +44,7 @@ def explain(files: tuple[Path, ...], all_turns: bool, agent: str, as_json: bool)
             chosen = list(turns) if all_turns else list(deque(turns, maxlen=1))
         except DataError as exc:
             warn(f"error: {exc}")
+            unreadable += 1
             continue
         for problem in report.problems:
             warn(f"warning: {problem} (line skipped)")
@@ -53,6 +56,8 @@ def explain(files: tuple[Path, ...], all_turns: bool, agent: str, as_json: bool)
                 click.echo(json.dumps(observed_to_dict(ot, file=str(path)), ensure_ascii=False))
             else:
                 click.echo(render(ot, str(path)))
+    if unreadable:  # a file that is not a transcript is bad input: say so in the exit code too
+        click.get_current_context().exit(3)
 
 
 def _weakness(agent: str, app):

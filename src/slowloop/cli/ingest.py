@@ -20,7 +20,8 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     """Observe and record every turn of the given transcripts for an agent.
 
     Incremental: a turn already recorded is not recorded again; a turn that grew since is updated.
-    Malformed lines are reported with file and line and skipped; nothing recorded is lost.
+    Malformed lines are reported with file and line and skipped; nothing recorded is lost. Exits 3
+    when none of the files given is a transcript.
 
     \b
     Example:
@@ -29,6 +30,9 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     """
     app = get_app()
     files = expand_paths(paths)
+    for p in paths:  # a folder with nothing to read is most likely the wrong folder: say so
+        if p.expanduser().is_dir() and not any(p.expanduser() in f.parents for f in files):
+            warn(f"note: {p} holds no .jsonl or .json files (nothing to observe there)")
     total = sum(f.stat().st_size for f in files)
     weakness = _weakness(agent, app)
     show_bar = total >= PROGRESS_MIN_BYTES and not as_json
@@ -43,11 +47,17 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
         warn(f"skipped: {skipped}")
     if as_json:
         echo_json(summary.to_dict())
-        return
-    click.echo(f"{summary.files} file(s), {summary.turns} turn(s): {summary.new} new, "
-               f"{summary.updated} updated, {summary.unchanged} already recorded; "
-               f"{summary.reflect_worthy} worth reflecting on; "
-               f"{len(summary.problems)} malformed line(s) skipped (agent {agent!r}).")
+    else:
+        read = summary.files - len(summary.skipped_files)
+        skipped = (f" read, {len(summary.skipped_files)} skipped (not transcripts)"
+                   if summary.skipped_files else "")
+        click.echo(f"{read} file(s){skipped}, {summary.turns} turn(s): {summary.new} new, "
+                   f"{summary.updated} updated, {summary.unchanged} already recorded; "
+                   f"{summary.reflect_worthy} worth reflecting on; "
+                   f"{len(summary.problems)} malformed line(s) skipped (agent {agent!r}).")
+    if summary.files and len(summary.skipped_files) == summary.files:
+        # nothing given could be read: the input was wrong, and a script should know it
+        click.get_current_context().exit(3)
 
 
 class _NoBar:
