@@ -8,7 +8,8 @@ The order of evidence is the point of this module (SPEC §1.1):
 
 1. *Is it an error at all?* The format's own flags decide first: ``is_error`` and the exit code.
    An explicit ``is_error=False`` or exit code 0 is trusted even when the output is full of the
-   word "error" (a grep, a log, a file documenting errors). Only when the format records neither
+   word "error" (a grep, a log, a file documenting errors) — with one exception: an output that
+   *starts* with an HTTP 4xx/5xx status line (``curl -i``, httpie exit 0 on any response). Only when the format records neither
    do we look at the text, and then only at anchored envelopes (a ``Traceback`` header, an
    ``Error:`` first line, ``command not found``, a pytest ``FAILED`` line…), never at a bare word.
    A rejected tool use is not an error; ``grep``/``rg``/``diff`` exiting 1 with no output means
@@ -85,7 +86,8 @@ _TRANSIENT_WORDS: tuple[_Rule, ...] = _lit(
     "too many requests", "throttl", "overloaded", "service unavailable", "bad gateway",
     "temporarily unavailable", "try again later", "spurious network error",
     "trouble with your network", "und_err_connect_timeout", "und_err_socket",
-    "failed to connect to", "couldn't connect to", "could not connect to", "temporary failure",
+    "failed to connect to", "couldn't connect to", "could not connect to", "cannot connect to",
+    "can't connect to", "unable to connect to", "temporary failure",
     "upstream connect error", "disconnect/reset before headers",
 ) + _rules(
     r"epipe\b", r"time-?out (?:was reached|exceeded|expired|error|occurred)",
@@ -186,6 +188,9 @@ _ENVELOPE_LINES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _FIRST_LINE_ERROR = re.compile(
     r"\s*(?:(?:\w+ )?(?:Error|ERROR|error)(?:\[\w+\])?(?::| \d{3}\b)|Exit code [1-9]|API Error\b"
     r"|\{\s*\"error\"\s*:)")
+# ``curl -i`` / httpie print the response head first and exit 0 on a 4xx/5xx: the status line
+# says the request failed even though the command did not.
+_HTTP_HEAD = re.compile(r"\s*HTTP/\d(?:\.\d)? ([45]\d\d)\b")
 _FIRST_LINE_FS = re.compile(r"no such file or directory|enoent|permission denied")
 _NOT_FOUND_LINE = re.compile(r"\n\S+: (?:\d+: )?\S+: not found\n")
 
@@ -378,6 +383,9 @@ def _error_basis(result: ToolResult, window: str, command: str, tool: str | None
             return "is_error flag", exit_code
         return f"exit code {exit_code}", exit_code
     if result.is_error is False or exit_code == 0:
+        head = _HTTP_HEAD.match(window)
+        if head and not _is_reader(tool, command):
+            return f"HTTP {head.group(1)} response", exit_code
         return None, exit_code
     return _envelope(window, _is_reader(tool, command)), exit_code
 
