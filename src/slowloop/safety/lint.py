@@ -104,7 +104,8 @@ reporte reportez commence commencez resume resumez traduis traduisez formate for
 notez redemarre redemarrez restaure restaurez confirme confirmez fournis fournissez choisis
 choisissez definis definissez limite limitez separe separez trie triez signale signalez previens
 prevenez saute sautez charge chargez telecharge telechargez publie publiez consulte consultez
-precise precisez conserve conservez termine terminez place placez
+precise precisez conserve conservez termine terminez place placez reessaie reessayez depasse
+depassez
 """
 _VERBS_ES = """
 usa usad ejecuta ejecute escribe escriba lee lea abre abra cierra cierre inserta actualiza anade
@@ -145,8 +146,11 @@ _NEG_INF = r"(?:non|nao)\s+\w+(?:are|ere|ire|ar|er|ir)\b"
 _NEG_ES = r"no\s+(?:" + _words("""
 uses pongas ejecutes modifiques cambies borres elimines hagas escribas instales subas envies
 compartas incluyas abras toques reintentes olvides agregues anadas publiques guardes muestres
-confirmes respondas des digas pidas inventes asumas mezcles
-""") + r")\b"
+confirmes respondas des digas pidas inventes asumas mezcles superes excedas sobrepases pases
+""") + r")\b" + r"|no\s+\w+(?:es|as)\s+(?:nunca|jamas)\b"
+# French declaratives need a subject before "ne"; a clause opening with "ne … pas/jamais" is an
+# imperative whatever its verb ("ne dépasse jamais 5 puces").
+_NEG_FR = r"n(?:e\s+|')\w+\s+(?:pas|jamais|plus)\b"
 # "dê"/"dé"/"da" (give) lose their accent to collide with "de"/"da" (of): matched with the
 # accent and only before an article or an always-word.
 _GIVE = re.compile(r"^(?:dê|dé|dá|da|dai|dà)\s+(?:sempre|siempre|primero|prima|primeiro|a|o|la|el|"
@@ -170,6 +174,7 @@ antes_de antes_que depois_de depois_que apos ao sempre_que assim_que enquanto at
 lorsque lorsqu quand si s'il avant_de avant apres chaque_fois des_que pendant tant_que sauf
 cuando antes despues_de al cada_vez siempre_que en_cuanto mientras hasta
 wenn falls bevor vor nach nachdem sobald wahrend solange bei
+without senza sem sans sin ohne
 """)
 _SCOPE = _words("""
 in_this in_the in_every in_each in_all in_our in_your in_any in_ci on_main on_every for_this
@@ -241,10 +246,10 @@ _ZH_HEDGE = "也许|可能|似乎|或许|大概|好像|看起来|不妨|尽量"
 _ZH_VAGUE = "小心|注意|记住|牢记|更好|更有条理|做得更|很重要|用心|谨慎"
 _ZH_SUBJECT = {"user": "用户|使用者", "agent": "代理|助手|回答", "self": "我"}
 
-_JA_STRONG = "必ず|常に|決して|絶対に|いつでも"
+_JA_STRONG = "必ず|常に|決して|絶対に|いつでも|てはいけない|てはならない|ないこと|禁止"
 _JA_END = r"(?:こと|ください|下さい|せよ|しろ|なさい|ないで|べし|べきだ|べき)$"
 _JA_TRIGGER = ("ときは|時は|ときに|とき、|場合は|場合に|場合、|前に|後は|後に|後、|際は|際に|たら|なら|には|"
-               "たびに|ごとに|までに|では")
+               "たびに|ごとに|までに|では|せずに|ずに")
 _JA_HEDGE = "かもしれ|だろう|でしょう|ようだ|ようです|らしい|ほうがいい|方がいい|かも|と思う|みたい"
 _JA_VAGUE = "気をつけ|気を付け|注意|忘れないよう|もっと|うまく|良いコード|しっかり|きちんと|丁寧に"
 _JA_SUBJECT = {"user": "ユーザー|利用者", "agent": "エージェント|回答", "self": "私|僕"}
@@ -257,7 +262,7 @@ def _c(pattern: str) -> re.Pattern[str]:
 _RX = {
     "clause_split": _c(r"[,;:.!?()\"“”«»¿¡]+|\s[-–—]\s|\bthen\b|\s(?:and|e|y|et|und)\s(?=(?:"
                        + _VERB[:-2] + r")\b)"),
-    "directive": _c(rf"^(?:(?:{_LEAD})\s+|n')*(?:{_VERB}|{_NEG_INF}|{_NEG_ES})"),
+    "directive": _c(rf"^(?:(?:{_LEAD})\s+|n')*(?:{_VERB}|{_NEG_INF}|{_NEG_ES})|^{_NEG_FR}"),
     "remind": _c(rf"^(?:{_REMIND})\s+\w"),
     "modal": _c(rf"^(?:(?:{_LEAD})\s+)*(?:{_MODAL})\b"),
     "always_never": _c(rf"^(?:(?:{_LEAD})\s+|n')*(?:{_ALWAYS_NEVER}){_NOT_WHENEVER}\s+\w"),
