@@ -59,12 +59,18 @@ def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mo
     data = text.encode("utf-8")
     with file_lock(path.with_name(path.name + ".lock")):
         if expect is not False:
-            current = file_hash(path)
+            try:
+                old = path.read_bytes()
+            except FileNotFoundError:
+                old = None
+            current = None if old is None else hashlib.sha256(old).hexdigest()
             if current != expect:
                 raise ConflictError(
                     f"{path} changed since it was read (someone edited it); not overwriting",
                     hint="re-read the file and apply the change again",
                 )
+            if old is not None:
+                _refuse_lossy_rewrite(path, old)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -79,6 +85,20 @@ def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mo
             raise
         _fsync_dir(path.parent)
     return hashlib.sha256(data).hexdigest()
+
+
+def _refuse_lossy_rewrite(path: Path, old: bytes) -> None:
+    """A read-modify-write of a file that is not UTF-8 would carry U+FFFD where the person's bytes
+    were (``read_text`` decodes leniently so that reading never fails): refuse instead."""
+    try:
+        old.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from .errors import DataError
+
+        line = old.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"not UTF-8 text (byte {old[exc.start]:#04x}); not rewriting it, that would "
+                        "replace the bytes slowloop cannot read", path=str(path), line=line,
+                        hint="save the file as UTF-8, then run the command again") from None
 
 
 def _fsync_dir(directory: Path) -> None:
