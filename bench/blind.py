@@ -49,6 +49,46 @@ FIRST BLIND RUN, 2026-11-29 (detectors as of 0c8c3ad, untouched; these are the h
     and "Cannot connect to the Docker daemon" called real. lint — negative imperatives scoped by
     "without asking" read as trigger-less; fr/es/ja imperative forms (réessaie, ne dépasse,
     no superes, してはいけない, しないこと) not recognised.
+
+AFTER TUNING ON THE BLIND SET, 2026-11-29 (no longer blind: the misses above were read and
+generalised into cue families in 9d7703e, a3b7111, 2da1fb3; the existing sets stay at 1.000):
+    corrections — detect_correction(text).corrected
+      group     n      P      R   (of 'corrected')
+      de       29  1.000  1.000   tp=15 fp=0 fn=0 tn=14
+      en       42  0.950  0.950   tp=19 fp=1 fn=1 tn=21
+      es       29  1.000  1.000   tp=15 fp=0 fn=0 tn=14
+      fr       29  1.000  1.000   tp=15 fp=0 fn=0 tn=14
+      it       29  1.000  1.000   tp=15 fp=0 fn=0 tn=14
+      ja       29  1.000  0.933   tp=14 fp=0 fn=1 tn=14
+      pt       29  1.000  1.000   tp=15 fp=0 fn=0 tn=14
+      zh       30  1.000  1.000   tp=15 fp=0 fn=0 tn=15
+      ALL     246  0.992  0.984   tp=123 fp=1 fn=2 tn=120
+
+    errors — classify_result(result, call): is it an error?
+      group     n      P      R   (of 'error')
+      ALL     148  1.000  1.000   tp=111 fp=0 fn=0 tn=37
+      transient vs real, among true errors that were detected: accuracy 110/111 = 0.991
+        predicted transient: precision 1.000 (46/46)
+        predicted real     : precision 0.985 (64/65)
+
+    lint — lint_line(text).actionable
+      group     n      P      R   (of 'actionable')
+      de       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      en       24  1.000  1.000   tp=12 fp=0 fn=0 tn=12
+      es       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      fr       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      it       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      ja       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      pt       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      zh       16  1.000  1.000   tp=8 fp=0 fn=0 tn=8
+      ALL     136  1.000  1.000   tp=68 fp=0 fn=0 tn=68
+
+    Left as misses on purpose: "hold on, you're editing the generated file" (no cue, only meaning),
+    Japanese sarcasm "さすがですね、全部のテストが落ちました" and the bug report "the user picks the
+    wrong answer" (a domain noun phrase). Claude Code's "Command timed out after 2m" stays real:
+    errors.py documents that choice (a command outliving its own limit is usually a hung test or
+    a foreground server), while this set labelled it transient after SPEC's "timeouts". Read
+    these figures as an upper bound; a new unseen set is the way to measure again.
 """
 
 from __future__ import annotations
