@@ -19,7 +19,7 @@ retire skills. Configure a model (``[provider]``) for that.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..transcripts.model import ToolCall, Turn
@@ -268,6 +268,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
         latest[r.key] = r
     plays = list(memo.get("plays", []))
     skill_lines: dict[str, str] = dict(skills)
+    created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
     for rule in latest.values():
         out.rules.append(rule)
         if rule.kind == "correction":
@@ -292,6 +293,15 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                 if any(_similar(line, rule.text) >= 0.8 for line in body.splitlines()):
                     out.notes.append(f"already known in skill {name}: {rule.text}")
                     continue
+                if name in created:
+                    # created by this same reflection: the skill does not exist yet, so a patch
+                    # would be rejected; the rule goes into the body being created instead
+                    i = created[name]
+                    body = body.rstrip("\n") + f"\n- {rule.text}\n"
+                    out.actions[i] = replace(out.actions[i], body=body,
+                                             reason=f"{out.actions[i].reason}; {rule.why}")
+                    skill_lines[name] = body
+                    continue
                 lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
                 anchor = lines[-1] if lines else ""
                 if anchor and body.count(anchor) == 1:
@@ -304,6 +314,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             description = (f"Recoveries learned while {rule.topic_phrase}: what to do when a command "
                            f"fails. Use when {rule.topic_phrase} and something fails.")
             body = f"# {name.replace('-', ' ').capitalize()}\n\n## Rules\n- {rule.text}\n"
+            created[name] = len(out.actions)
             out.actions.append(Action("create_skill", rule.why, name=name, description=description,
                                       body=body))
             skill_lines[name] = body
