@@ -199,7 +199,14 @@ class Memo:
             content = parse_memo(base_text, str(self.path))
         entries = list(content.entries[section])
         if op == "add":
-            entries.append(_clean(text or ""))
+            entry = _clean(text or "")
+            same = [i for i, e in enumerate(entries, 1) if " ".join(e.split()).casefold()
+                    == " ".join(entry.split()).casefold()]
+            if same:  # a repeat would only spend the cap and show the agent the line twice
+                raise UserError(f"the {section} section already has this entry (number {same[0]}): "
+                                f"{entry!r}; nothing was written",
+                                hint=f"see `slowloop memo show --section {section}`")
+            entries.append(entry)
         elif op == "replace":
             if match is None:
                 raise UserError("replace needs the entry to replace (its number or part of its text)")
