@@ -137,7 +137,9 @@ def list_(retired: bool, agent: str, as_json: bool) -> None:
         echo_json(rows)
         return
     if not rows:
-        click.echo("no skills yet")
+        archived = 0 if retired else len(lib.list(include_retired=True))
+        click.echo(f"no active skills ({archived} retired: see `slowloop skills list --retired`)"
+                   if archived else "no skills yet")
     for r in rows:
         m = r["metrics"]
         flag = " [retired]" if r["retired"] else ""

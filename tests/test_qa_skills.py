@@ -1,0 +1,28 @@
+"""QA regression: after retiring the only skill, `slowloop skills list` said "no skills yet", as if
+nothing had ever been learned; it now says the skills are retired and how to see them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "slowloop", *args], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=60)
+
+
+def test_list_mentions_retired_skills(tmp_path: Path):
+    assert run("skills", "list").stdout.strip() == "no skills yet"
+    body = tmp_path / "body.md"
+    body.write_text("## Steps\n1. Run the tests with python3 -m pytest.\n")
+    assert run("skills", "new", "run-tests", "-d", "Run the tests. Use when testing.",
+               "-f", str(body)).returncode == 0
+    assert run("skills", "retire", "run-tests").returncode == 0
+    r = run("skills", "list")
+    assert r.returncode == 0
+    assert r.stdout.strip() == "no active skills (1 retired: see `slowloop skills list --retired`)"
+    shown = run("skills", "list", "--retired")
+    assert "run-tests [retired]" in shown.stdout
