@@ -60,3 +60,16 @@ def test_atomic_write_with_expected_hash_refuses_only_non_utf8(tmp_path: Path):
     assert bad.read_bytes() == b"line one\ncaf\xe9\n"
     atomic_write(bad, "replaced on purpose\n")  # an unconditional write is the caller's choice
     assert bad.read_text() == "replaced on purpose\n"
+
+
+def test_doctor_names_non_utf8_files_with_their_line(slowloop_home: Path):
+    assert run("memo", "add", "-s", "plays", "When deploying, always tag the release.").returncode == 0
+    assert run("doctor").returncode == 0
+    memo = slowloop_home / "agents" / "default" / "memo.md"
+    with memo.open("ab") as fh:
+        fh.write(b"- When ordering, always ask for the caf\xe9 menu.\n")
+    line = memo.read_bytes().count(b"\n")
+    r = run("doctor")
+    assert r.returncode == 3
+    assert f"error: {memo}:{line}: not UTF-8 text (byte 0xe9)" in r.stdout
+    assert "1 error(s)" in r.stderr

@@ -14,7 +14,7 @@ from .common import echo_json, get_app, json_option
 @click.option("--agent", "-a", "agents", multiple=True, help="Only these agents (default: all).")
 @json_option
 def doctor(agents: tuple[str, ...], as_json: bool) -> None:
-    """Check every agent's skills and memo; exit 3 when a file is broken.
+    """Check every agent's skills, memo and memory files; exit 3 when a file is broken.
 
     Broken files (bad YAML, a name that does not match its folder, a missing or overlong
     description…) are listed with file and line; everywhere else they are skipped, never fatal.
@@ -43,6 +43,7 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
         for line, message, severity in memo.problems():
             findings.append({"agent": agent, "path": str(memo.path), "line": line,
                              "severity": severity, "message": message})
+        findings.extend({"agent": agent, **f} for f in _not_utf8(root / agent))
     errors = [f for f in findings if f["severity"] == "error"]
     if as_json:
         echo_json(findings)
@@ -54,3 +55,21 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                    f"{len(findings) - len(errors)} warning(s)", err=True)
     if errors:
         sys.exit(3)
+
+
+# The files slowloop rewrites in place; one saved in another encoding is read with U+FFFD where
+# its bytes were and every write to it is refused, so say so here before a command trips on it.
+EDITABLE = ("memo.md", "skills/*/SKILL.md", "memory/*.md", "contexts/*/CONTEXT.md")
+
+
+def _not_utf8(agent_root):
+    for pattern in EDITABLE:
+        for path in sorted(agent_root.glob(pattern)):
+            data = path.read_bytes()
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield {"path": str(path), "line": data.count(b"\n", 0, exc.start) + 1,
+                       "severity": "error",
+                       "message": f"not UTF-8 text (byte {data[exc.start]:#04x}): slowloop will not "
+                                  "rewrite it; save it as UTF-8"}
