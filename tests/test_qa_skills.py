@@ -26,3 +26,16 @@ def test_list_mentions_retired_skills(tmp_path: Path):
     assert r.stdout.strip() == "no active skills (1 retired: see `slowloop skills list --retired`)"
     shown = run("skills", "list", "--retired")
     assert "run-tests [retired]" in shown.stdout
+
+
+def test_record_edit_for_a_skill_that_never_existed_is_refused(tmp_path: Path):
+    r = run("record-edit", "--skill", "run-tets")
+    assert r.returncode == 2
+    assert "no skill named 'run-tets'" in r.stderr and r.stdout == ""
+    body = tmp_path / "body.md"
+    body.write_text("## Steps\n1. Run the tests with python3 -m pytest.\n")
+    run("skills", "new", "run-tests", "-d", "Run the tests. Use when testing.", "-f", str(body))
+    ok = run("record-edit", "--skill", "run-tests", "--json")
+    assert ok.returncode == 0 and '"run-tests"' in ok.stdout
+    run("skills", "retire", "run-tests")  # an edit may still be reported after retiring it
+    assert run("record-edit", "--skill", "run-tests").returncode == 0

@@ -208,6 +208,10 @@ class SkillLibrary:
             rows = self.store.query("SELECT turn_id FROM invocations WHERE agent_id = ? AND skill = ? "
                                     "ORDER BY id DESC LIMIT 1", (agent_id, skill))
             turn_id = rows[0]["turn_id"] if rows else None
+            if not rows and not self.path_of(skill).exists() and self._latest_archived(skill) is None:
+                # a typo would otherwise become metrics for a skill that never existed
+                raise UserError(f"no skill named {skill!r} for agent {self.agent!r}",
+                                hint="see `slowloop skills list` (retired ones: --retired)")
         else:
             rows = self.store.query("SELECT skill, turn_id FROM invocations WHERE agent_id = ? "
                                     "ORDER BY id DESC LIMIT 1", (agent_id,))
