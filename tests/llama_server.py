@@ -24,6 +24,7 @@ import pytest
 
 SETUP = "bash .ci/setup-llama.sh"
 START_TIMEOUT = 120.0
+MODEL_ALIAS = "smollm2-135m-instruct"
 # Read at import: the autouse home fixture clears SLOWLOOP_* variables around each test.
 GGUF_ENV = os.environ.get("SLOWLOOP_TEST_GGUF")
 
@@ -80,7 +81,7 @@ class LlamaServer:
     def provider_settings(self, **overrides: Any) -> dict[str, Any]:
         """[provider] values pointing slowloop at this server (for ``Config.with_overrides``)."""
         settings: dict[str, Any] = {"kind": "openai", "name": "llama-test", "base_url": self.base_url,
-                                    "model": "smollm2-135m", "max_output_tokens": 200,
+                                    "model": MODEL_ALIAS, "max_output_tokens": 200,
                                     "timeout": 120, "retries": 0}
         settings.update(overrides)
         return settings
@@ -102,9 +103,13 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
 
     port = _free_port()
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    threads = str(max(1, os.cpu_count() or 1))
+    # One thread: with two on a 2-core machine that is also running the rest of the suite,
+    # OpenMP's spinning workers wait on each other and generation gets ~20x slower (measured:
+    # 30 tokens in 1.9 s with one thread, 36 s with two, under load).
+    threads = "1"
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
-            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
+            "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
+            "--n_ctx", "2048",
             "--n_threads", threads, "--n_threads_batch", threads]
     started = time.monotonic()
     with open(log_path, "wb") as log:

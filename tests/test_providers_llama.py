@@ -49,7 +49,7 @@ def test_schema_constrained_answer_parses_as_json(llama_server: LlamaServer) -> 
     assert data["verdict"] in ("nothing", "create_skill")
     assert isinstance(data["rule"], str) and len(data["rule"]) <= 120
     assert out.destination == llama_server.base_url.removesuffix("/v1") + " (loopback)"
-    assert out.model  # whatever the server calls the model it loaded
+    assert out.model == "smollm2-135m-instruct"  # the alias the fixture gave the server
     assert provider.structured == "json_object"  # accepted: no fallback happened
 
 

@@ -29,6 +29,15 @@ OPENAI_URL = "https://api.openai.com/v1"
 _FORMAT_COMPLAINT = re.compile(r"response_format|json_schema|json_object|schema|grammar", re.I)
 
 
+def _rejects_format(status: int, said: str) -> bool:
+    """Did the server refuse our response_format (rather than fail for another reason)?"""
+    if status in (400, 422):
+        return bool(_FORMAT_COMPLAINT.search(said))
+    # llama-cpp-python reports its own request validation errors as 500; a 500 that names
+    # response_format will not go away by retrying.
+    return status == 500 and "response_format" in said
+
+
 def _schema_name(schema: dict) -> str:
     title = str(schema.get("title") or "response")
     name = re.sub(r"[^A-Za-z0-9_-]+", "_", title).strip("_")[:64]
@@ -116,8 +125,8 @@ class OpenAICompatProvider:
             mode = self.structured
             answer = post_json(url, self._body(system, user, schema, mode), headers=headers,
                                timeout=self.timeout, use_env_proxy=not self.endpoint.loopback)
-            if (schema is not None and mode != "none" and answer.status in (400, 422)
-                    and _FORMAT_COMPLAINT.search(answer.error_text())):
+            if schema is not None and mode != "none" and _rejects_format(answer.status,
+                                                                        answer.error_text()):
                 self.structured = "none"  # remembered: this server does not do it
                 answer = post_json(url, self._body(system, user, schema, "none"), headers=headers,
                                    timeout=self.timeout, use_env_proxy=not self.endpoint.loopback)
