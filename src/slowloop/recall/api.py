@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .. import clock
-from ..config import load_config
+from ..config import DEFAULTS, load_config
 from ..errors import DataError, UserError
 from ..fsutil import file_lock, sha256_text
 from ..paths import agent_dir, db_path, home as default_home
@@ -254,12 +254,14 @@ def _check_kinds(kinds: Iterable[str] | str | None) -> tuple[str, ...] | None:
     return ks or None
 
 
-def rrf(lists: Sequence[Sequence[int]], k: int = 60) -> dict[int, float]:
-    """Reciprocal rank fusion: each list adds 1/(k + rank) to the ids it ranks."""
+def rrf(lists: Sequence[Sequence[int]], k: int = 60,
+        weights: Sequence[float] | None = None) -> dict[int, float]:
+    """Reciprocal rank fusion: each list adds weight/(k + rank) to the ids it ranks."""
     scores: dict[int, float] = {}
-    for ranked in lists:
+    for n, ranked in enumerate(lists):
+        w = 1.0 if weights is None else weights[n]
         for rank, item in enumerate(ranked, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            scores[item] = scores.get(item, 0.0) + w / (k + rank)
     return scores
 
 
@@ -290,13 +292,16 @@ def search(query: str, agent: str = "default", *, kinds: Iterable[str] | str | N
         emb = embedder or semantic.load_embedder(str(cfg.get("recall", "model")))
     with open_index(agent, h) as idx:
         return search_index(idx, query, kinds=ks, since=since_iso, k=k, mode=mode, embedder=emb,
-                            depth=depth, rrf_k=rrf_k)
+                            depth=depth, rrf_k=rrf_k,
+                            semantic_weight=float(cfg.get("recall", "semantic_weight")))
 
 
 def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None = None,
                  since: str | None = None, k: int = 10, mode: str = "lexical",
-                 embedder: semantic.Embedder | None = None, depth: int = 50,
-                 rrf_k: int = 60) -> list[Hit]:
+                 embedder: semantic.Embedder | None = None,
+                 depth: int = DEFAULTS["recall"]["fusion_depth"],
+                 rrf_k: int = DEFAULTS["recall"]["rrf_k"],
+                 semantic_weight: float = DEFAULTS["recall"]["semantic_weight"]) -> list[Hit]:
     """``search`` on an open index, with the mode already resolved (benchmarks use it directly).
     ``since`` is a normalized ISO time; semantic modes need ``embedder``."""
     q = lexical.build_query(query)
@@ -316,8 +321,12 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
     elif mode == "lexical" and len(lex_lists) == 1:
         ranked = [(row.id, row.score) for row in lex_lists[0]]
     else:
-        lists = [[row.id for row in lst] for lst in lex_lists] + ([[i for i, _ in sem]] if sem else [])
-        ranked = sorted(rrf(lists, rrf_k).items(), key=lambda kv: -kv[1])
+        lists = [[row.id for row in lst] for lst in lex_lists]
+        weights = [1.0] * len(lists)
+        if sem:
+            lists.append([i for i, _ in sem])
+            weights.append(semantic_weight)
+        ranked = sorted(rrf(lists, rrf_k, weights).items(), key=lambda kv: -kv[1])
     ranked = ranked[:k]
     rows = _fetch(idx, [i for i, _ in ranked])
     hits = []
