@@ -25,6 +25,9 @@ import pytest
 SETUP = "bash .ci/setup-llama.sh"
 START_TIMEOUT = 120.0
 MODEL_ALIAS = "smollm2-135m-instruct"
+# A real reflection request (instructions + schema + a 1,000-token bundle + 300 tokens of answer)
+# measured ~2,500 SmolLM2 tokens: 2048 overflows. The model was trained on 8k; 4k costs ~90 MB.
+N_CTX = 4096
 # Read at import: the autouse home fixture clears SLOWLOOP_* variables around each test.
 GGUF_ENV = os.environ.get("SLOWLOOP_TEST_GGUF")
 
@@ -109,7 +112,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     threads = "1"
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
             "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
-            "--n_ctx", "2048",
+            "--n_ctx", str(N_CTX),
             "--n_threads", threads, "--n_threads_batch", threads]
     started = time.monotonic()
     with open(log_path, "wb") as log:

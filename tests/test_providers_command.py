@@ -49,7 +49,7 @@ def test_prompt_goes_in_on_stdin_and_the_answer_comes_back(tmp_path: Path,
     assert data["actions"] == []
     prompt = data["prompt"]
     assert prompt.index("SYSTEM RULES") < prompt.index("THE BUNDLE") < prompt.index("JSON Schema")
-    assert '"required": [' in prompt
+    assert '"required":["actions"]' in prompt
     assert out.destination.startswith(f"local command `{command}`")
     assert "remote service" in out.destination
 

@@ -138,7 +138,7 @@ def test_structured_request_to_local_server(server: FakeServer, sleeps: list[flo
     assert req.body["response_format"] == {"type": "json_object", "schema": SCHEMA}
     assert req.body["max_tokens"] == 2000 and req.body["model"] == "smol"
     system, user = req.body["messages"]
-    assert system["role"] == "system" and '"required": [' in system["content"]
+    assert system["role"] == "system" and '"required":["actions"]' in system["content"]
     assert user == {"role": "user", "content": "Here is the bundle."}
     assert "authorization" not in req.headers  # no key configured: none sent
 
