@@ -87,7 +87,9 @@ def reflect(agents: tuple[str, ...], mode: str, dry_run: bool, as_json: bool) ->
 
 
 @click.command()
-@click.option("--poll", default=60.0, show_default=True, help="Seconds between schedule checks.")
+@click.option("--poll", default=60.0, show_default=True,
+              type=click.FloatRange(min=0.05, max=86400),  # 0 or less would spin a core
+              help="Seconds between schedule checks.")
 def daemon(poll: float) -> None:
     """Run reflection cycles in the background until SIGTERM/SIGINT (a clean stop between
     agents). A crash mid-cycle is picked up at the next start.
