@@ -39,3 +39,18 @@ def test_record_edit_for_a_skill_that_never_existed_is_refused(tmp_path: Path):
     assert ok.returncode == 0 and '"run-tests"' in ok.stdout
     run("skills", "retire", "run-tests")  # an edit may still be reported after retiring it
     assert run("record-edit", "--skill", "run-tests").returncode == 0
+
+
+def test_skills_read_speaks_json_and_counts_the_invocation(tmp_path: Path):
+    import json
+
+    body = tmp_path / "body.md"
+    body.write_text("## Steps\n1. Run the tests with python3 -m pytest.\n")
+    run("skills", "new", "run-tests", "-d", "Run the tests. Use when testing.", "-f", str(body))
+    r = run("skills", "read", "run-tests", "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["name"] == "run-tests" and got["body"].startswith("## Steps")
+    assert got["path"].endswith("skills/run-tests/SKILL.md")
+    stats = json.loads(run("skills", "stats", "--json").stdout)
+    assert stats[0]["invocations"] == 1

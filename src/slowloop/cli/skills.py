@@ -76,14 +76,21 @@ def _lint_warnings(body: str, path: str, only: str | None = None) -> None:
 @skills.command("read")
 @click.argument("name")
 @agent_option
-def read(name: str, agent: str) -> None:
+@json_option
+def read(name: str, agent: str, as_json: bool) -> None:
     """Print a skill's body and count an invocation (what an agent calls before a task).
 
     \b
     Example:
       slowloop skills read weekly-report-export
+      slowloop skills read weekly-report-export --json | jq -r .body
     """
-    click.echo(_lib(agent).read(name, source="cli"), nl=False)
+    lib = _lib(agent)
+    body = lib.read(name, source="cli")
+    if as_json:
+        echo_json({"name": name, "path": str(lib.path_of(name)), "body": body})
+    else:
+        click.echo(body, nl=False)
 
 
 @skills.command("show")
