@@ -106,10 +106,11 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
 
     port = _free_port()
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    # One thread: with two on a 2-core machine that is also running the rest of the suite,
-    # OpenMP's spinning workers wait on each other and generation gets ~20x slower (measured:
-    # 30 tokens in 1.9 s with one thread, 36 s with two, under load).
-    threads = "1"
+    threads = str(min(4, os.cpu_count() or 1))
+    # Passive OpenMP waits: on a busy 2-core machine, spinning workers starve each other and
+    # generation got ~20x slower (30 tokens: 1.9 s on one thread, 36 s on two, under load);
+    # passive, two threads are as fast as one under load and faster when the machine is idle.
+    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
             "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
             "--n_ctx", str(N_CTX),
@@ -117,7 +118,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     started = time.monotonic()
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL)
+                                stdin=subprocess.DEVNULL, env=env)
     server = LlamaServer(f"http://127.0.0.1:{port}/v1", gguf, log_path, 0.0)
     try:
         while True:
