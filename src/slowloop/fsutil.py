@@ -57,7 +57,7 @@ def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mo
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
-    with file_lock(path.with_name(path.name + ".lock")):
+    with file_lock(lock_path_for(path)):
         if expect is not False:
             try:
                 old = path.read_bytes()
@@ -116,6 +116,19 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def lock_path_for(path: Path) -> Path:
+    """The lock file guarding ``path``: in the home's ``locks/`` folder, never beside the file.
+
+    A ``SKILL.md.lock`` beside each skill would show up in the folders Claude Code and Codex load,
+    and in the user's project when memory lives there; keyed by the resolved path, every slowloop
+    process still agrees on one lock per file.
+    """
+    from .paths import home
+
+    key = hashlib.sha256(str(Path(path).resolve()).encode("utf-8")).hexdigest()[:32]
+    return home() / "locks" / "files" / f"{key}.lock"
+
+
 @contextlib.contextmanager
 def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -> Iterator[None]:
     """An advisory inter-process lock on ``lock_path`` (created if needed).
@@ -154,7 +167,7 @@ def append_line(path: Path, line: str) -> None:
     """Append one line under the file's lock (used for logs and append-only notes)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with file_lock(path.with_name(path.name + ".lock")):
+    with file_lock(lock_path_for(path)):
         fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))

@@ -30,7 +30,7 @@ from typing import Iterable, Literal, Sequence
 
 from . import clock
 from .errors import ConflictError, UserError
-from .fsutil import atomic_write, file_hash, file_lock, read_text, sha256_text
+from .fsutil import atomic_write, file_hash, file_lock, lock_path_for, read_text, sha256_text
 from .store import Store
 
 ChangeKind = Literal["skill", "memo", "memory"]
@@ -93,7 +93,7 @@ def archive_path(path: Path, kind: str, target: str) -> Path:
 
 def _remove(path: Path, expect: str | None) -> None:
     """Remove ``path`` if it still has hash ``expect`` (under the same lock atomic_write takes)."""
-    with file_lock(path.with_name(path.name + ".lock")):
+    with file_lock(lock_path_for(path)):
         if file_hash(path) != expect:
             raise ConflictError(f"{path} changed since it was read (someone edited it); "
                                 "not moving it away", hint="re-read the file and try again")

@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import clock
 from ..config import Config, load_config
 from ..errors import ConflictError, DataError, UserError
-from ..fsutil import file_lock, read_text
+from ..fsutil import file_lock, lock_path_for, read_text
 from ..history import FileChange, apply_changes, archive_path, notice_person_edits
 from ..paths import agent_dir as _agent_dir
 from ..paths import home as _home
@@ -62,7 +62,7 @@ class SkillLibrary:
         return self.skills_dir / validate_name(name) / SKILL_FILE
 
     def _lock(self):
-        return file_lock(self.dir / ".skills.lock")
+        return file_lock(lock_path_for(self.dir))
 
     # -- reading ------------------------------------------------------------------------------
     def scan(self) -> tuple[list[Skill], list[DataError]]:
