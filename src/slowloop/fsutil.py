@@ -116,17 +116,26 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def lock_dir() -> Path:
+    """This user's lock folder (private, in the system temp dir)."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    d = Path(tempfile.gettempdir()) / f"slowloop-locks-{uid}"
+    d.mkdir(mode=0o700, exist_ok=True)
+    if hasattr(os, "getuid") and d.stat().st_uid != uid:
+        raise LockedError(f"{d} belongs to another user; refusing to keep locks there",
+                          hint="remove it, or set TMPDIR to a private folder")
+    return d
+
+
 def lock_path_for(path: Path) -> Path:
-    """The lock file guarding ``path``: in the home's ``locks/`` folder, never beside the file.
+    """The lock file guarding ``path``, kept out of the folder the file lives in.
 
     A ``SKILL.md.lock`` beside each skill would show up in the folders Claude Code and Codex load,
-    and in the user's project when memory lives there; keyed by the resolved path, every slowloop
-    process still agrees on one lock per file.
+    and in the user's project when memory lives there. Keyed by the resolved path in one per-user
+    folder, every slowloop process still agrees on one lock per file, whatever home it was given.
     """
-    from .paths import home
-
     key = hashlib.sha256(str(Path(path).resolve()).encode("utf-8")).hexdigest()[:32]
-    return home() / "locks" / "files" / f"{key}.lock"
+    return lock_dir() / f"{key}.lock"
 
 
 @contextlib.contextmanager

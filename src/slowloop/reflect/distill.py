@@ -182,20 +182,31 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
     return rules
 
 
+# Tools whose failure is fixed by reading the file first (Claude Code refuses to edit a file it has
+# not read in the session); a fix by any *other* tool says nothing certain about the failure.
+_NEEDS_READ_FIRST = {"Edit", "Write", "MultiEdit", "NotebookEdit", "str_replace_editor", "apply_patch"}
+_READERS = {"Read", "View", "read_file", "view"}
+
+
 def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
+    """One rule from the first real error the agent got past in this turn.
+
+    The fix must be plainly related to the failure: the same tool run again with a different
+    command ("`python` not found" → `python3`), or reading a file before editing it. Any other
+    later success may be unrelated work, and the distiller says nothing rather than guess.
+    """
     steps = ev.turn.steps
     calls = {s.call.id: s.call for s in steps if s.kind == "tool_call" and s.call and s.call.id}
     error_steps = {int(e["step"]): e for e in ev.real_errors if e.get("step") is not None}
-    rules: list[Rule] = []
     for i, err in sorted(error_steps.items()):
         failed = steps[i].result
         failed_call = calls.get(failed.call_id) if failed and failed.call_id else None
-        # the first later tool result that succeeded is what got the agent past the error
+        if failed is None or failed_call is None:
+            continue
         fix_call = None
-        for s in steps[i + 1:]:
-            if s.kind == "tool_result" and s.result and not s.result.rejected:
-                if steps.index(s) in error_steps:
-                    continue
+        for j in range(i + 1, len(steps)):
+            s = steps[j]
+            if s.kind == "tool_result" and s.result and not s.result.rejected and j not in error_steps:
                 fix_call = calls.get(s.result.call_id) if s.result.call_id else None
                 break
         if fix_call is None:
@@ -204,27 +215,39 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         if not before or not after or before == after:
             continue
         before_s, after_s = _short(before), _short(after)
-        evidence = _error_phrase(err)
+        evidence = _error_phrase(err, failed.output)
         slug, phrase = _topic(before, after)
-        if failed_call and fix_call.name != failed_call.name and "\n" not in after_s:
-            text = (f"When {failed_call.name} fails with {evidence} on `{before_s}`, run "
-                    f"{fix_call.name} `{after_s}` first, then retry.")
-        else:
+        if fix_call.name == failed_call.name:
             text = f"When `{before_s}` fails with {evidence}, run `{after_s}` instead."
-        rules.append(Rule(text, "recovery", slug, phrase, ("recover", before_s.split()[0].lower() if before_s.split() else before_s, evidence.lower()),
-                          ev.turn_id, f"turn {ev.turn_id}: {evidence} then `{after_s}` worked"))
-        break  # one lesson per turn: the first recovery is the clearest
-    return rules
+        elif failed_call.name in _NEEDS_READ_FIRST and fix_call.name in _READERS:
+            text = (f"When {failed_call.name} fails with {evidence}, read the file with "
+                    f"{fix_call.name} first, then retry the {failed_call.name}.")
+        else:
+            continue
+        first = before_s.split()[0].lower() if before_s.split() else before_s
+        return [Rule(text, "recovery", slug, phrase, ("recover", first, evidence.lower()),
+                     ev.turn_id, f"turn {ev.turn_id}: {evidence} then `{after_s}` worked")]
+    return []
 
 
-def _error_phrase(err: dict[str, Any]) -> str:
-    """The error as the agent will meet it again: its own first words, else the evidence."""
-    excerpt = " ".join(str(err.get("excerpt") or "").split())
-    excerpt = re.sub(r"\s*Exit code \d+\s*$", "", excerpt).strip()
-    if excerpt:
-        excerpt = excerpt.replace("`", "'").replace('"', "'")
-        return f"\"{excerpt[:70]}{'…' if len(excerpt) > 70 else ''}\""
-    return str(err.get("evidence") or "an error")
+def _error_phrase(err: dict[str, Any], output: str = "") -> str:
+    """The error as the agent will meet it again: the first meaningful line of the failed output
+    (whole words, no exit-code trailer), else the classifier's evidence."""
+    line = ""
+    for raw in output.splitlines():
+        cand = re.sub(r"^\s*(?:Error:\s*)?Exit code \d+\s*$", "", raw).strip()
+        cand = re.sub(r"</?tool_use_error>", "", cand).strip()
+        if cand:
+            line = cand
+            break
+    if not line:
+        line = " ".join(str(err.get("excerpt") or "").split())
+    line = line.replace("`", "'").replace('"', "'")
+    if not line:
+        return str(err.get("evidence") or "an error")
+    if len(line) > 80:
+        line = line[:80].rsplit(" ", 1)[0] + "…"
+    return f"\"{line}\""
 
 
 def _short(cmd: str, n: int = 80) -> str:
