@@ -240,6 +240,9 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
     last record (of that kind) has content but which are gone now are recorded as deleted.
     A file slowloop never recorded is recorded as created by a person.
     """
+    files = list(files)
+    if not files and store.agent_id(agent, create=False) is None:
+        return []  # nothing on disk, no such agent: a read must not create one
     agent_id = store.agent_id(agent)
     known = _latest_rows(store, agent_id)
     pending: list[tuple[str, str, str, str, str | None, str | None]] = []
