@@ -67,9 +67,11 @@ def entries_for(conv: dict, window: int) -> list[Entry]:
     out = []
     for i, t in enumerate(turns):
         ctx = [t["date"]] if t["date"] else []
-        for j in range(i - window, i + window + 1):
-            if j != i and 0 <= j < len(turns) and turns[j]["session"] == t["session"]:
-                ctx.append(utterance(turns[j]))
+        # nearest neighbours first: the model embeds only the start of the context
+        for d in range(1, window + 1):
+            for j in (i - d, i + d):
+                if 0 <= j < len(turns) and turns[j]["session"] == t["session"]:
+                    ctx.append(utterance(turns[j]))
         out.append(Entry(kind="turn", source=t["dia_id"], time=session_time(t["date"]),
                          text=utterance(t), context="\n".join(ctx), origin="locomo"))
     return out
@@ -114,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--modes", default="lexical,semantic,hybrid")
-    ap.add_argument("--window", type=int, default=1, help="neighbouring turns kept as context")
+    ap.add_argument("--window", type=int, default=2, help="neighbouring turns kept as context")
     ap.add_argument("--categories", default="1,2,3,4,5",
                     help="QA categories to score (5 = adversarial; they do carry evidence)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N conversations")

@@ -16,6 +16,7 @@ vectors: the model's own time per query is not included), index size and peak RS
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import resource
 import statistics
@@ -62,12 +63,20 @@ class Gen:
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
         # Zipf weights over the vocabulary plus a long tail of generated identifiers
-        self.vocab = WORDS + [f"{self.r.choice(WORDS)}_{self.r.choice(WORDS)}" for _ in range(4000)]
-        self.weights = [1 / (i + 1) ** 1.07 for i in range(len(self.vocab))]
-        self.r.shuffle(self.vocab)
+        syl = ["ka", "lo", "mi", "ren", "tor", "vex", "qui", "zan", "del", "bra", "sto", "nu",
+               "pha", "gri", "ol", "um", "tek", "sol", "var", "in", "ex", "dro", "ly", "cor"]
+        tail = {"".join(self.r.choice(syl) for _ in range(self.r.randint(2, 4))) for _ in range(30000)}
+        # project names, modules, hosts, people: the long tail a real history has
+        self.vocab = WORDS + sorted(tail)
+        weights = [1 / (i + 1) ** 1.07 for i in range(len(self.vocab))]
+        self.cum = list(itertools.accumulate(weights))
+        head, rest = self.vocab[:len(WORDS)], self.vocab[len(WORDS):]
+        self.r.shuffle(head)
+        self.r.shuffle(rest)
+        self.vocab = head + rest  # common technical words at the head of the Zipf curve
 
     def w(self) -> str:
-        return self.r.choices(self.vocab, self.weights)[0]
+        return self.r.choices(self.vocab, cum_weights=self.cum)[0]
 
     def sentence(self) -> str:
         t = self.r.choice(TEMPLATES)

@@ -315,7 +315,6 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
         semantic.ensure_vectors(idx, embedder)
         sem = semantic.search_vectors(idx, embedder.embed([query])[0], kinds=kinds, since=since,
                                       limit=depth)
-    snippets = {row.id: row.snippet for lst in reversed(lex_lists) for row in lst}
     if mode == "semantic":
         ranked = sem
     elif mode == "lexical" and len(lex_lists) == 1:
@@ -329,6 +328,7 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
         ranked = sorted(rrf(lists, rrf_k, weights).items(), key=lambda kv: -kv[1])
     ranked = ranked[:k]
     rows = _fetch(idx, [i for i, _ in ranked])
+    snippets = lexical.fts_snippets(idx.conn, q, [i for i, _ in ranked])
     hits = []
     for i, score in ranked:
         r = rows.get(i)

@@ -107,7 +107,6 @@ def build_query(text: str) -> LexicalQuery:
 class LexRow:
     id: int
     score: float
-    snippet: str
 
 
 def _filters(kinds: tuple[str, ...] | None, since: str | None) -> tuple[str, list]:
@@ -123,17 +122,43 @@ def _filters(kinds: tuple[str, ...] | None, since: str | None) -> tuple[str, lis
 
 def search_fts(conn: sqlite3.Connection, table: str, match: str, *, kinds: tuple[str, ...] | None,
                since: str | None, limit: int) -> list[LexRow]:
+    """Ids and BM25 scores only: snippet() costs a pass over each row's text, so it is computed
+    later for the few hits actually shown (``fts_snippets``)."""
     where, params = _filters(kinds, since)
-    sql = (f"SELECT e.id AS id, bm25({table}, {TEXT_WEIGHT}, {CONTEXT_WEIGHT}) AS r, "
-           f"snippet({table}, 0, '{HL_OPEN}', '{HL_CLOSE}', '{ELLIPSIS}', {SNIPPET_TOKENS}) AS snip "
-           f"FROM {table} JOIN entries e ON e.id = {table}.rowid "
-           f"WHERE {table} MATCH ?{where} ORDER BY r LIMIT ?")
+    rank = f"bm25({table}, {TEXT_WEIGHT}, {CONTEXT_WEIGHT})"
+    if where:
+        sql = (f"SELECT {table}.rowid AS id, {rank} AS r FROM {table} "
+               f"JOIN entries e ON e.id = {table}.rowid "
+               f"WHERE {table} MATCH ?{where} ORDER BY r LIMIT ?")
+    else:  # no join for every matching row when nothing needs the entry's columns
+        sql = f"SELECT rowid AS id, {rank} AS r FROM {table} WHERE {table} MATCH ? ORDER BY r LIMIT ?"
     try:
         rows = conn.execute(sql, [match, *params, limit]).fetchall()
     except sqlite3.OperationalError as exc:
         # build_query quotes every token, so this is a bug of ours, not the user's query
         raise RuntimeError(f"FTS query {match!r} failed: {exc}") from exc
-    return [LexRow(int(r["id"]), -float(r["r"]), r["snip"]) for r in rows]
+    return [LexRow(int(r["id"]), -float(r["r"])) for r in rows]
+
+
+def fts_snippets(conn: sqlite3.Connection, q: LexicalQuery, ids: list[int]) -> dict[int, str]:
+    """Highlighted snippets of the hits to show: FTS5's snippet() for word matches, our own
+    marking for CJK (snippet() over overlapping trigrams repeats text)."""
+    if not ids:
+        return {}
+    out: dict[int, str] = {}
+    marks = ", ".join("?" * len(ids))
+    if q.words:
+        rows = conn.execute(
+            f"SELECT rowid, snippet(fts_words, 0, '{HL_OPEN}', '{HL_CLOSE}', '{ELLIPSIS}', "
+            f"{SNIPPET_TOKENS}) FROM fts_words WHERE fts_words MATCH ? AND rowid IN ({marks})",
+            [q.words, *ids]).fetchall()
+        out.update({int(r[0]): r[1] for r in rows if HL_OPEN in (r[1] or "")})
+    rest = [i for i in ids if i not in out]
+    if rest:
+        texts = _texts(conn, rest)
+        terms = q.cjk_terms + q.terms
+        out.update({i: make_snippet(texts[i], terms) for i in rest if i in texts})
+    return out
 
 
 def search_like(conn: sqlite3.Connection, terms: tuple[str, ...], *, kinds: tuple[str, ...] | None,
@@ -142,10 +167,10 @@ def search_like(conn: sqlite3.Connection, terms: tuple[str, ...], *, kinds: tupl
     where, params = _filters(kinds, since)
     hits = " + ".join("(instr(e.text, ?) > 0)" for _ in terms)
     any_ = " OR ".join("instr(e.text, ?) > 0" for _ in terms)
-    sql = (f"SELECT e.id AS id, e.text AS text, ({hits}) AS n FROM entries e "
+    sql = (f"SELECT e.id AS id, ({hits}) AS n FROM entries e "
            f"WHERE e.cjk = 1 AND ({any_}){where} ORDER BY n DESC, e.time DESC LIMIT ?")
     rows = conn.execute(sql, [*terms, *terms, *params, limit]).fetchall()
-    return [LexRow(int(r["id"]), float(r["n"]), make_snippet(r["text"], terms)) for r in rows]
+    return [LexRow(int(r["id"]), float(r["n"])) for r in rows]
 
 
 def lexical_lists(conn: sqlite3.Connection, q: LexicalQuery, *, kinds: tuple[str, ...] | None,
@@ -154,11 +179,7 @@ def lexical_lists(conn: sqlite3.Connection, q: LexicalQuery, *, kinds: tuple[str
     if q.words:
         lists.append(search_fts(conn, "fts_words", q.words, kinds=kinds, since=since, limit=limit))
     if q.trigrams:
-        # snippet() over overlapping trigram tokens repeats text; mark the terms ourselves
-        rows = search_fts(conn, "fts_tri", q.trigrams, kinds=kinds, since=since, limit=limit)
-        texts = _texts(conn, [r.id for r in rows])
-        lists.append([LexRow(r.id, r.score, make_snippet(texts.get(r.id, ""), q.cjk_terms))
-                      for r in rows])
+        lists.append(search_fts(conn, "fts_tri", q.trigrams, kinds=kinds, since=since, limit=limit))
     if q.short_cjk:
         lists.append(search_like(conn, q.short_cjk, kinds=kinds, since=since, limit=limit))
     return [x for x in lists if x]

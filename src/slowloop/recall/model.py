@@ -45,9 +45,17 @@ class Entry:
         return embed_text(self.text, self.context)
 
 
+EMBED_CONTEXT_CHARS = 300
+
+
 def embed_text(text: str, context: str) -> str:
-    # The model reads 256 word pieces; the entry's own text goes first so context never crowds it out.
-    return f"{text}\n{context}" if context else text
+    """What the model embeds: the entry's own text first, then the start of its context.
+
+    The vector should stand for the entry; a little context (a heading path, the turn before)
+    sharpens it, a lot blurs it: on LoCoMo, embedding ±2 neighbouring turns scored R@10 0.535
+    against 0.565 with the nearest ones only.
+    """
+    return f"{text}\n{context[:EMBED_CONTEXT_CHARS]}" if context else text
 
 
 @dataclass(frozen=True)
