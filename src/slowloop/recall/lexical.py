@@ -23,6 +23,8 @@ from .index import CJK
 HL_OPEN, HL_CLOSE, ELLIPSIS = "«", "»", "…"
 SNIPPET_TOKENS = 16
 TEXT_WEIGHT, CONTEXT_WEIGHT = 1.0, 0.35
+# a word in more than this share of a large index is too common to rank by (see _prune_common)
+COMMON_RATIO, COMMON_MIN_DOCS = 0.05, 5000
 
 _CJK_RUN = re.compile(f"(?:{CJK.pattern})+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -54,6 +56,7 @@ class LexicalQuery:
     short_cjk: tuple[str, ...]  # 1–2 character CJK runs, looked up with LIKE
     terms: tuple[str, ...]  # every term, for highlighting snippets outside FTS
     cjk_terms: tuple[str, ...] = ()  # CJK runs and their trigrams, longest first
+    word_terms: tuple[str, ...] = ()  # the quoted (and possibly prefix) terms OR-ed in ``words``
 
 
 def stem(word: str) -> str:
@@ -100,7 +103,8 @@ def build_query(text: str) -> LexicalQuery:
     return LexicalQuery(words=" OR ".join(parts) or None, trigrams=" OR ".join(tri) or None,
                         short_cjk=tuple(dict.fromkeys(short)),
                         terms=tuple(dict.fromkeys(content + cjk_runs)),
-                        cjk_terms=tuple(dict.fromkeys(cjk_runs + [t.strip('"') for t in tri])))
+                        cjk_terms=tuple(dict.fromkeys(cjk_runs + [t.strip('"') for t in tri])),
+                        word_terms=tuple(parts))
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,44 @@ def search_fts(conn: sqlite3.Connection, table: str, match: str, *, kinds: tuple
     return [LexRow(int(r["id"]), -float(r["r"])) for r in rows]
 
 
+def _doc_count(conn: sqlite3.Connection, term: str) -> int:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_words_vocab "
+                 "USING fts5vocab(main, 'fts_words', 'row')")
+    word = term.strip('"*').replace('""', '"')
+    if term.endswith("*"):
+        row = conn.execute("SELECT coalesce(sum(doc), 0) FROM temp.fts_words_vocab "
+                           "WHERE term >= ? AND term < ?", (word, word + "\U0010ffff")).fetchone()
+    else:
+        row = conn.execute("SELECT coalesce(sum(doc), 0) FROM temp.fts_words_vocab WHERE term = ?",
+                           (word,)).fetchone()
+    return int(row[0])
+
+
+def _prune_common(conn: sqlite3.Connection, terms: tuple[str, ...]) -> tuple[str, bool]:
+    """``(match, ranked)``. On a large index, BM25 over an OR with a term found in most entries
+    costs a ranking pass over most of the index (200 ms at 10⁵ entries) and adds almost nothing
+    to the order (its idf is near zero). Such terms are dropped when rarer ones remain; when
+    every term is that common, the entries having all of them come latest-indexed first, unranked
+    (FTS5 walks rowids backwards and stops at the limit)."""
+    size = conn.execute("SELECT coalesce(max(id), 0) FROM entries").fetchone()[0]
+    if size < COMMON_MIN_DOCS or len(terms) == 0:
+        return " OR ".join(terms), True
+    cutoff = max(COMMON_MIN_DOCS, COMMON_RATIO * size)
+    rare = [t for t in terms if _doc_count(conn, t) <= cutoff]
+    if rare:
+        return " OR ".join(rare), True
+    return " AND ".join(terms), False
+
+
+def search_newest(conn: sqlite3.Connection, match: str, *, kinds: tuple[str, ...] | None,
+                  since: str | None, limit: int) -> list[LexRow]:
+    where, params = _filters(kinds, since)
+    rows = conn.execute(f"SELECT fts_words.rowid AS id FROM fts_words JOIN entries e "
+                        f"ON e.id = fts_words.rowid WHERE fts_words MATCH ?{where} "
+                        f"ORDER BY fts_words.rowid DESC LIMIT ?", [match, *params, limit]).fetchall()
+    return [LexRow(int(r["id"]), 0.0) for r in rows]
+
+
 def fts_snippets(conn: sqlite3.Connection, q: LexicalQuery, ids: list[int]) -> dict[int, str]:
     """Highlighted snippets of the hits to show: FTS5's snippet() for word matches, our own
     marking for CJK (snippet() over overlapping trigrams repeats text)."""
@@ -177,7 +219,11 @@ def lexical_lists(conn: sqlite3.Connection, q: LexicalQuery, *, kinds: tuple[str
                   since: str | None, limit: int) -> list[list[LexRow]]:
     lists = []
     if q.words:
-        lists.append(search_fts(conn, "fts_words", q.words, kinds=kinds, since=since, limit=limit))
+        match, ranked = _prune_common(conn, q.word_terms)
+        if ranked:
+            lists.append(search_fts(conn, "fts_words", match, kinds=kinds, since=since, limit=limit))
+        else:
+            lists.append(search_newest(conn, match, kinds=kinds, since=since, limit=limit))
     if q.trigrams:
         lists.append(search_fts(conn, "fts_tri", q.trigrams, kinds=kinds, since=since, limit=limit))
     if q.short_cjk:
