@@ -283,3 +283,19 @@ def test_cli_search_json_shape_and_errors(memory: Path, slowloop_home: Path) -> 
 
     filtered = run_cli("search", "database", "--kind", "debt", "--mode", "lexical", home=slowloop_home)
     assert filtered.returncode == 0 and filtered.stdout == "" and "no match" in filtered.stderr
+
+
+def test_words_common_to_a_large_index_do_not_drown_the_rare_ones(tmp_path: Path) -> None:
+    from slowloop.recall.api import search_index
+    from slowloop.recall.index import RecallIndex
+    from slowloop.recall.model import Entry
+
+    idx = RecallIndex(tmp_path / "recall.db")
+    idx.upsert(Entry("turn", f"turn:{i}", "2025-01-01T00:00:00Z",
+                     f"ran the tests again, build {i} green" + (" after the zebrafish fix" if i == 4321 else ""))
+               for i in range(6000))
+    hits = search_index(idx, "tests zebrafish", k=3)
+    assert hits[0].source == "turn:4321" and "«zebrafish»" in hits[0].snippet
+    common = search_index(idx, "tests green", k=3)  # every entry: the latest ones, unranked
+    assert [h.source for h in common] == ["turn:5999", "turn:5998", "turn:5997"]
+    idx.close()
