@@ -95,6 +95,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "semantic_weight": 0.7,
         # how many candidates each ranked list (lexical, semantic) brings to the fusion
         "fusion_depth": 50,
+        # semantic neighbours below this cosine similarity are unrelated and left out
+        "min_similarity": 0.25,
     },
     "hooks": {
         "timeout_ms": 2000,

@@ -293,7 +293,8 @@ def search(query: str, agent: str = "default", *, kinds: Iterable[str] | str | N
     with open_index(agent, h) as idx:
         return search_index(idx, query, kinds=ks, since=since_iso, k=k, mode=mode, embedder=emb,
                             depth=depth, rrf_k=rrf_k,
-                            semantic_weight=float(cfg.get("recall", "semantic_weight")))
+                            semantic_weight=float(cfg.get("recall", "semantic_weight")),
+                            min_similarity=float(cfg.get("recall", "min_similarity")))
 
 
 def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None = None,
@@ -301,7 +302,8 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
                  embedder: semantic.Embedder | None = None,
                  depth: int = DEFAULTS["recall"]["fusion_depth"],
                  rrf_k: int = DEFAULTS["recall"]["rrf_k"],
-                 semantic_weight: float = DEFAULTS["recall"]["semantic_weight"]) -> list[Hit]:
+                 semantic_weight: float = DEFAULTS["recall"]["semantic_weight"],
+                 min_similarity: float = DEFAULTS["recall"]["min_similarity"]) -> list[Hit]:
     """``search`` on an open index, with the mode already resolved (benchmarks use it directly).
     ``since`` is a normalized ISO time; semantic modes need ``embedder``."""
     q = lexical.build_query(query)
@@ -315,6 +317,9 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
         semantic.ensure_vectors(idx, embedder)
         sem = semantic.search_vectors(idx, embedder.embed([query])[0], kinds=kinds, since=since,
                                       limit=depth)
+        # Nearest is not necessarily near: below this cosine a neighbour is unrelated, and
+        # showing it only because k slots were free reads as a false match.
+        sem = [(i, s) for i, s in sem if s >= min_similarity]
     if mode == "semantic":
         ranked = sem
     elif mode == "lexical" and len(lex_lists) == 1:

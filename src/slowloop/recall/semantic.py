@@ -83,7 +83,14 @@ class SentenceTransformerEmbedder:
         # silently reaching the network.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        # Loading is not long work a person waits on bar by bar; a progress bar on every search
+        # would only clutter stderr.
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
 
         self.identity = model_identity(name, folder)
         self._model = SentenceTransformer(str(folder), device="cpu")
