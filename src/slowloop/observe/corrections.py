@@ -346,7 +346,30 @@ def detect_language(text: str) -> str | None:
     return best if scores[best] > 0 else None
 
 
+def _any_cue(cues: tuple[_Cue, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{c.rx.pattern})" for c in cues), cues[0].rx.flags)
+
+
+# One alternation per language answers "could any cue match?" in a single pass; most messages
+# are not corrections, and trying each cue in turn made this the costliest step of observing.
+_ANY: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _CUES.items()}
+
+
+_HAS_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+_HAS_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def _script_can_match(lang: str, joined: str) -> bool:
+    """Chinese and Japanese cues are written in CJK characters, the others in Latin letters: a
+    message without that script cannot match them (a cheap test before the costly ones)."""
+    if lang in ("zh", "ja"):
+        return bool(_HAS_CJK.search(joined))
+    return bool(_HAS_LATIN.search(joined))
+
+
 def _match(lang: str, joined: str, choice_question: bool) -> str | None:
+    if not _script_can_match(lang, joined) or not _ANY[lang].search(joined):
+        return None
     for cue in _CUES[lang]:
         for m in cue.rx.finditer(joined):
             if choice_question and _WHY.search(m.group(0)):
