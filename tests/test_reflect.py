@@ -9,7 +9,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 
 from slowloop.config import load_config
 from slowloop.errors import ProviderError

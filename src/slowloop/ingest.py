@@ -23,7 +23,7 @@ from .observe.observe import observe_and_score
 from .observe.signals import WeaknessMatcher
 from .store import Store
 from .transcripts import iter_turns
-from .transcripts.model import ParseReport, Step, ToolResult, Turn
+from .transcripts.model import ParseReport, Turn
 
 # The ledger keeps the head and tail of long tool outputs: observation already ran on the full
 # text, the bundle cuts far shorter, and copying whole logs would double the user's disk use.

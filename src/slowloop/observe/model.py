@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from ..transcripts.model import Turn
 
 ErrorKind = Literal["transient", "real"]
 SignalName = Literal["user_correction", "skill_ineffective", "error_recovery", "known_weakness",
@@ -74,7 +77,7 @@ class Score:
 
 @dataclass(frozen=True)
 class ObservedTurn:
-    turn: "Turn"  # noqa: F821 - slowloop.transcripts.model.Turn
+    turn: "Turn"
     observation: Observation
     score: Score
     extra: dict = field(default_factory=dict)

@@ -12,18 +12,15 @@ Several processes may refresh at once: WAL lets readers go on while one writes, 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import sqlite3
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
-from ..errors import DataError
+from ..sqlite import SQLiteFile
 from .model import Entry
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT_MS = 60_000
 
 # Han, kana, Hangul: scripts written without spaces, which unicode61 would keep as one long token.
 CJK = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
@@ -98,34 +95,15 @@ def has_cjk(text: str) -> bool:
     return CJK.search(text) is not None
 
 
-class RecallIndex:
+class RecallIndex(SQLiteFile):
     """A connection to one agent's ``recall.db``. Open one per process (or thread)."""
 
+    what = "the recall index"
+    broken_hint = ("delete the file and run `slowloop reindex`; it holds nothing that cannot be "
+                   "rebuilt except the folders added with `slowloop index add`")
+
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        new = not self.path.exists()
-        try:
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
-                                        isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise DataError(f"cannot open the recall index: {exc}", path=str(self.path)) from None
-        if new:
-            with contextlib.suppress(OSError):
-                os.chmod(self.path, 0o600)
-        self.conn.row_factory = sqlite3.Row
-        self._depth = 0
-        try:
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            self._ensure_schema()
-        except sqlite3.DatabaseError as exc:
-            raise DataError(f"the recall index is not a usable SQLite database: {exc}",
-                            path=str(self.path),
-                            hint="delete the file and run `slowloop reindex`; it holds nothing "
-                                 "that cannot be rebuilt except the folders added with "
-                                 "`slowloop index add`") from None
+        super().__init__(path, setup=self._ensure_schema)
 
     def _ensure_schema(self) -> None:
         if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
@@ -143,39 +121,6 @@ class RecallIndex:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    # -- transactions -------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        if self._depth:
-            self._depth += 1
-            try:
-                yield self.conn
-            finally:
-                self._depth -= 1
-            return
-        self.conn.execute("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            yield self.conn
-        except BaseException:
-            self._depth = 0
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self._depth = 0
-            self.conn.execute("COMMIT")
-
-    def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self.conn.close()
-
-    def __enter__(self) -> "RecallIndex":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- entries ------------------------------------------------------------------------------
     def _insert(self, db: sqlite3.Connection, e: Entry) -> None:
         db.execute(
             "INSERT INTO entries(source, origin, kind, time, text, context, hash, ehash, cjk) "

@@ -18,7 +18,6 @@ from .. import clock
 from ..config import Config, load_config
 from ..errors import ConflictError, LockedError, ProviderError, SlowloopError
 from ..history import FileChange
-from ..observe.model import ErrorObservation
 from ..paths import home as default_home
 from ..store import Store
 from ..transcripts.model import Turn

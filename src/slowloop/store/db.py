@@ -11,50 +11,28 @@ crash leaves all of a write or none of it.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sqlite3
-import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .. import clock
-from ..errors import DataError
 from ..paths import db_path, ensure_home, validate_agent_name
+from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
 
-BUSY_TIMEOUT_MS = 60_000
+__all__ = ["Store", "open_store", "BUSY_TIMEOUT_MS"]
 
 
-class Store:
+class Store(SQLiteFile):
     """A connection to the ledger. Cheap to open; open one per process (or per thread)."""
+
+    what = "the store"
+    broken_hint = "move the file aside; slowloop will start a new one"
 
     def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
         if path is None:
             path = db_path(ensure_home(home))
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        new = not self.path.exists()
-        try:
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
-                                        isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise DataError(f"cannot open the store: {exc}", path=str(self.path)) from None
-        if new:
-            with contextlib.suppress(OSError):
-                os.chmod(self.path, 0o600)
-        self.conn.row_factory = sqlite3.Row
-        self._lock = threading.RLock()
-        self._depth = 0
-        try:
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise DataError(f"the store is not a usable SQLite database: {exc}", path=str(self.path),
-                            hint="move the file aside; slowloop will start a new one") from None
+        super().__init__(path, setup=self._migrate, foreign_keys=True)
 
     # -- schema -------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -71,30 +49,7 @@ class Store:
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
-    # -- transactions -------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; nested calls join the outer transaction."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self.conn
-                finally:
-                    self._depth -= 1
-                return
-            self.conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield self.conn
-            except BaseException:
-                self._depth = 0
-                self.conn.execute("ROLLBACK")
-                raise
-            else:
-                self._depth = 0
-                self.conn.execute("COMMIT")
-
+    # -- queries ------------------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         with self._lock:
             return self.conn.execute(sql, params)
@@ -102,16 +57,6 @@ class Store:
     def query(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self.conn.execute(sql, params).fetchall()
-
-    def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self.conn.close()
-
-    def __enter__(self) -> "Store":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- agents -------------------------------------------------------------------------------
     def agent_id(self, name: str, *, create: bool = True) -> int | None:
