@@ -231,3 +231,20 @@ def test_a_crash_after_every_file_was_written_rolls_forward(slowloop_home):
         assert [r["status"] for r in store.query("SELECT status FROM reflections")] == ["applied"]
         assert not agent_status(store, "demo", load_config()).dirty  # the watermark advanced
     assert sum("pnpm" in e for e in Memo("demo").entries("plays")) == 1
+
+
+def test_bundle_prompt_shows_exactly_what_a_model_reads(slowloop_home):
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+
+    _ingest()
+    Memo("demo").add("plays", "When writing commit messages, always use the imperative mood.")
+    model = ScriptedModel('{"actions": [{"type": "nothing", "reason": "x"}]}')
+    r = CliRunner().invoke(cli, ["bundle", "--agent", "demo", "--prompt", "--json"])
+    assert r.exit_code == 0, r.output
+    shown = json.loads(r.stdout)
+    reflect_agent("demo", provider=model, force=True)
+    system, user, schema = model.calls[0]
+    assert (shown["system"], shown["user"], shown["schema"]) == (system, user, schema)
+    assert "always use the imperative mood" in user and "nothing to save" in system.lower()

@@ -162,8 +162,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         out.limits = d.limits
         raw = json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False)
     else:
-        prompt = build_prompt(memo_text=memo.render(), skill_index=_skill_index(lib, store, agent),
-                              bundle_text=bundle.text)
+        prompt = reflection_prompt(lib, memo, store, agent, bundle.text)
         try:
             completion = provider.complete(prompt.system, prompt.user, schema=prompt.schema)
         except ProviderError as exc:
@@ -277,6 +276,12 @@ def _summary(planned, rejections, nothing_reason: str) -> str:
     if rejections:
         base += f" ({len(rejections)} action(s) rejected)"
     return base
+
+
+def reflection_prompt(lib, memo, store: Store, agent: str, bundle_text: str):
+    """The prompt a model gets for this agent: the memo, the skill index with metrics, the bundle."""
+    return build_prompt(memo_text=memo.render(), skill_index=_skill_index(lib, store, agent),
+                        bundle_text=bundle_text)
 
 
 def _skill_index(lib, store: Store, agent: str) -> str:
