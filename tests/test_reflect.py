@@ -238,8 +238,12 @@ def test_bundle_prompt_shows_exactly_what_a_model_reads(slowloop_home):
 
     from slowloop.cli import cli
 
+    from slowloop import clock
+
     _ingest()
     Memo("demo").add("plays", "When writing commit messages, always use the imperative mood.")
+    now = clock.now()
+    clock.set_clock(lambda: now)  # the bundle states its time: both reads see the same second
     model = ScriptedModel('{"actions": [{"type": "nothing", "reason": "x"}]}')
     r = CliRunner().invoke(cli, ["bundle", "--agent", "demo", "--prompt", "--json"])
     assert r.exit_code == 0, r.output
