@@ -113,7 +113,8 @@ def show(name: str, agent: str, as_json: bool) -> None:
         d["body"] = skill.body
         echo_json(d)
         return
-    click.echo(f"{skill.name} — {skill.title}\n{skill.description}\n{skill.path}")
+    head = skill.name if skill.title in ("", skill.name) else f"{skill.name} — {skill.title}"
+    click.echo(f"{head}\n{skill.description}\n{skill.path}")
     for k, v in d["metadata"].items():
         click.echo(f"  {k}: {v}")
     click.echo(f"  impressions {m.impressions}, invocations {m.invocations} "

@@ -80,7 +80,9 @@ def _evidence(store: Store, agent_id: int, watermark: int) -> list[TurnEvidence]
 def _plan(action: Action, lib, memo, memo_base: str | None = None) -> list[FileChange]:
     """The file changes one valid action would make (raises SlowloopError when it cannot)."""
     if action.type == "create_skill":
-        changes, _evictions = lib.plan_create(action.name, action.description, action.body)
+        title = action.name.replace("-", " ").capitalize()
+        changes, _evictions = lib.plan_create(action.name, action.description, action.body,
+                                              title=title)
         return changes
     if action.type == "patch_skill":
         return lib.plan_patch(action.name, action.old, action.new)
