@@ -106,3 +106,21 @@ def test_bundled_model_finds_by_meaning_offline(notes: Path, monkeypatch: pytest
     assert "vegetables" in hybrid[0].text
     info = status("default")
     assert info["vectors"] == 3 and info["vector_model"].startswith("all-MiniLM-L6-v2@")
+
+
+def test_vector_matrix_cache_follows_every_change(notes: Path) -> None:
+    refresh("default")
+    emb = FakeEmbedder("fake@1")
+    assert "bread" in search("bread vegetables", mode="semantic", embedder=emb)[0].text
+    cache = agent_dir("default") / "recall.vectors.npy"
+    assert cache.exists()  # the next process memory-maps it instead of reading every vector
+    semantic._MATRICES.clear()
+    assert "bread" in search("bread vegetables", mode="semantic", embedder=emb)[0].text
+    # an entry changes: the cached matrix must not serve the old one
+    text = (notes / "chronicle.md").read_text(encoding="utf-8").replace(
+        "Bought vegetables and bread for dinner.", "Cooked risotto with saffron.")
+    (notes / "chronicle.md").write_text(text, encoding="utf-8")
+    refresh("default")
+    hits = search("risotto saffron", mode="semantic", embedder=emb)
+    assert "risotto" in hits[0].text
+    assert all("bread" not in h.text for h in hits)

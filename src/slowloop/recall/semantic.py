@@ -126,6 +126,8 @@ def ensure_vectors(index: RecallIndex, embedder: Embedder, *, batch: int = 256,
             db.execute("DELETE FROM vectors")
             db.execute("INSERT INTO meta(key, value) VALUES ('vector_model', ?) "
                        "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (embedder.identity,))
+    if index.get_meta("vectors_complete") == _signature(index):
+        return 0  # nothing was added or removed since every entry last had its vector
     pending = index.conn.execute(
         "SELECT e.ehash, e.text, e.context FROM entries e LEFT JOIN vectors v ON v.ehash = e.ehash "
         "WHERE v.ehash IS NULL GROUP BY e.ehash").fetchall()
@@ -140,6 +142,7 @@ def ensure_vectors(index: RecallIndex, embedder: Embedder, *, batch: int = 256,
         done += len(chunk)
         if progress:
             progress(done, len(pending))
+    index.set_meta("vectors_complete", _signature(index))
     return done
 
 
@@ -148,25 +151,82 @@ def prune_vectors(index: RecallIndex) -> int:
         return db.execute("DELETE FROM vectors WHERE ehash NOT IN (SELECT ehash FROM entries)").rowcount
 
 
+def _signature(index: RecallIndex) -> str:
+    """Changes whenever an entry or a vector is added or removed (entries are never updated in
+    place: a changed text is a delete plus an insert)."""
+    e = index.conn.execute("SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(id), 0) FROM entries").fetchone()
+    v = index.conn.execute("SELECT COUNT(*), COALESCE(MAX(rowid), 0) FROM vectors").fetchone()
+    return f"{index.get_meta('vector_model') or ''}|{e[0]}:{e[1]}:{e[2]}|{v[0]}:{v[1]}"
+
+
+# In-process cache of the matrix, keyed by index path and signature: a long-lived process (the
+# MCP server, a library user) searches without touching the vectors table at all.
+_MATRICES: dict[str, tuple[str, Any, Any]] = {}
+
+
+def _matrix(index: RecallIndex) -> tuple[Any, Any]:
+    """(entry ids, unit vectors) for every entry that has a vector.
+
+    Reading 100k BLOBs out of SQLite took most of a second per query, so the matrix is also
+    kept on disk beside the index (``recall.vectors.npy`` / ``recall.ids.npy``, memory-mapped)
+    and rebuilt only when the signature changes.
+    """
+    import numpy as np
+
+    sig = _signature(index)
+    key = str(index.path)
+    hit = _MATRICES.get(key)
+    if hit and hit[0] == sig:
+        return hit[1], hit[2]
+    vec_path = index.path.with_suffix(".vectors.npy")
+    ids_path = index.path.with_suffix(".ids.npy")
+    if index.get_meta("vector_cache") == sig and vec_path.exists() and ids_path.exists():
+        try:
+            ids = np.load(ids_path, mmap_mode="r")
+            matrix = np.load(vec_path, mmap_mode="r")
+            if len(ids) == len(matrix):
+                _MATRICES[key] = (sig, ids, matrix)
+                return ids, matrix
+        except (OSError, ValueError):
+            pass  # a damaged cache file is rebuilt below from the table, the source of truth
+    rows = index.conn.execute(
+        "SELECT e.id, v.vec FROM entries e JOIN vectors v ON v.ehash = e.ehash ORDER BY e.id").fetchall()
+    ids = np.asarray([r[0] for r in rows], dtype=np.int64)
+    matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+              if rows else np.zeros((0, 0), dtype=np.float32))
+    for path, arr in ((vec_path, matrix), (ids_path, ids)):
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.save(fh, arr)
+        os.replace(tmp, path)
+    index.set_meta("vector_cache", sig)
+    _MATRICES[key] = (sig, ids, matrix)
+    return ids, matrix
+
+
 def search_vectors(index: RecallIndex, query_vec: Any, *, kinds: tuple[str, ...] | None,
                    since: str | None, limit: int) -> list[tuple[int, float]]:
     import numpy as np
 
-    sql = "SELECT e.id, v.vec FROM entries e JOIN vectors v ON v.ehash = e.ehash WHERE 1 = 1"
-    params: list[Any] = []
-    if kinds:
-        sql += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
-        params.extend(kinds)
-    if since:
-        sql += " AND e.time >= ?"
-        params.append(since)
-    rows = index.conn.execute(sql, params).fetchall()
-    if not rows:
+    ids, matrix = _matrix(index)
+    if len(ids) == 0:
         return []
     q = np.asarray(query_vec, dtype=np.float32).reshape(-1)
-    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     scores = matrix @ q
-    n = min(limit, len(rows))
+    if kinds or since:
+        sql = "SELECT id FROM entries WHERE 1 = 1"
+        params: list[Any] = []
+        if kinds:
+            sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            params.extend(kinds)
+        if since:
+            sql += " AND time >= ?"
+            params.append(since)
+        allowed = np.fromiter((r[0] for r in index.conn.execute(sql, params)), dtype=np.int64)
+        scores = np.where(np.isin(ids, allowed), scores, -np.inf)
+    n = min(limit, int(np.isfinite(scores).sum()))
+    if n <= 0:
+        return []
     top = np.argpartition(-scores, n - 1)[:n]
     top = top[np.argsort(-scores[top])]
-    return [(int(rows[i][0]), float(scores[i])) for i in top]
+    return [(int(ids[i]), float(scores[i])) for i in top]
