@@ -196,7 +196,7 @@ def _matrix(index: RecallIndex) -> tuple[Any, Any]:
               if rows else np.zeros((0, 0), dtype=np.float32))
     for path, arr in ((vec_path, matrix), (ids_path, ids)):
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
             np.save(fh, arr)
         os.replace(tmp, path)
     index.set_meta("vector_cache", sig)
