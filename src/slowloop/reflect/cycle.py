@@ -27,7 +27,7 @@ from .bundle import build_bundle
 from .distill import TurnEvidence, distill
 from .lease import agent_lease
 from .prompt import build_prompt
-from .scheduler import agent_status, mark_cycle, plan_cycle
+from .scheduler import agent_status, mark_cycle, pending, plan_cycle
 from .validate import check_content
 
 ProviderChoice = Any  # a Provider, None for the offline distiller, or "config"
@@ -52,10 +52,17 @@ class ReflectionOutcome:
         return dict(self.__dict__)
 
 
-def _evidence(store: Store, agent_id: int, watermark: int) -> list[TurnEvidence]:
-    rows = store.query(
-        "SELECT * FROM turns WHERE agent_id = ? AND id > ? AND (corrected = 1 OR recovered = 1 OR"
-        " ended_in_real_error = 1) ORDER BY id", (agent_id, watermark))
+def _evidence(store: Store, agent_id: int, turn_ids: list[int]) -> list[TurnEvidence]:
+    """The distiller's evidence from exactly the turns the dirty gate found pending: new past the
+    watermark *and* covered turns that grew since the last reflection (a session still being
+    written) — otherwise the lesson of a grown turn is never looked at, and lost."""
+    rows = []
+    for start in range(0, len(turn_ids), 500):
+        chunk = turn_ids[start:start + 500]
+        rows += store.query(
+            f"SELECT * FROM turns WHERE agent_id = ? AND id IN ({','.join('?' * len(chunk))}) AND"
+            " (corrected = 1 OR recovered = 1 OR ended_in_real_error = 1) ORDER BY id",
+            (agent_id, *chunk))
     out = []
     for r in rows:
         turn = Turn.from_dict(json.loads(r["data"]))
@@ -138,7 +145,6 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
 
 def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, lib) -> ReflectionOutcome:
     agent_id = store.agent_id(agent)
-    watermark_before = int(store.agent(agent)["last_seen_turn_id"])
     bundle = build_bundle(store, agent, cfg)
     out.bundle_tokens = bundle.tokens
     provider_name = "offline" if provider is None else f"{provider.kind}:{provider.name}"
@@ -158,7 +164,8 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     if provider is None:
         skills = {s.name: s.body for s in lib.list()}
         memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
-        d = distill(_evidence(store, agent_id, watermark_before), memo=memo_entries, skills=skills)
+        covered = [t.id for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
+        d = distill(_evidence(store, agent_id, covered), memo=memo_entries, skills=skills)
         parsed = Parsed(actions=d.actions)
         out.notes.extend(d.notes)
         out.limits = d.limits
