@@ -40,3 +40,15 @@ def test_a_turn_that_grew_after_a_reflection_is_distilled(tmp_path: Path):
     assert second.status == "applied", second
     body = "\n".join(s.body for s in SkillLibrary("rv").list())
     assert "python3 -m pytest -q" in body
+
+
+def test_distiller_draws_no_rule_from_an_unrelated_next_command(samples: Path):
+    # Real Claude Code session: `tree /path/to/Demo -I … -L 3` fails (tree is lsd there), and the
+    # next command is `ls -la /path/to/Demo/todo-app/src` — other work, not a fix. The distiller
+    # wrote "When `tree …` fails …, run `ls -la …/src` instead." — a wrong rule that passes
+    # validation. The Edit refused until the file is read, then Read of that file, is a real fix.
+    _ingest([samples / "claude-code" / "ccv-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"])
+    out = reflect_agent("rv", provider=None, force=True, dry_run=True)
+    bodies = " ".join(p["action"].get("body", "") + p["action"].get("new", "") for p in out.planned)
+    assert "tree" not in bodies and "ls -la" not in bodies, bodies
+    assert "read the file with Read first, then retry the Edit" in bodies

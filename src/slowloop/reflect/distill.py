@@ -197,8 +197,12 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
     """
     steps = ev.turn.steps
     calls = {s.call.id: s.call for s in steps if s.kind == "tool_call" and s.call and s.call.id}
+    called_at = {s.call.id: k for k, s in enumerate(steps)
+                 if s.kind == "tool_call" and s.call and s.call.id}
     error_steps = {int(e["step"]): e for e in ev.real_errors if e.get("step") is not None}
     for i, err in sorted(error_steps.items()):
+        if i >= len(steps):
+            continue
         failed = steps[i].result
         failed_call = calls.get(failed.call_id) if failed and failed.call_id else None
         if failed is None or failed_call is None:
@@ -207,7 +211,9 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         for j in range(i + 1, len(steps)):
             s = steps[j]
             if s.kind == "tool_result" and s.result and not s.result.rejected and j not in error_steps:
-                fix_call = calls.get(s.result.call_id) if s.result.call_id else None
+                cid = s.result.call_id
+                # a call made before the failure was seen (parallel calls) cannot be its fix
+                fix_call = calls.get(cid) if cid and called_at.get(cid, -1) > i else None
                 break
         if fix_call is None:
             continue
@@ -217,9 +223,10 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         before_s, after_s = _short(before), _short(after)
         evidence = _error_phrase(err, failed.output)
         slug, phrase = _topic(before, after)
-        if fix_call.name == failed_call.name:
+        if fix_call.name == failed_call.name and _same_attempt(before, after):
             text = f"When `{before_s}` fails with {evidence}, run `{after_s}` instead."
-        elif failed_call.name in _NEEDS_READ_FIRST and fix_call.name in _READERS:
+        elif (failed_call.name in _NEEDS_READ_FIRST and fix_call.name in _READERS
+              and _same_file(failed_call, fix_call)):
             text = (f"When {failed_call.name} fails with {evidence}, read the file with "
                     f"{fix_call.name} first, then retry the {failed_call.name}.")
         else:
@@ -228,6 +235,35 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         return [Rule(text, "recovery", slug, phrase, ("recover", first, evidence.lower()),
                      ev.turn_id, f"turn {ev.turn_id}: {evidence} then `{after_s}` worked")]
     return []
+
+
+def _same_attempt(before: str, after: str) -> bool:
+    """Whether ``after`` is another try at what ``before`` did, not unrelated next work.
+
+    Another program on the same arguments (`python x.py` → `python3 x.py`, `npm i` → `pnpm i`), or
+    a command sharing at least half its words with the failed one (`pytest -x` → `python3 -m
+    pytest -x`). `tree /proj -L 3` failing and then `ls -la /proj/src` working is not a fix for
+    it: a rule drawn from that would be wrong, and the distiller rather says nothing.
+    """
+    a, b = before.split(), after.split()
+    if not a or not b:
+        return False
+    if a[1:] == b[1:]:
+        return bool(a[1:]) or a[0].startswith(b[0]) or b[0].startswith(a[0])
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) >= 0.5
+
+
+def _same_file(edit: ToolCall, read: ToolCall) -> bool:
+    """The read is of the file the edit was refused on (when both name one)."""
+    def target(call: ToolCall) -> str | None:
+        inp = call.input if isinstance(call.input, dict) else {}
+        for key in ("file_path", "path", "notebook_path"):
+            if isinstance(inp.get(key), str) and inp[key].strip():
+                return inp[key].strip()
+        return None
+    a, b = target(edit), target(read)
+    return a is None or b is None or a == b
 
 
 def _error_phrase(err: dict[str, Any], output: str = "") -> str:
