@@ -203,7 +203,13 @@ def session_start(home: Path, agent: str, skills_dir: Path | None) -> str | None
     if skills_dir is not None:
         from .skills_export import sync
 
-        sync(home / "agents" / agent / "skills", skills_dir)
+        try:
+            sync(home / "agents" / agent / "skills", skills_dir)
+        except OSError as exc:
+            # The links are a convenience; the bootstrap is the point of this hook. A skills folder
+            # we cannot write (a file in its place, a read-only checkout) must not cost the session
+            # its memo and skill index.
+            log(home, f"SessionStart {agent}: could not link skills into {skills_dir}: {exc}")
     with Store(home=home) as store:
         text, shown = cached_bootstrap(home, agent, store)
         if not text.strip():
