@@ -52,3 +52,75 @@ def test_distiller_draws_no_rule_from_an_unrelated_next_command(samples: Path):
     bodies = " ".join(p["action"].get("body", "") + p["action"].get("new", "") for p in out.planned)
     assert "tree" not in bodies and "ls -la" not in bodies, bodies
     assert "read the file with Read first, then retry the Edit" in bodies
+
+
+class _Scripted:
+    kind, name, model = "scripted", "scripted", "scripted-1"
+
+    def __init__(self, answer: dict):
+        self.answer = json.dumps(answer)
+
+    def destination(self) -> str:
+        return "nowhere (scripted test model)"
+
+    def complete(self, system, user, *, schema=None):
+        from slowloop.providers import Completion
+        return Completion(text=self.answer, model=self.model, destination=self.destination())
+
+
+def _full_library(monkeypatch):
+    monkeypatch.setenv("SLOWLOOP_SKILLS__MAX_COUNT", "2")
+    monkeypatch.setenv("SLOWLOOP_SKILLS__EVICTION_GRACE", "0")
+    _ingest([EXAMPLES])
+    lib = SkillLibrary("rv")
+    lib.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n")
+    lib.create("testing", "When testing: the steps.", "- When testing, always run make test.\n")
+    return lib
+
+
+def _create(name: str, rule: str) -> dict:
+    return {"type": "create_skill", "name": name, "description": f"When {name}: the rule.",
+            "body": f"- {rule}\n", "reason": "turn 1"}
+
+
+def test_two_creates_at_the_cap_evict_two_skills_and_say_so(monkeypatch):
+    # Both creates planned the same victim: the second eviction found the file gone, the whole
+    # reflection failed as "gave way to a person's edit", and both lessons were lost.
+    _full_library(monkeypatch)
+    answer = {"actions": [_create("releasing", "When releasing, always tag the commit first."),
+                          _create("linting", "When linting, always run ruff check first.")]}
+    out = reflect_agent("rv", provider=_Scripted(answer), force=True)
+    assert out.status == "applied", out
+    assert sorted(s.name for s in SkillLibrary("rv").list()) == ["linting", "releasing"]
+    evicted = [ev["name"] for a in out.applied for ev in a["evicted"]]
+    assert sorted(evicted) == ["deploying", "testing"]
+    assert "evicted deploying" in out.reason and "never used" in out.reason
+    from slowloop.history import history, undo_reflection
+    with Store() as store:
+        assert sorted(c.target for c in history(store, "rv") if c.op == "evict") == evicted
+        undo_reflection(store, "rv", out.reflection_id)
+    assert sorted(s.name for s in SkillLibrary("rv").list()) == ["deploying", "testing"]
+
+
+def test_a_create_at_the_cap_does_not_evict_the_skill_another_action_patches(monkeypatch):
+    _full_library(monkeypatch)
+    answer = {"actions": [
+        {"type": "patch_skill", "name": "deploying", "old": "- When deploying, always run make deploy.",
+         "new": "- When deploying, always run make deploy-prod.",
+         "reason": "turn 2"},
+        _create("releasing", "When releasing, always tag the commit first.")]}
+    out = reflect_agent("rv", provider=_Scripted(answer), force=True)
+    assert out.status == "applied" and out.rejected == [], out
+    names = {s.name: s for s in SkillLibrary("rv").list()}
+    assert sorted(names) == ["deploying", "releasing"]
+    assert "make deploy-prod" in names["deploying"].body
+    # the other order: the patch of a skill the create just evicted is rejected, not a failure
+    _ingest([EXAMPLES / "claude-code-webshop-pnpm.jsonl"], agent="rv2")
+    monkeypatch.setenv("SLOWLOOP_SKILLS__MAX_COUNT", "1")
+    lib2 = SkillLibrary("rv2")
+    lib2.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n")
+    answer2 = {"actions": [answer["actions"][1], answer["actions"][0]]}
+    out2 = reflect_agent("rv2", provider=_Scripted(answer2), force=True)
+    assert out2.status == "applied", out2
+    assert [r["reason"] for r in out2.rejected] == [
+        "skill deploying is evicted by a create_skill of this reflection (the library is full)"]

@@ -25,6 +25,9 @@ def _print_outcome(o, as_json: bool) -> None:
         click.echo(f"  + {act['type']} {act.get('name') or act.get('into') or act.get('section')}: "
                    f"{what[:140]}")
         click.echo(f"    why: {act.get('reason', '')[:160]}  [change {', '.join(map(str, a['changes']))}]")
+        for ev in a.get("evicted", []):
+            click.echo(f"    evicted {ev['name']}: {ev['reason']} (archived; "
+                       f"`slowloop skills restore {ev['name']}`)")
     for p in o.planned:
         act = p["action"]
         click.echo(f"  would {act['type']} {act.get('name') or act.get('into') or act.get('section')}: "

@@ -84,12 +84,20 @@ def _evidence(store: Store, agent_id: int, turn_ids: list[int]) -> list[TurnEvid
     return out
 
 
-def _plan(action: Action, lib, memo, memo_base: str | None = None) -> list[FileChange]:
-    """The file changes one valid action would make (raises SlowloopError when it cannot)."""
+def _plan(action: Action, lib, memo, memo_base: str | None = None, *, added: int = 0,
+          touched: frozenset[str] = frozenset(), evicted: list | None = None) -> list[FileChange]:
+    """The file changes one valid action would make (raises SlowloopError when it cannot).
+
+    ``added``: net skills the earlier actions of this reflection create; ``touched``: the skills
+    they change. A create at the cap evicts with both in mind — two creates must not evict the
+    same skill, nor evict one another action patches — and reports what it evicted in ``evicted``.
+    """
     if action.type == "create_skill":
         title = action.name.replace("-", " ").capitalize()
-        changes, _evictions = lib.plan_create(action.name, action.description, action.body,
-                                              title=title)
+        changes, evictions = lib.plan_create(action.name, action.description, action.body,
+                                             title=title, extra=added, exclude=touched)
+        if evicted is not None:
+            evicted.extend(evictions)
         return changes
     if action.type == "patch_skill":
         return lib.plan_patch(action.name, action.old, action.new)
@@ -186,6 +194,8 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     planned: list[tuple[Action, list[FileChange]]] = []
     touched: set[str] = set()
     memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes
+    added = 0  # net number of skills the planned actions add (a create at the cap evicts)
+    evictions: dict[int, list[dict]] = {}  # id(action) -> the skills its create evicts
     existing = {sk.name for sk in lib.list()}
     nothing_reason = ""
     for action in parsed.actions:
@@ -205,16 +215,25 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         targets = set() if action.type == "update_memo" else (
             {action.target()} | {f"skill:{n}" for n in action.names})
         if targets & touched:
-            rejections.append(Rejection(action.to_dict(), "another action of this reflection already "
-                                                          "changes the same skill"))
+            gone = [n for evs in evictions.values() for n in (e["name"] for e in evs)
+                    if f"skill:{n}" in targets]
+            rejections.append(Rejection(action.to_dict(), (
+                f"skill {gone[0]} is evicted by a create_skill of this reflection (the library is "
+                "full)") if gone else "another action of this reflection already changes the same skill"))
             continue
+        evicted: list = []
         try:
             changes = _plan(action, lib, memo,
-                            memo_base=planned[memo_at][1][0].after if memo_at is not None else None)
+                            memo_base=planned[memo_at][1][0].after if memo_at is not None else None,
+                            added=added, touched=frozenset(t.split(":", 1)[1] for t in touched),
+                            evicted=evicted)
         except SlowloopError as exc:
             rejections.append(Rejection(action.to_dict(), exc.message))
             continue
-        touched |= targets
+        touched |= targets | {f"skill:{ev.name}" for ev in evicted}
+        added += _net_skills(action) - len(evicted)
+        if evicted:
+            evictions[id(action)] = [{"name": ev.name, "reason": ev.reason} for ev in evicted]
         if action.type == "update_memo" and memo_at is not None:
             # memo entries of one reflection fold into one change of memo.md (planned on top of
             # each other, applied together)
@@ -234,10 +253,11 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
                          else r.action, r.reason, clock.iso()) for r in rejections])
     out.rejected = [{"action": r.action, "reason": r.reason} for r in rejections]
     all_changes = [c for _a, cs in planned for c in cs]
-    summary = _summary(planned, rejections, nothing_reason)
+    summary = _summary(planned, rejections, nothing_reason, evictions)
 
     if dry_run:
-        out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs]} for a, cs in planned]
+        out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs],
+                        "evicted": evictions.get(id(a), [])} for a, cs in planned]
         with store.transaction() as db:
             db.execute("UPDATE reflections SET status = 'dry-run', finished_at = ?, summary = ?"
                        " WHERE id = ?", (clock.iso(), summary, rid))
@@ -262,7 +282,8 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         if action.type == "update_memo":
             memo_ids = mine or memo_ids
             mine = memo_ids
-        out.applied.append({"action": action.to_dict(), "changes": mine})
+        out.applied.append({"action": action.to_dict(), "changes": mine,
+                            "evicted": evictions.get(id(action), [])})
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
     return out
@@ -277,11 +298,25 @@ def _fail(store: Store, agent_id: int, rid: int, error: str, *, transient: bool)
             db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (now, agent_id))
 
 
-def _summary(planned, rejections, nothing_reason: str) -> str:
+def _net_skills(action: Action) -> int:
+    """How many active skills ``action`` adds (negative: removes)."""
+    if action.type == "create_skill":
+        return 1
+    if action.type == "retire_skill":
+        return -1
+    if action.type == "merge_skills":
+        names = set(action.names)
+        return (0 if action.into in names else 1) - len(names - {action.into})
+    return 0
+
+
+def _summary(planned, rejections, nothing_reason: str, evictions: dict | None = None) -> str:
     if not planned:
         base = "nothing to save" + (f": {nothing_reason}" if nothing_reason else "")
     else:
-        base = "; ".join(f"{a.type} {a.name or a.into or a.section}" for a, _ in planned)
+        base = "; ".join(f"{a.type} {a.name or a.into or a.section}" + "".join(
+            f" (evicted {ev['name']}: {ev['reason']})" for ev in (evictions or {}).get(id(a), []))
+            for a, _ in planned)
     if rejections:
         base += f" ({len(rejections)} action(s) rejected)"
     return base

@@ -247,7 +247,10 @@ class SkillLibrary:
         return parse_skill(text, path, content_hash=digest), text
 
     def plan_create(self, name: str, description: str, body: str, *, title: str | None = None,
-                    evict: bool = True) -> tuple[list[FileChange], list[Eviction]]:
+                    evict: bool = True, extra: int = 0, exclude: frozenset[str] = frozenset()
+                    ) -> tuple[list[FileChange], list[Eviction]]:
+        """``extra``/``exclude``: for a batch (one reflection) — the net number of skills its
+        earlier actions add, and the skills they already change, which cannot be evicted too."""
         validate_name(name)
         path = self.path_of(name)
         if path.parent.exists():
@@ -261,15 +264,17 @@ class SkillLibrary:
         text = render_skill(name, description, meta, body)
         changes = [FileChange(path=path, before=None, before_hash=None, after=text, kind="skill",
                               target=name, op="create")]
-        evictions = self._plan_evictions() if evict else []
+        evictions = self._plan_evictions(extra=extra, exclude=exclude) if evict else []
         for ev in evictions:
             changes.append(replace(self.plan_retire(ev.name)[0], op="evict", note=ev.reason))
         return changes, evictions
 
-    def _plan_evictions(self) -> list[Eviction]:
+    def _plan_evictions(self, *, extra: int = 0,
+                        exclude: frozenset[str] = frozenset()) -> list[Eviction]:
         cap = int(self.config.get("skills", "max_count"))
         skills, _ = self.scan()
-        excess = len(skills) - cap + 1
+        excess = len(skills) + extra - cap + 1
+        skills = [s for s in skills if s.name not in exclude]
         if excess <= 0:
             return []
         grace_raw = self.config.get("skills", "eviction_grace")
