@@ -20,10 +20,12 @@ def _notice_all(agent: str) -> None:
     Memo(agent, home=app.home, config=app.config, store=app.store).notice()
 
 
-def _summary(before: str | None, after: str | None) -> str:
+def _summary(before: str | None, after: str | None, op: str = "", change_id: int = 0) -> str:
     if before is None:
         return "created"
     if after is None:
+        if op == "delete":  # a person removed the file by hand: no archived copy exists
+            return f"deleted by hand (the text is kept here: `slowloop undo {change_id}` restores it)"
         return "archived"
     diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
     changed = [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))]
@@ -57,7 +59,7 @@ def history(limit: int, include_touches: bool, show_diff: bool, agent: str, as_j
         refl = f" R{r.reflection_id}" if r.reflection_id else ""
         undone = f" [undone by {r.undone_by}]" if r.undone_by else ""
         click.echo(f"{r.id:5d}  {r.at}  {r.actor:10s}{refl} {r.op:8s} {r.kind} {r.target}: "
-                   f"{_summary(r.before, r.after)}{undone}" + (f" — {r.note}" if r.note else ""))
+                   f"{_summary(r.before, r.after, r.op, r.id)}{undone}" + (f" — {r.note}" if r.note else ""))
         if show_diff:
             for line in difflib.unified_diff((r.before or "").splitlines(), (r.after or "").splitlines(),
                                              "before", "after", lineterm=""):
