@@ -47,3 +47,29 @@ def test_session_start_sends_the_bootstrap_when_the_skills_folder_cannot_be_writ
     assert "run-tests: How to run this repo's tests" in ctx
     assert "could not link skills" in (slowloop_home / "logs" / "hooks.log").read_text()
     assert skills.read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_remove_without_the_install_agent_still_unlinks_its_skills(harness: str, project: Path,
+                                                                  slowloop_home: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # `hooks install --agent myproj` then `hooks remove` (agent left out) took the hooks out but
+    # left myproj's skill links: the agent kept loading learned skills after "remove".
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+
+    monkeypatch.setenv("CODEX_HOME", str(project.parent / "codex"))
+    write_skill(slowloop_home, "utc-dates", "When exporting reports, convert dates to UTC", agent="myproj")
+    runner = CliRunner()
+    r = runner.invoke(cli, ["hooks", "install", harness, "--agent", "myproj"])
+    assert r.exit_code == 0, r.output
+    link = project / (".claude" if harness == "claude-code" else ".agents") / "skills" / "utc-dates"
+    assert link.is_symlink()
+    r = runner.invoke(cli, ["hooks", "remove", harness, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["skills"]["removed"] == ["utc-dates"]
+    assert not os.path.lexists(link)
+    r = runner.invoke(cli, ["hooks", "status", harness, "--agent", "myproj", "--json"])
+    assert json.loads(r.output)["skills"]["linked"] == [] and json.loads(r.output)["hooks"] == []
+    assert (slowloop_home / "agents" / "myproj" / "skills" / "utc-dates" / "SKILL.md").exists()

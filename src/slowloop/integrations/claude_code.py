@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..config import load_config
+from ..errors import UserError
 from ..paths import agent_dir, home as default_home, validate_agent_name
 from . import settings_json, skills_export
 from .hooks_runtime import command_for
@@ -90,16 +91,49 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     return report
 
 
+def installed_sources(entries: list[settings_json.HookEntry], agent: str) -> list[Path]:
+    """The skills folders whose links ``remove`` must take out: the agent asked for, and every
+    agent (and pinned home) the installed hooks name — ``remove`` run without the ``--agent``
+    given to ``install`` must still unlink what that install linked."""
+    import shlex
+
+    sources = {agent_dir(agent, default_home()) / "skills"}
+    for e in entries:
+        try:
+            argv = shlex.split(e.command)
+        except ValueError:
+            continue
+        opts = {a: argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--agent", "--home")}
+        name = opts.get("--agent", "default")
+        try:
+            validate_agent_name(name)
+        except UserError:
+            continue
+        h = Path(opts["--home"]).expanduser() if "--home" in opts else default_home()
+        sources.add(agent_dir(name, h) / "skills")
+    return sorted(sources)
+
+
+def unlink_skills(sources: list[Path], sdir: Path) -> dict:
+    """Remove slowloop's links from ``sdir`` for each source folder; one merged result."""
+    merged = skills_export.ExportResult(str(sdir))
+    for source in sources:
+        r = skills_export.sync(source, sdir, remove_all=True)
+        merged.removed.extend(r.removed)
+    merged.removed.sort()
+    return merged.to_dict()
+
+
 def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> Report:
     validate_agent_name(agent)
     path = settings_path(scope, cwd)
     sdir = skills_path(scope, cwd)
     data, digest = settings_json.load(path)
     report = Report(HARNESS, scope, str(path), str(sdir))
-    report.hooks = [{"event": e.event, "command": e.command} for e in settings_json.ours(data)]
+    entries = settings_json.ours(data)
+    report.hooks = [{"event": e.event, "command": e.command} for e in entries]
     report.changed = settings_json.save(path, data, settings_json.without_ours(data), digest)
-    report.skills = skills_export.sync(agent_dir(agent, default_home()) / "skills", sdir,
-                                       remove_all=True).to_dict()
+    report.skills = unlink_skills(installed_sources(entries, agent), sdir)
     return report
 
 

@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..paths import agent_dir, home as default_home, validate_agent_name
 from . import agents_md, settings_json, skills_export
-from .claude_code import Report, _pinned_home, _timeout
+from .claude_code import Report, _pinned_home, _timeout, installed_sources, unlink_skills
 from .hooks_runtime import command_for
 
 Scope = Literal["project", "user"]
@@ -96,13 +96,13 @@ def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     sdir = skills_path(scope, cwd)
     data, digest = settings_json.load(path)
     report = Report(HARNESS, scope, str(path), str(sdir))
-    report.hooks = [{"event": e.event, "command": e.command} for e in settings_json.ours(data)]
+    entries = settings_json.ours(data)
+    report.hooks = [{"event": e.event, "command": e.command} for e in entries]
     report.changed = settings_json.save(path, data, settings_json.without_ours(data), digest)
     md = agents_md_path(scope, cwd)
     report.changed = agents_md.remove_block(md) or report.changed
     report.agents_md = str(md)
-    report.skills = skills_export.sync(agent_dir(agent, default_home()) / "skills", sdir,
-                                       remove_all=True).to_dict()
+    report.skills = unlink_skills(installed_sources(entries, agent), sdir)
     return report
 
 
