@@ -73,3 +73,24 @@ def test_remove_without_the_install_agent_still_unlinks_its_skills(harness: str,
     r = runner.invoke(cli, ["hooks", "status", harness, "--agent", "myproj", "--json"])
     assert json.loads(r.output)["skills"]["linked"] == [] and json.loads(r.output)["hooks"] == []
     assert (slowloop_home / "agents" / "myproj" / "skills" / "utc-dates" / "SKILL.md").exists()
+
+
+def test_watch_goes_on_past_a_file_it_cannot_read(tmp_path: Path, samples: Path, slowloop_home: Path) -> None:
+    # One transcript watch could not handle (here a file name that is not UTF-8) ended
+    # `slowloop watch` with a traceback, and with it the observation of every other file.
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    shutil.copy(samples / "codex" / "as-small.jsonl", os.fsencode(folder) + b"/0-\xff.jsonl")
+    shutil.copy(samples / "codex" / "ah-codex_golden.jsonl", folder / "a-good.jsonl")
+    r = subprocess.run([sys.executable, "-m", "slowloop", "watch", "--path", str(folder), "--once", "--json"],
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "SLOWLOOP_HOME": str(slowloop_home)})
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    out = json.loads(r.stdout)
+    assert out["turns"] == 2 and out["new"] == 2
+    assert len(out["problems"]) == 1 and "cannot read it" in out["problems"][0]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from ..config import Config, load_config
+from ..errors import SlowloopError
 from ..paths import home as default_home
 from ..store import Store
 from .follow import FollowResult, observe_new
@@ -92,6 +94,16 @@ class Watcher:
                 res = observe_new(path, agent=self.agent, store=store, cfg=self.cfg, home=self.home)
             except FileNotFoundError:
                 continue  # rotated away mid-read: the next pass sees the new file
+            except (SlowloopError, OSError, ValueError, sqlite3.Error) as exc:
+                # One file we cannot read (a name that is not UTF-8, no permission, its lock held
+                # by a long hook) must not end a watch that follows hundreds; it is tried again
+                # when it changes.
+                self._seen[path] = sig
+                res = FollowResult(path=path, skipped=f"cannot read it: {exc}")
+                self.stats.problems.append(f"{path!r}: cannot read it: {exc}")
+                if self.on_result is not None:
+                    self.on_result(res)
+                continue
             self._seen[path] = sig
             read += 1
             self.stats.files_read += 1
