@@ -124,3 +124,52 @@ def test_a_create_at_the_cap_does_not_evict_the_skill_another_action_patches(mon
     assert out2.status == "applied", out2
     assert [r["reason"] for r in out2.rejected] == [
         "skill deploying is evicted by a create_skill of this reflection (the library is full)"]
+
+
+LIVE_MID_APPLY = """
+import os, sys, time
+import slowloop.history as h
+from slowloop.reflect.cycle import reflect_agent
+real = h._write_one
+def slow(c):
+    real(c)
+    open(sys.argv[1], "w").write("one file written")
+    time.sleep(60)                   # still alive, still holding the agent's lease
+h._write_one = slow
+reflect_agent("rv", provider=None, force=True)
+"""
+
+
+def test_a_second_reflector_does_not_roll_back_a_live_reflection(tmp_path: Path, slowloop_home):
+    # Recovery of half-applied reflections ran before taking the agent's lease: a second
+    # `slowloop reflect` (or a daemon starting) took a live reflection in the middle of writing
+    # for a crashed one, put its files back under it and marked it rolled back.
+    import subprocess
+    import sys
+    import time
+
+    _ingest([EXAMPLES])
+    flag = tmp_path / "written"
+    a = subprocess.Popen([sys.executable, "-c", LIVE_MID_APPLY, str(flag)])
+    try:
+        for _ in range(600):
+            if flag.exists() or a.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert flag.exists(), "the first reflector never got to write"
+        written = {p: p.read_text() for p in (slowloop_home / "agents").rglob("*.md")}
+        second = reflect_agent("rv", provider=None, force=True)
+        assert second.status == "locked", second
+        assert second.recovered == []
+        from slowloop.reflect.daemon import recover_all
+        with Store() as store:
+            assert recover_all(store) == []
+            assert [r["status"] for r in store.query("SELECT status FROM reflections")] == ["applying"]
+        assert {p: p.read_text() for p in written} == written
+    finally:
+        a.kill()
+        a.wait()
+    # once the first one is dead, its half-applied reflection is resolved as before
+    third = reflect_agent("rv", provider=None, force=True)
+    assert any("rolled back" in n for n in third.recovered), third.recovered
+    assert third.status == "applied"

@@ -16,6 +16,7 @@ in the meantime is never overwritten: such a file is left as the person wrote it
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Sequence
 
@@ -82,14 +83,38 @@ def _state(c: FileChange) -> str:
     return "before" if current == c.before_hash else "other"
 
 
+_UNFINISHED = ("SELECT id, plan, watermark FROM reflections WHERE agent_id = ? AND status IN"
+               " ('applying', 'running')")
+
+
 def recover(store: Store, agent: str) -> list[str]:
-    """Resolve reflections a crash left half-applied. Returns what was done, in words."""
+    """Resolve reflections a crash left half-applied. Returns what was done, in words.
+
+    An unfinished reflection is only a crashed one when nobody holds the agent's lease: a live
+    reflector in another process is left alone (rolling it back would undo its files under it).
+    """
+    from .lease import acquire, agent_lease_name, release
+
     agent_id = store.agent_id(agent, create=False)
-    if agent_id is None:
+    if agent_id is None or not store.query(_UNFINISHED, (agent_id,)):
         return []
+    lease = acquire(store, agent_lease_name(agent), holder=f"recovery pid {os.getpid()}",
+                    ttl=RECOVERY_TTL)
+    if lease is None:
+        return []  # a live reflector holds the agent: its reflection is not a crashed one
+    try:
+        return _recover_locked(store, agent, agent_id)
+    finally:
+        release(lease)
+
+
+# Recovery reads and writes a handful of files; the lease only has to outlive that.
+RECOVERY_TTL = 600
+
+
+def _recover_locked(store: Store, agent: str, agent_id: int) -> list[str]:
     notes: list[str] = []
-    rows = store.query("SELECT id, plan, watermark FROM reflections WHERE agent_id = ? AND status IN"
-                       " ('applying', 'running')", (agent_id,))
+    rows = store.query(_UNFINISHED, (agent_id,))  # again, now that the agent is ours
     for row in rows:
         rid = int(row["id"])
         changes = _decode(row["plan"])
