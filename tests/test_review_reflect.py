@@ -173,3 +173,27 @@ def test_a_second_reflector_does_not_roll_back_a_live_reflection(tmp_path: Path,
     third = reflect_agent("rv", provider=None, force=True)
     assert any("rolled back" in n for n in third.recovered), third.recovered
     assert third.status == "applied"
+
+
+def test_two_new_recoveries_for_an_existing_skill_both_land(tmp_path: Path):
+    # The distiller proposed one patch_skill per rule; the cycle takes one patch per skill per
+    # reflection, so the second was rejected — and, the watermark having moved, lost for good.
+    first = EXAMPLES / "claude-code-api-tests.jsonl"
+
+    def variant(sid: str, cmd: str, err: str, fix: str) -> Path:
+        p = tmp_path / f"{sid}.jsonl"
+        p.write_text(first.read_text().replace("8c2e7f10-demo-tests", sid)
+                     .replace('"python -m pytest -q"', f'"{cmd}"')
+                     .replace("/bin/sh: 1: python: not found", err)
+                     .replace('"python3 -m pytest -q"', f'"{fix}"'))
+        return p
+
+    _ingest([first])
+    assert reflect_agent("rv", provider=None, force=True).status == "applied"
+    _ingest([variant("9d3f8a21-aa", "pytest -x", "bash: pytest: command not found", "python3 -m pytest -x"),
+             variant("9d3f8a21-bb", "tox -e py", "bash: tox: command not found", "python3 -m tox -e py")])
+    out = reflect_agent("rv", provider=None, force=True)
+    assert out.status == "applied" and out.rejected == [], out.rejected
+    (skill,) = SkillLibrary("rv").list()
+    assert "python3 -m pytest -x" in skill.body and "python3 -m tox -e py" in skill.body
+    assert skill.patch_count == 1

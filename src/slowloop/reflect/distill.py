@@ -328,6 +328,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     plays = list(memo.get("plays", []))
     skill_lines: dict[str, str] = dict(skills)
     created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
+    patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run
     for rule in latest.values():
         out.rules.append(rule)
         if rule.kind == "correction":
@@ -361,9 +362,18 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                                              reason=f"{out.actions[i].reason}; {rule.why}")
                     skill_lines[name] = body
                     continue
+                if name in patched:
+                    # patched by this same reflection: one skill takes one patch per reflection
+                    # (a second is rejected), so the rule extends the patch already proposed
+                    i = patched[name]
+                    out.actions[i] = replace(out.actions[i], new=f"{out.actions[i].new}\n- {rule.text}",
+                                             reason=f"{out.actions[i].reason}; {rule.why}")
+                    skill_lines[name] = body.rstrip("\n") + f"\n- {rule.text}\n"
+                    continue
                 lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
                 anchor = lines[-1] if lines else ""
                 if anchor and body.count(anchor) == 1:
+                    patched[name] = len(out.actions)
                     out.actions.append(Action("patch_skill", rule.why, name=name, old=anchor,
                                               new=f"{anchor}\n- {rule.text}"))
                     skill_lines[name] = body.replace(anchor, f"{anchor}\n- {rule.text}")
