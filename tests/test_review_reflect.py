@@ -197,3 +197,27 @@ def test_two_new_recoveries_for_an_existing_skill_both_land(tmp_path: Path):
     (skill,) = SkillLibrary("rv").list()
     assert "python3 -m pytest -x" in skill.body and "python3 -m tox -e py" in skill.body
     assert skill.patch_count == 1
+
+
+def _said(text: str) -> list[str]:
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+    from slowloop.transcripts.model import Turn
+
+    turn = Turn(source="<memory>", format="openai", index=1, user_text=text)
+    ev = TurnEvidence(turn_id=1, turn=turn, corrected=True, correction_evidence="cue",
+                      previous=None, real_errors=(), transient_only=False)
+    return [r.text for r in rules_from_correction(ev)]
+
+
+def test_complaints_are_not_read_as_rules():
+    # "you always forget the tests" became "When running the tests, always forget the tests." —
+    # the opposite of the lesson, and it passes validation. "Stop the server first" became
+    # "never the server first", and "never commit the .env file" was cut to "never commit the".
+    for complaint in ("No, you always forget the tests.", "it always fails like this, wrong again",
+                      "Wrong! you never listen to me", "No! Stop the server first, then migrate.",
+                      "Never mind, that's wrong anyway", "Always the same error, wrong"):
+        assert _said(complaint) == [], complaint
+    assert _said("No. Always run the linter before committing.") == [
+        "When formatting or linting code, always run the linter before committing."]
+    assert _said("wrong, please never commit the .env file") == [
+        "When using git in this repository, never commit the .env file."]

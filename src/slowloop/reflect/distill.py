@@ -57,8 +57,15 @@ for _i, (_lang, _p) in enumerate(_USE_INSTEAD):  # the generic item group is the
     if "(?P<x>" not in _p.pattern:
         _USE_INSTEAD[_i] = (_lang, re.compile(_p.pattern.replace(_ITEM, "(?P<x>" + _ITEM[1:], 1), _p.flags))
 
-_NEVER = re.compile(r"\b(?:never|don'?t ever|do not ever|you must not|stop)\s+(?P<z>[a-z][^.!?\n]{3,100})", re.I)
-_ALWAYS = re.compile(r"\b(?:always|from now on,?|every time,?)\s+(?P<z>[a-z][^.!?\n]{3,100})", re.I)
+# Only a cue that opens an instruction to the agent: at the start of a sentence or clause, or
+# after "please"/"you must"/"make sure to". "you always forget the tests" or "it always fails" are
+# complaints, not rules — read as rules they would teach the opposite ("always forget the tests").
+# "stop" is not a cue: "stop the server first" is an order for now, not "never the server".
+_CLAUSE = r"(?:^|(?<=[.!?;:,\n])\s*|\b(?:please|pls|and|so|you must|you should|make sure to)\s+)"
+_NEVER = re.compile(_CLAUSE + r"(?:never|don'?t ever|do not ever|you must not)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
+_ALWAYS = re.compile(_CLAUSE + r"(?:always|from now on,?|every time,?)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
+# what follows the cue must be an action, not "never mind", "always the same error"
+_NOT_ACTION = re.compile(r"^(?:mind|the|a|an|this|that|these|those|it|its|my|your|same|so|again)\b", re.I)
 
 # activity → how the trigger reads; matched against the corrected tool call and the user's words
 _TOPICS: list[tuple[str, str, re.Pattern[str]]] = [
@@ -173,7 +180,7 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
         for m in pattern.finditer(text):
             z = _clean(m.group("z"))
             z = re.split(r"\s+(?:but|because|since|so that)\b", z)[0].strip()
-            if len(z.split()) < 2:
+            if len(z.split()) < 2 or _NOT_ACTION.match(z):
                 continue
             slug, phrase = _topic(*context_cmds, z)
             rules.append(Rule(f"When {phrase}, {word} {z}.", "correction", slug, phrase,
