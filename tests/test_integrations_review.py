@@ -94,3 +94,47 @@ def test_watch_goes_on_past_a_file_it_cannot_read(tmp_path: Path, samples: Path,
     out = json.loads(r.stdout)
     assert out["turns"] == 2 and out["new"] == 2
     assert len(out["problems"]) == 1 and "cannot read it" in out["problems"][0]
+
+
+def test_linked_settings_and_agents_md_stay_links(project: Path, slowloop_home: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # settings.json linked from a dotfiles repo, AGENTS.md linked to CLAUDE.md: install replaced
+    # each link with a regular file, cutting it off from the file people actually edit.
+    from slowloop.integrations import codex
+
+    monkeypatch.setenv("CODEX_HOME", str(project.parent / "codex"))
+    dotfiles = project.parent / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "settings.json").write_text('{"model": "opus"}\n')
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").symlink_to(dotfiles / "settings.json")
+    (project / "CLAUDE.md").write_text("# Rules\n\nUse pnpm.\n")
+    (project / "AGENTS.md").symlink_to("CLAUDE.md")
+    write_skill(slowloop_home, "run-tests", "How to run this repo's tests")
+
+    claude_code.install("project")
+    codex.install("project")
+    assert (project / ".claude" / "settings.json").is_symlink()
+    data = json.loads((dotfiles / "settings.json").read_text())
+    assert data["model"] == "opus" and set(data["hooks"]) == {"SessionStart", "Stop", "SessionEnd"}
+    assert (project / "AGENTS.md").is_symlink()
+    assert "run-tests" in (project / "CLAUDE.md").read_text()
+
+    claude_code.remove("project")
+    codex.remove("project")
+    assert (project / ".claude" / "settings.json").is_symlink()
+    assert json.loads((dotfiles / "settings.json").read_text()) == {"model": "opus"}
+    assert (project / "AGENTS.md").is_symlink()
+    assert (project / "CLAUDE.md").read_text() == "# Rules\n\nUse pnpm.\n"
+
+
+def test_an_agents_md_link_holding_only_the_block_is_emptied_at_its_target(tmp_path: Path) -> None:
+    from slowloop.integrations import agents_md
+
+    target = tmp_path / "CLAUDE.md"
+    link = tmp_path / "AGENTS.md"
+    link.symlink_to(target)
+    agents_md.write_block(link, "- a rule")
+    assert link.is_symlink() and "- a rule" in target.read_text()
+    assert agents_md.remove_block(link)
+    assert link.is_symlink() and target.read_text() == ""  # the person's link stays, the block goes

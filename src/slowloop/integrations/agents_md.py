@@ -65,7 +65,7 @@ def write_block(path: Path, body: str) -> bool:
 
 
 def remove_block(path: Path) -> bool:
-    """Take the block out; a file left empty is deleted. True when changed."""
+    """Take the block out; a file left empty is deleted (a link to it is emptied). True when changed."""
     from ..fsutil import read_text
     from .settings_json import replace_file
 
@@ -76,8 +76,10 @@ def remove_block(path: Path) -> bool:
     if block is None:
         return False
     new = (before.rstrip("\n") + "\n" + after.lstrip("\n")) if before.strip() else after.lstrip("\n")
-    if not new.strip():
+    if not new.strip() and not path.is_symlink():
         path.unlink()
         return True
+    if not new.strip():  # a link someone made: keep it (and its file), just empty
+        new = ""
     replace_file(path, new, expect=digest, mode=os.stat(path).st_mode & 0o777)
     return True

@@ -125,6 +125,10 @@ def replace_file(path: Path, text: str, *, expect: str | None, mode: int = 0o644
     import hashlib
     import tempfile
 
+    # A settings.json or AGENTS.md is often a link into a dotfiles repo (or AGENTS.md -> CLAUDE.md):
+    # write through to the file it points at, or os.replace would turn the link into a copy and
+    # quietly cut the person's file off from its source.
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
