@@ -252,3 +252,24 @@ def test_bundle_prompt_shows_exactly_what_a_model_reads(slowloop_home):
     system, user, schema = model.calls[0]
     assert (shown["system"], shown["user"], shown["schema"]) == (system, user, schema)
     assert "always use the imperative mood" in user and "nothing to save" in system.lower()
+
+
+def test_a_turn_that_grows_while_the_model_thinks_stays_new(slowloop_home):
+    # The session is cut before the user's correction; it grows during the reflection.
+    src = (EXAMPLES / "claude-code-webshop-pnpm.jsonl").read_text().splitlines(keepends=True)
+    session = slowloop_home.parent / "growing.jsonl"
+    session.write_text("".join(src[:4]))
+    _ingest(files=[session])
+
+    class GrowsTheSession(ScriptedModel):
+        def complete(self, system, user, *, schema=None):
+            session.write_text("".join(src))  # meanwhile the agent's hook records more
+            _ingest(files=[session])
+            return super().complete(system, user, schema=schema)
+
+    model = GrowsTheSession('{"actions": [{"type": "nothing", "reason": "nothing yet"}]}')
+    out = reflect_agent("demo", provider=model, force=True)
+    assert out.status == "nothing"
+    with Store() as store:
+        st = agent_status(store, "demo", load_config())
+    assert st.dirty and st.pending_turns >= 1  # what arrived during the reflection is still new

@@ -112,7 +112,9 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
     stored = shrink_for_storage(turn)
     data = stored.to_json()
     chash = stored.content_hash(data)
-    now = clock.iso()
+    # Microseconds: the dirty gate compares a turn's update with the moment the last reflection
+    # read the ledger; whole seconds would hide an update made in that same second.
+    now = clock.iso(micro=True)
     obs, score = ot.observation, ot.score
     with store.transaction() as db:
         row = db.execute("SELECT id, content_hash FROM turns WHERE agent_id = ? AND key = ?",

@@ -46,7 +46,7 @@ def _decode(plan: str) -> list[FileChange]:
 
 def apply_reflection(store: Store, agent: str, reflection_id: int, changes: Sequence[FileChange], *,
                      watermark: int, summary: str, status: str = "applied",
-                     _crash_after_files: bool = False) -> list[int]:
+                     seen_at: str | None = None, _crash_after_files: bool = False) -> list[int]:
     """Journal, write and record ``changes`` for reflection ``reflection_id`` as one unit."""
     agent_id = store.agent_id(agent)
     with store.transaction() as db:
@@ -56,18 +56,24 @@ def apply_reflection(store: Store, agent: str, reflection_id: int, changes: Sequ
                         reflection_id=reflection_id, note=f"reflection R{reflection_id}") if changes else []
     if _crash_after_files:  # test seam: simulate the process dying right here
         raise SystemExit("simulated crash after the files were written")
-    _finish(store, agent_id, reflection_id, watermark, status)
+    _finish(store, agent_id, reflection_id, watermark, status, seen_at)
     return ids
 
 
-def _finish(store: Store, agent_id: int, reflection_id: int, watermark: int, status: str) -> None:
-    now = clock.iso()
+def _finish(store: Store, agent_id: int, reflection_id: int, watermark: int, status: str,
+            seen_at: str | None = None) -> None:
+    """Record the reflection done. ``last_reflected_at`` is the moment the ledger was read for
+    it (``seen_at``), not now: a turn that grew while the model was thinking stays new."""
+    now = clock.iso(micro=True)
+    if seen_at is None:
+        row = store.query("SELECT started_at FROM reflections WHERE id = ?", (reflection_id,))
+        seen_at = row[0]["started_at"] if row else now
     with store.transaction() as db:
         db.execute("UPDATE reflections SET status = ?, finished_at = ? WHERE id = ?",
                    (status, now, reflection_id))
         db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = ?,"
                    " last_seen_turn_id = MAX(last_seen_turn_id, ?) WHERE id = ?",
-                   (now, now, watermark, agent_id))
+                   (seen_at, now, watermark, agent_id))
 
 
 def _state(c: FileChange) -> str:

@@ -153,6 +153,7 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
 
 def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, lib) -> ReflectionOutcome:
     agent_id = store.agent_id(agent)
+    seen_at = clock.iso(micro=True)  # what the bundle reads is the ledger as of this moment
     bundle = build_bundle(store, agent, cfg)
     out.bundle_tokens = bundle.tokens
     provider_name = "offline" if provider is None else f"{provider.kind}:{provider.name}"
@@ -162,7 +163,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         rid = int(db.execute(
             "INSERT INTO reflections(agent_id, started_at, status, provider, model, sent_to,"
             " bundle_tokens, watermark) VALUES (?,?,?,?,?,?,?,?)",
-            (agent_id, clock.iso(), "running", provider_name, getattr(provider, "model", "") or "",
+            (agent_id, seen_at, "running", provider_name, getattr(provider, "model", "") or "",
              out.sent_to, bundle.tokens, bundle.watermark)).lastrowid)
     out.reflection_id = rid
     say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
@@ -266,7 +267,8 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
 
     try:
         ids = apply_reflection(store, agent, rid, all_changes, watermark=bundle.watermark,
-                               summary=summary, status="applied" if all_changes else "nothing")
+                               summary=summary, status="applied" if all_changes else "nothing",
+                               seen_at=seen_at)
     except ConflictError as exc:
         # a person edited a file while we planned: give way, keep the turns pending
         with store.transaction() as db:
