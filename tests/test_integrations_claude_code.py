@@ -42,7 +42,7 @@ def _commands(settings: Path) -> dict[str, str]:
 
 
 def test_install_is_idempotent_and_keeps_the_users_own_hooks(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
+    settings = project / ".claude" / "settings.local.json"
     settings.parent.mkdir()
     mine = {"permissions": {"allow": ["Bash(ls)"]},
             "hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "say done"}]}]}}
@@ -74,12 +74,12 @@ def test_user_scope_writes_under_home(user_home: Path, project: Path) -> None:
 
 
 def test_a_broken_settings_file_is_refused_not_overwritten(project: Path) -> None:
-    settings = project / ".claude" / "settings.json"
+    settings = project / ".claude" / "settings.local.json"
     settings.parent.mkdir()
     settings.write_text('{"hooks": [oops')
     r = CliRunner().invoke(cli, ["hooks", "install", "claude-code"])
     assert r.exit_code != 0
-    assert "settings.json" in r.output and "not valid JSON" in r.output
+    assert "settings.local.json" in r.output and "not valid JSON" in r.output
     assert settings.read_text() == '{"hooks": [oops'
 
 
@@ -87,7 +87,7 @@ def test_session_start_prints_only_the_payload_and_counts_impressions(project: P
                                                                        slowloop_home: Path) -> None:
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests with pytest")
     claude_code.install("project")
-    cmd = _commands(project / ".claude" / "settings.json")["SessionStart"]
+    cmd = _commands(project / ".claude" / "settings.local.json")["SessionStart"]
     for _ in range(2):  # the second start is served from the cache
         out = run_installed(cmd, {"session_id": "s1", "source": "startup", "cwd": str(project),
                                   "hook_event_name": "SessionStart"})
@@ -107,7 +107,7 @@ def test_stop_observes_only_new_lines_and_skill_tool_uses_count(project: Path,
                                                                  slowloop_home: Path) -> None:
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests with pytest")
     claude_code.install("project")
-    cmd = _commands(project / ".claude" / "settings.json")["Stop"]
+    cmd = _commands(project / ".claude" / "settings.local.json")["Stop"]
     transcript = project / "session.jsonl"
     transcript.write_text(lines(cc_turn("run the tests please", skill="run-tests", n=0)))
     payload = {"session_id": "s1", "transcript_path": str(transcript), "hook_event_name": "Stop",
@@ -138,7 +138,7 @@ def test_stop_observes_only_new_lines_and_skill_tool_uses_count(project: Path,
 
 def test_stop_runs_in_the_background_by_default(project: Path, slowloop_home: Path) -> None:
     claude_code.install("project")
-    cmd = _commands(project / ".claude" / "settings.json")["Stop"]
+    cmd = _commands(project / ".claude" / "settings.local.json")["Stop"]
     transcript = project / "s.jsonl"
     transcript.write_text(lines(cc_turn("hello there", n=0)))
     out = run_installed(cmd, {"transcript_path": str(transcript)})

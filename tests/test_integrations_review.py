@@ -35,7 +35,7 @@ def test_session_start_sends_the_bootstrap_when_the_skills_folder_cannot_be_writ
     # hook: the session started without the memo and the skill index.
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests with pytest")
     claude_code.install("project")
-    cmd = _command(project / ".claude" / "settings.json", "SessionStart")
+    cmd = _command(project / ".claude" / "settings.local.json", "SessionStart")
     skills = project / ".claude" / "skills"
     for entry in skills.iterdir():
         entry.unlink()
@@ -107,14 +107,14 @@ def test_linked_settings_and_agents_md_stay_links(project: Path, slowloop_home: 
     dotfiles.mkdir()
     (dotfiles / "settings.json").write_text('{"model": "opus"}\n')
     (project / ".claude").mkdir()
-    (project / ".claude" / "settings.json").symlink_to(dotfiles / "settings.json")
+    (project / ".claude" / "settings.local.json").symlink_to(dotfiles / "settings.json")
     (project / "CLAUDE.md").write_text("# Rules\n\nUse pnpm.\n")
     (project / "AGENTS.md").symlink_to("CLAUDE.md")
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests")
 
     claude_code.install("project")
     codex.install("project")
-    assert (project / ".claude" / "settings.json").is_symlink()
+    assert (project / ".claude" / "settings.local.json").is_symlink()
     data = json.loads((dotfiles / "settings.json").read_text())
     assert data["model"] == "opus" and set(data["hooks"]) == {"SessionStart", "Stop", "SessionEnd"}
     assert (project / "AGENTS.md").is_symlink()
@@ -122,7 +122,7 @@ def test_linked_settings_and_agents_md_stay_links(project: Path, slowloop_home: 
 
     claude_code.remove("project")
     codex.remove("project")
-    assert (project / ".claude" / "settings.json").is_symlink()
+    assert (project / ".claude" / "settings.local.json").is_symlink()
     assert json.loads((dotfiles / "settings.json").read_text()) == {"model": "opus"}
     assert (project / "AGENTS.md").is_symlink()
     assert (project / "CLAUDE.md").read_text() == "# Rules\n\nUse pnpm.\n"

@@ -1,9 +1,9 @@
 """Claude Code: hooks in ``settings.json`` and learned skills in its skills folder.
 
 ``install`` writes three hooks — SessionStart (the bootstrap as additional context), Stop and
-SessionEnd (observe the session transcript incrementally) — into ``.claude/settings.json`` of the
-project in the working directory (``project``) or ``~/.claude/settings.json`` (``user``), and
-links the agent's skills into ``.claude/skills`` or ``~/.claude/skills`` where Claude Code loads
+SessionEnd (observe the session transcript incrementally) — into ``.claude/settings.local.json``
+of the project in the working directory (``project``: personal, not committed) or
+``~/.claude/settings.json`` (``user``), and links the agent's skills into ``.claude/skills`` or ``~/.claude/skills`` where Claude Code loads
 them; its ``Skill`` tool calls then show up in the transcript and count as invocations.
 ``remove`` takes out exactly what ``install`` added. Both are idempotent.
 """
@@ -52,7 +52,10 @@ def _base(scope: Scope, cwd: Path | None) -> Path:
 
 
 def settings_path(scope: Scope, cwd: Path | None = None) -> Path:
-    return _base(scope, cwd) / "settings.json"
+    # Project scope uses settings.local.json, Claude Code's personal, uncommitted project settings:
+    # the hook commands carry this machine's absolute paths (its Python, the home), which would
+    # break every teammate's session if they landed in the shared settings.json.
+    return _base(scope, cwd) / ("settings.json" if scope == "user" else "settings.local.json")
 
 
 def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
