@@ -299,3 +299,19 @@ def test_a_big_transcript_streams_in_constant_memory(tmp_path: Path, samples: Pa
     assert report.bytes == big.stat().st_size and report.problems == []
     assert peak < 30 * 1024 * 1024, f"peak traced memory {peak / 1e6:.1f} MB"
     assert time.perf_counter() - began < 20
+
+
+def test_a_nul_filled_half_written_line_does_not_make_the_session_binary(tmp_path):
+    # A crash can leave NUL bytes where a line was being written; the rest of the session must
+    # still be read, and the bad line reported.
+    from slowloop.transcripts import iter_turns
+    from slowloop.transcripts.model import ParseReport
+
+    src = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples" / "claude-code-webshop-pnpm.jsonl"
+    lines = src.read_text().splitlines(keepends=True)
+    f = tmp_path / "s.jsonl"
+    f.write_bytes("".join(lines[:3]).encode() + b"\x00" * 64 + b"\n" + "".join(lines[3:]).encode())
+    report = ParseReport()
+    turns = list(iter_turns(f, report=report))
+    assert len(turns) == 3
+    assert [p.line for p in report.problems] == [4]

@@ -116,13 +116,14 @@ def sniff(path: Path) -> tuple[Format | None, Layout]:
         head = f.read(8192)
         if not head.strip():
             return None, "jsonl"
-        if b"\x00" in head:
-            raise not_a_transcript(path, "binary content")
         first = head.lstrip()[:1]
         if head.startswith(b"\xef\xbb\xbf"):
             first = head[3:].lstrip()[:1]
         if first not in (b"{", b"["):
-            raise not_a_transcript(path, "it does not start with JSON")
+            # A NUL inside a JSONL transcript (a line half-written before a crash) is one bad
+            # line, reported and skipped; only a file that does not even start as JSON is binary.
+            raise not_a_transcript(path, "binary content" if b"\x00" in head
+                                   else "it does not start with JSON")
         f.seek(0)
         guess: Format | None = None
         parsed = first_failed = 0
