@@ -8,14 +8,13 @@ JSON text — the same shape the OpenAI path returns.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from typing import Any, Callable, Iterable
 
 from ..config import Config
 from ..errors import ModelError, ProviderError
-from .base import Completion, RetryPolicy, excerpt, run_with_retries
+from .base import Completion, RetryPolicy, api_key_from_env, excerpt, run_with_retries
 from .http_json import post_json, raise_for_status
 from .privacy import check_endpoint
 
@@ -68,15 +67,7 @@ class AnthropicProvider:
         return self.endpoint.destination
 
     def _key(self) -> str | None:
-        if not self.api_key_env:
-            return None
-        key = os.environ.get(self.api_key_env, "").strip()
-        if not key:
-            raise ProviderError(f"environment variable ${self.api_key_env} is empty or not set",
-                                transient=False,
-                                hint=f"export {self.api_key_env}=... in the environment that runs "
-                                     "slowloop, or change provider.api_key_env")
-        return key
+        return api_key_from_env(self.api_key_env)
 
     def complete(self, system: str, user: str, *, schema: dict | None = None) -> Completion:
         key = self._key()

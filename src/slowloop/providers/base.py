@@ -8,6 +8,8 @@ says what.
 
 from __future__ import annotations
 
+import os
+
 import json
 import random
 import re
@@ -120,3 +122,16 @@ def strip_code_fence(text: str) -> str:
 def excerpt(text: str, limit: int = 300) -> str:
     one_line = " ".join(text.split())
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def api_key_from_env(env_name: str) -> str | None:
+    """The API key from the variable the config names (keys are never stored in the config)."""
+    if not env_name:
+        return None
+    key = os.environ.get(env_name, "").strip()
+    if not key:
+        raise ProviderError(f"environment variable ${env_name} is empty or not set",
+                            transient=False,
+                            hint=f"export {env_name}=... in the environment that runs slowloop, "
+                                 "or change provider.api_key_env")
+    return key

@@ -10,15 +10,14 @@ prompt instead, and this provider remembers not to try structured output again.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import Any, Callable, Iterable, Literal
 
 from ..config import Config
 from ..errors import ModelError, ProviderError, UserError
-from .base import (Completion, RetryPolicy, excerpt, run_with_retries, schema_instructions,
-                   strip_code_fence)
+from .base import (Completion, RetryPolicy, api_key_from_env, excerpt, run_with_retries,
+                   schema_instructions, strip_code_fence)
 from .http_json import post_json, raise_for_status
 from .privacy import check_endpoint
 
@@ -86,15 +85,7 @@ class OpenAICompatProvider:
         return self.endpoint.destination
 
     def _key(self) -> str | None:
-        if not self.api_key_env:
-            return None
-        key = os.environ.get(self.api_key_env, "").strip()
-        if not key:
-            raise ProviderError(f"environment variable ${self.api_key_env} is empty or not set",
-                                transient=False,
-                                hint=f"export {self.api_key_env}=... in the environment that runs "
-                                     "slowloop, or change provider.api_key_env")
-        return key
+        return api_key_from_env(self.api_key_env)
 
     def _body(self, system: str, user: str, schema: dict | None, mode: Structured) -> dict:
         if schema is not None and mode in ("json_object", "none"):
