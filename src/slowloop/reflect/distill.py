@@ -186,7 +186,26 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
             rules.append(Rule(f"When {phrase}, {word} {z}.", "correction", slug, phrase,
                               (word, " ".join(z.lower().split()[:4])), ev.turn_id,
                               f"turn {ev.turn_id}: the user said {ev.turn.user_text.strip()[:120]!r}"))
+    if rules:
+        return rules
+    # "No, that's wrong: the dates must be in UTC" states the fix as a requirement.
+    for m in _MUST_BE.finditer(text):
+        subj, pred = _clean(m.group("subj")), _clean(m.group("pred"))
+        if not subj or not pred or len(pred.split()) > 10:
+            continue
+        subj = subj[0].lower() + subj[1:]
+        verb = "are" if subj.split()[-1].lower().endswith("s") else "is"
+        slug, phrase = _topic(*context_cmds, subj, pred)
+        rules.append(Rule(f"When {phrase}, always make sure {subj} {verb} {pred}.", "correction",
+                          slug, phrase, ("must", subj.lower()), ev.turn_id,
+                          f"turn {ev.turn_id}: the user said {ev.turn.user_text.strip()[:120]!r}"))
     return rules
+
+
+_MUST_BE = re.compile(
+    r"\b(?P<subj>(?:the|all|every|each|our|my|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+"
+    r"(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?be\s+"
+    r"(?P<pred>[^.!?;\n]{2,60})", re.I)
 
 
 # Tools whose failure is fixed by reading the file first (Claude Code refuses to edit a file it has
