@@ -92,7 +92,7 @@ def main() -> None:
         Memo(home=home).add("plays", "When the user asks for a summary, give the conclusion first.")
         os.chdir(proj)
         claude_code.install("project")
-        hooks = json.loads((proj / ".claude" / "settings.json").read_text())["hooks"]
+        hooks = json.loads((proj / ".claude" / "settings.local.json").read_text())["hooks"]
         start = hooks["SessionStart"][0]["hooks"][0]["command"]
         stop = hooks["Stop"][0]["hooks"][0]["command"]
         payload = {"session_id": "b", "source": "startup", "hook_event_name": "SessionStart"}

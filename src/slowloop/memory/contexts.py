@@ -17,6 +17,7 @@ from ..errors import DataError, UserError
 from ..fsutil import atomic_write
 from ..paths import DEFAULT_AGENT, agent_dir
 from ..tokens import estimate_tokens, truncate_to_tokens
+from .. import yamlio
 
 CONTEXT_FILE = "CONTEXT.md"
 NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
@@ -53,7 +54,7 @@ def parse_context(name: str, path: Path) -> Context:
     m = _FRONT.match(text)
     if m:
         try:
-            meta = yaml.safe_load(m.group(1)) or {}
+            meta = yamlio.safe_load(m.group(1)) or {}
         except yaml.YAMLError as exc:
             line = getattr(getattr(exc, "problem_mark", None), "line", None)
             raise DataError(f"frontmatter is not valid YAML: {exc}", path=str(path),

@@ -26,6 +26,7 @@ import yaml
 
 from .. import clock
 from .model import Entry
+from .. import yamlio
 
 TURNS_ORIGIN = "turns"
 MAX_ENTRY_CHARS = 8000        # an entry longer than this is split (files) or cut (turns)
@@ -188,7 +189,7 @@ def split_frontmatter(text: str) -> tuple[dict, str, int]:
     for i in range(1, len(lines)):
         if lines[i].strip() == "---":
             try:
-                meta = yaml.safe_load("".join(lines[1:i])) or {}
+                meta = yamlio.safe_load("".join(lines[1:i])) or {}
             except yaml.YAMLError:
                 return {}, text, 1
             if not isinstance(meta, dict):

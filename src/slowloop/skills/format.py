@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError, UserError
+from .. import yamlio
 
 SKILL_FILE = "SKILL.md"
 NAME_MAX = 64
@@ -154,7 +155,7 @@ def parse_skill(text: str, path: Path, *, retired: bool = False,
     folder = folder or Path(path).parent.name
     front, body, _ = _split(text, spath)
     try:
-        data = yaml.safe_load(front) if front.strip() else {}
+        data = yamlio.safe_load(front) if front.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else None
@@ -217,7 +218,7 @@ def spec_problems(text: str, path: Path) -> list[Problem]:
     spath = str(path)
     try:
         front, _, _ = _split(text, spath)
-        data = yaml.safe_load(front) if front.strip() else {}
+        data = yamlio.safe_load(front) if front.strip() else {}
     except DataError as exc:
         return [Problem(spath, exc.line, exc.message.split(": ", 1)[-1])]
     except yaml.YAMLError as exc:
