@@ -187,3 +187,17 @@ def test_retired_skill_link_goes_and_users_own_skills_stay(project: Path, slowlo
     assert (own / "SKILL.md").read_text().endswith("mine\n")
     claude_code.remove("project")
     assert (own / "SKILL.md").exists()
+
+
+def test_sync_respects_an_install_without_skills(project: Path) -> None:
+    from slowloop.skills import SkillLibrary
+
+    SkillLibrary("myproj").create("run-tests", "Run the tests. Use when asked to test.",
+                                  "1. Run `pytest -q` in the repo root.\n")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["hooks", "install", "claude-code", "--project", "--agent", "myproj",
+                               "--no-skills"]).exit_code == 0
+    r = runner.invoke(cli, ["hooks", "sync", "claude-code", "--project", "--agent", "myproj", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["skills"]["added"] == []
+    assert not (project / ".claude" / "skills" / "run-tests").exists()

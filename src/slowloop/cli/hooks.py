@@ -135,7 +135,10 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
 
     mod = _module(harness)
     report = mod.status(scope, agent=agent)
-    result = skills_export.sync(agent_dir(agent, home()) / "skills", mod.skills_path(scope))
+    # Installed with --no-skills, the hooks carry no --skills-dir: sync must not link them either.
+    exporting = not report.hooks or any("--skills-dir" in h["command"] for h in report.hooks)
+    result = (skills_export.sync(agent_dir(agent, home()) / "skills", mod.skills_path(scope))
+              if exporting else skills_export.ExportResult(str(mod.skills_path(scope))))
     out = {"skills": result.to_dict(), "agents_md": None}
     if harness == "codex" and report.agents_md:
         from ..integrations import agents_md
