@@ -16,7 +16,8 @@ def _print_outcome(o, as_json: bool) -> None:
     head = f"{o.agent}: {o.status}" + (f" (R{o.reflection_id})" if o.reflection_id else "")
     click.echo(f"{head} — {o.reason}")
     if o.reflection_id:
-        click.echo(f"  sent to: {o.sent_to} ({o.bundle_tokens} tokens)")
+        verb = "was to go to" if o.status == "failed" else "sent to"
+        click.echo(f"  {verb}: {o.sent_to} ({o.bundle_tokens} tokens)")
     for note in o.recovered:
         click.echo(f"  recovered: {note}")
     for a in o.applied:
@@ -58,6 +59,9 @@ def reflect(agents: tuple[str, ...], mode: str, dry_run: bool, as_json: bool) ->
     what left the machine and to whom.
 
     \b
+    Exit status: 0 when every reflection ran (or nothing was due), 1 when one failed.
+
+    \b
     Example:
       slowloop reflect                      # what cron or a systemd timer runs
       slowloop reflect --agent myproj --now --dry-run
@@ -84,9 +88,12 @@ def reflect(agents: tuple[str, ...], mode: str, dry_run: bool, as_json: bool) ->
             return
     if as_json:
         echo_json([o.to_dict() for o in outcomes])
-        return
-    for o in outcomes:
-        _print_outcome(o, as_json)
+    else:
+        for o in outcomes:
+            _print_outcome(o, as_json)
+    if any(o.status == "failed" for o in outcomes):
+        # cron and systemd see it; a transient failure still leaves the agent due for next time
+        click.get_current_context().exit(1)
 
 
 @click.command()
