@@ -2,6 +2,7 @@
 
     python bench/blind.py            # tables + every misclassified example
     python bench/blind.py --quiet    # tables only
+    python bench/blind.py --dir tests/data/blind2   # another set with the same three files
 
 Data: tests/data/blind/{corrections,errors,lint}.jsonl, written and committed (ac7f524) by someone
 who had not read corrections.py, errors.py, lint.py or their test data. corrections: 246 user
@@ -206,6 +207,21 @@ def bench_lint(misses: list[str]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    global DATA
+    if "--dir" in argv:
+        # Another blind set in the same three-file layout (e.g. tests/data/blind2); relative paths
+        # are taken from the current directory, as a user typing them would expect.
+        i = argv.index("--dir")
+        if i + 1 >= len(argv):
+            print("error: --dir needs a directory, e.g. --dir tests/data/blind2", file=sys.stderr)
+            return 2
+        DATA = Path(argv[i + 1]).resolve()
+        missing = [n for n in ("corrections.jsonl", "errors.jsonl", "lint.jsonl")
+                   if not (DATA / n).is_file()]
+        if missing:
+            print(f"error: {DATA} lacks {', '.join(missing)}; point --dir at a directory holding "
+                  "corrections.jsonl, errors.jsonl and lint.jsonl", file=sys.stderr)
+            return 2
     misses: list[str] = []
     report = bench_corrections(misses) + [""] + bench_errors(misses) + [""] + bench_lint(misses)
     print("\n".join(report))
