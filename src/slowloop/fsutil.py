@@ -83,7 +83,7 @@ def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mo
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
             raise
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     return hashlib.sha256(data).hexdigest()
 
 
@@ -101,7 +101,8 @@ def _refuse_lossy_rewrite(path: Path, old: bytes) -> None:
                         hint="save the file as UTF-8, then run the command again") from None
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new file in ``directory`` durable (POSIX; a no-op elsewhere)."""
     if os.name != "posix":
         return
     try:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Callable, Literal
 
 from .. import clock
 from ..errors import ConflictError, UserError
-from ..fsutil import atomic_write, file_hash, sha256_text
+from ..fsutil import atomic_write, file_hash, fsync_dir, sha256_text
 from ..tokens import estimate_tokens
 from . import debts as debts_mod
 from . import sections
@@ -161,19 +161,6 @@ def _write_durable(path: Path, text: str) -> None:
     os.chmod(path, 0o600)
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(str(path), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def archive(mem: "Memory", *, force: bool = False, milestone: str | None = None,
             reason: Reason | None = None, summarize: Callable[[str], str] | None = None) -> ArchiveResult:
     """Archive the current cycle. Without ``force`` or ``milestone`` only when over a threshold."""
@@ -222,7 +209,7 @@ def archive(mem: "Memory", *, force: bool = False, milestone: str | None = None,
         for n, text in new_root.items():
             _write_durable(staging / "root" / n, text)
         for d in (staging / "layer", staging / "root", staging):
-            _fsync_dir(d)
+            fsync_dir(d)
         _stage("staged")
         changed = [n for n in ROLE_FILES if file_hash(mem.path(n)) != snap[n][1]]
         if changed:
@@ -253,7 +240,7 @@ def _roll_forward(mem: "Memory", plan: dict) -> None:
     if (staging / "layer").exists() and not dest.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / "layer", dest)
-        _fsync_dir(dest.parent)
+        fsync_dir(dest.parent)
     _stage("layer-moved")
     for n in REPLACED:
         src = staging / "root" / n
@@ -265,14 +252,14 @@ def _roll_forward(mem: "Memory", plan: dict) -> None:
             _write_durable(dest / "late-edits" / n, mem.path(n).read_text(encoding="utf-8", errors="replace"))
         os.replace(src, mem.path(n))
         _stage(f"replaced-{n}")
-    _fsync_dir(mem.root)
+    fsync_dir(mem.root)
     (staging / PLAN).unlink(missing_ok=True)
     for lock in staging.rglob("*.lock"):  # atomic_write's lock file for plan.json
         lock.unlink(missing_ok=True)
     for d in (staging / "root", staging):
         if d.exists():
             d.rmdir()
-    _fsync_dir(mem.root)
+    fsync_dir(mem.root)
     _stage("done")
 
 
