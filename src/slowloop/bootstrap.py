@@ -14,7 +14,14 @@ In this order, each part under its own budget so the whole stays small by constr
 4. **the operational memory root**, ``slowloop.memory.memory_bootstrap`` within
    ``bootstrap.memory_tokens`` (it trims itself: past summary, then the oldest chronicle, then
    debts, then state);
-5. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end).
+5. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end);
+6. **the project's own memory and contexts**, when ``project`` is a folder with them (``slowloop
+   memory init --dir``, ``slowloop ctx new --dir``): its memory root within
+   ``bootstrap.memory_tokens`` and an index of its contexts (name, what it is for, how to load it).
+
+When the host lists the learned skills itself (Claude Code and Codex load the linked skill folders
+and show each one's description), ``skills_listed_by_host`` replaces the index with one line, so
+the same skills are not listed twice; every skill the host lists counts as shown.
 
 Building it records one impression per skill shown, in one transaction. The hot path does not
 parse YAML: skill files are parsed once per (path, inode, mtime, size).
@@ -30,7 +37,7 @@ from pathlib import Path
 
 from . import clock
 from .config import Config, load_config
-from .errors import DataError
+from .errors import DataError, UserError
 from .memo import CAP_KEYS, HEADINGS, SECTIONS, Memo, section_chars
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
@@ -121,9 +128,39 @@ def _index_line(name: str, description: str) -> tuple[str, int]:
 _parse_iso = lru_cache(maxsize=8192)(clock.parse_iso)
 
 
+def project_parts(project: Path, config: Config, context: str | None = None) -> list[str]:
+    """The project's memory root and context index, when the project folder has them."""
+    from .memory.contexts import Contexts
+
+    project = Path(project)
+    parts: list[str] = []
+    mem = Memory.for_dir(project, config=config)
+    if (mem.root / "system-state.md").is_file():
+        text = memory_bootstrap(mem, int(config.get("bootstrap", "memory_tokens"))).strip()
+        if text:
+            parts.append(f"# Project memory ({mem.root})\n\n{text}")
+    try:
+        ctxs = Contexts.for_dir(project).list()
+    except (DataError, OSError):
+        ctxs = []  # a broken CONTEXT.md is reported by `slowloop ctx list --dir`
+    if ctxs:
+        lines = [f"- {c.name}: {c.description}" for c in ctxs]
+        parts.append("# Contexts of this project\n\nLoad the one that fits the task: "
+                     f"`slowloop ctx show NAME --dir {project}`.\n" + "\n".join(lines))
+    if context:
+        try:
+            ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), directory=project)
+        except Exception:  # noqa: BLE001 — the agent's own contexts were tried by the caller
+            ctx = ""
+        if ctx.strip():
+            parts.append(ctx.strip())
+    return parts
+
+
 def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Path | None = None,
                     record_impressions: bool = True, context: str | None = None,
-                    config: Config | None = None, store: Store | None = None) -> Bootstrap:
+                    config: Config | None = None, store: Store | None = None,
+                    project: Path | None = None, skills_listed_by_host: bool = False) -> Bootstrap:
     """The bootstrap text for ``agent`` (see the module docstring for order and budgets)."""
     home = Path(home) if home is not None else _home()
     config = config or load_config(home)
@@ -138,7 +175,11 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
 
     skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
     shown: list[str] = []
-    if skills:
+    if skills and skills_listed_by_host:
+        shown = sorted(s.name for s in skills)
+        parts.append("# Skills\n\nThe skills I wrote for myself are in your skill list (their "
+                     "descriptions say when each applies): read the one that fits before you start.")
+    elif skills:
         budget = int(config.get("bootstrap", "index_tokens"))
         ranked = rank_skills(skills, _usage(store, agent), task, now)
         header = "# Skills\n\nSkills I have written for myself, most relevant first:"
@@ -164,11 +205,19 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     mem_text = memory_bootstrap(Memory.for_agent(agent, home=home, config=config), mem_budget)
     if mem_text.strip():
         parts.append(mem_text.strip())
+    project_context = None
     if context:
-        ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), agent=agent,
-                           home=home)
+        try:
+            ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), agent=agent,
+                               home=home)
+        except UserError:
+            if project is None:
+                raise
+            ctx, project_context = "", context  # not the agent's: the project's, below
         if ctx.strip():
             parts.append(ctx.strip())
+    if project is not None:
+        parts.extend(project_parts(project, config, project_context))
 
     if shown and record_impressions:
         agent_id = store.agent_id(agent)

@@ -103,6 +103,12 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         # Stop/SessionEnd hooks observe in a detached process so the agent never waits for it.
         "background": True,
     },
+    "reflect": {
+        # After new turns are recorded, a due agent reflects in a detached background process
+        # (reflect.auto); the scheduler's rules decide "due". false: only `slowloop reflect`, cron
+        # or `slowloop daemon` reflect.
+        "auto": True,
+    },
 }
 
 ENV_PREFIX = "SLOWLOOP_"

@@ -214,9 +214,15 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
                  weakness: WeaknessMatcher | None = None,
                  on_file: Callable[[Path, int], None] | None = None) -> IngestSummary:
     """Observe and record every turn of the given files/folders for ``agent``."""
+    from .selfobs import is_reflector_transcript
+
     files = expand_paths(paths)
     summary = IngestSummary()
+    reflector_dirs = [Path(store.path).parent / "reflector"]
     for path in files:
+        if is_reflector_transcript(path, reflector_dirs):
+            summary.skipped_files.append(f"{path}: a slowloop reflection's own session (never observed)")
+            continue
         report = ParseReport()
         try:
             size = path.stat().st_size

@@ -88,8 +88,19 @@ def undo(change: str, agent: str) -> None:
         ids = undo_reflection(store, agent, int(change[1:]))
         click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
                    f"(changes {', '.join(map(str, ids))})")
+        _refresh(agent)
         return
     if not change.isdigit():
         raise UserError(f"{change!r} is not a change id", hint="give a number from `slowloop history`, or R<reflection id>")
     new_id = _undo(store, agent, int(change))
     click.echo(f"undid change {change} (recorded as change {new_id})")
+    _refresh(agent)
+
+
+def _refresh(agent: str) -> None:
+    """The next session must not carry what was just undone: hook cache, AGENTS.md, skill links."""
+    from ..integrations.targets import refresh
+
+    for line in refresh(get_app().home, agent):
+        if "FAILED" in line:
+            click.echo(f"warning: {line}", err=True)

@@ -36,7 +36,8 @@ def _show(report, as_json: bool, verb: str) -> None:
         state = "installed" if report.hooks else "not installed"
     click.echo(f"{report.harness} ({report.scope}): {state} — {report.settings}")
     for h in report.hooks:
-        click.echo(f"  hook {h['event']}: {h['command']}")
+        trust = f" [codex: {h['trust']}]" if h.get("trust") else ""
+        click.echo(f"  hook {h['event']}{trust}: {h['command']}")
     if report.agents_md:
         click.echo(f"  bootstrap block in {report.agents_md}")
     s = report.skills or {}
@@ -72,20 +73,40 @@ def hooks() -> None:
 @_scope_options
 @agent_option
 @click.option("--no-skills", is_flag=True, help="Do not link learned skills into the agent's skills folder.")
-@click.option("--bootstrap", "via", type=click.Choice(["agents-md", "hooks"]), default="agents-md",
-              show_default=True, help="Codex only: send the bootstrap through AGENTS.md or a SessionStart hook.")
+@click.option("--bootstrap", "via", type=click.Choice(["agents-md", "hooks"]), default=None,
+              help="Codex only: send the bootstrap through a SessionStart hook (default for --project) "
+                   "or a block of AGENTS.md (default for --user).")
+@click.option("--reflect-with", type=click.Choice(["claude", "codex", "offline"]), default=None,
+              help="Reflect with your own agent CLI (`claude -p` / `codex exec`): the reflection prompt "
+                   "then goes to that agent's service (Anthropic / OpenAI), which already sees these "
+                   "sessions. Default: keep the configured provider (offline: nothing leaves the machine).")
+@click.option("--trust", is_flag=True,
+              help="Codex only: record Codex's trust for exactly slowloop's hooks now (what /hooks → "
+                   "Trust does); without it Codex asks you at its next start.")
 @json_option
-def install(harness: str, scope: str, agent: str, no_skills: bool, via: str, as_json: bool) -> None:
+def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | None, reflect_with: str | None,
+            trust: bool, as_json: bool) -> None:
     """Add slowloop's hooks (only its own entries; running it again changes nothing).
+
+    From then on each session starts with what was learned, each finished turn is observed, and
+    when a turn taught something (a correction, a recovery from a real error) slowloop reflects by
+    itself in the background; the next session carries the lesson. `slowloop status` shows it.
 
     \b
     Example:
       slowloop hooks install claude-code --project --agent myproj
-      slowloop hooks install codex --user --bootstrap hooks
+      slowloop hooks install claude-code --user --reflect-with claude
+      slowloop hooks install codex --project --agent myproj --trust
     """
     mod = _module(harness)
-    kw = {"bootstrap": via} if harness == "codex" else {}
-    _show(mod.install(scope, agent=agent, export_skills=not no_skills, **kw), as_json, "install")
+    kw = {"bootstrap": via, "trust": trust} if harness == "codex" else {}
+    if harness != "codex" and (via or trust):
+        from ..errors import UserError
+
+        raise UserError("--bootstrap and --trust are for codex only",
+                        hint="Claude Code takes the bootstrap from its SessionStart hook and needs no trust step")
+    _show(mod.install(scope, agent=agent, export_skills=not no_skills, reflect_with=reflect_with, **kw),
+          as_json, "install")
 
 
 @hooks.command("remove")

@@ -45,8 +45,13 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
     if session_id is not None:
         turns = [dataclasses.replace(t, session_id=str(session_id)) for t in turns]
     weakness = default_weakness(agent, home=h) if (h / "agents" / agent / "memo.md").exists() else None
+    cfg = load_config(h)
     with Store(home=h) as store:
-        recorded = record_turns(turns, agent=agent, store=store, cfg=load_config(h), weakness=weakness)
+        recorded = record_turns(turns, agent=agent, store=store, cfg=cfg, weakness=weakness)
+        if any(res.status in ("new", "updated") for _ot, res in recorded):
+            from ..reflect.auto import maybe_start
+
+            maybe_start(h, agent, cfg=cfg, store=store, why="observe_messages")
     out = []
     for ot, res in recorded:
         d = observed_to_dict(ot)

@@ -72,15 +72,21 @@ def _pinned_home() -> Path | None:
     return default_home() if os.environ.get("SLOWLOOP_HOME") else None
 
 
+def project_dir(cwd: Path | None = None) -> Path:
+    return Path(os.path.realpath(cwd or Path.cwd()))
+
+
 def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
-            export_skills: bool = True) -> Report:
+            export_skills: bool = True, reflect_with: str | None = None) -> Report:
     validate_agent_name(agent)
     h = default_home()
     path = settings_path(scope, cwd)
     sdir = skills_path(scope, cwd) if export_skills else None
+    project = project_dir(cwd) if scope == "project" else None
     timeout = _timeout(h)
     entries = [settings_json.HookEntry(ev, command_for(HARNESS, ev, agent=agent, skills_dir=sdir,
-                                                       home=_pinned_home()), timeout)
+                                                       home=_pinned_home(), project=project,
+                                                       scope=scope), timeout)
                for ev in EVENTS]
     data, digest = settings_json.load(path)
     after = settings_json.with_ours(data, entries, matcher="")
@@ -91,7 +97,88 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
         report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
         for name in report.skills["conflicts"]:
             report.notes.append(f"{sdir / name} exists and is not slowloop's: skill {name!r} not linked")
+    from . import targets
+
+    targets.register(h, {"harness": HARNESS, "scope": scope, "agent": agent, "settings": path,
+                         "skills_dir": sdir, "agents_md": None, "project": project})
+    if project is not None:
+        report.notes.extend(keep_out_of_git(project, [path] + ([sdir] if sdir else [])))
+    if reflect_with:
+        report.notes.append(configure_reflector(h, reflect_with))
+    report.notes.append(next_steps(HARNESS, h))
     return report
+
+
+def keep_out_of_git(project: Path, paths: list[Path]) -> list[str]:
+    """List what slowloop put in a git project in ``.git/info/exclude`` (this clone's own ignore
+    file, never committed): hooks with this machine's paths, links into this machine's home."""
+    git = project / ".git"
+    if not git.is_dir():
+        return []
+    exclude = git / "info" / "exclude"
+    try:
+        text = exclude.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    rel = []
+    for p in paths:
+        try:
+            r = "/" + str(Path(p).relative_to(project)).replace(os.sep, "/")
+        except ValueError:
+            continue
+        if Path(p).is_dir() or not Path(p).suffix:
+            r += "/"
+        if r not in text.splitlines():
+            rel.append(r)
+    if not rel:
+        return []
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    block = ("" if not text or text.endswith("\n") else "\n") + "# slowloop: personal, machine-specific\n"
+    with open(exclude, "a", encoding="utf-8") as f:
+        f.write(block + "".join(r + "\n" for r in rel))
+    return [f"kept out of git (in .git/info/exclude, never committed): {', '.join(rel)}"]
+
+
+REFLECTORS = {
+    "claude": ("claude -p", "Anthropic"),
+    "codex": ("codex exec", "OpenAI"),
+    "offline": ("", "nobody: the offline distiller runs on this machine"),
+}
+
+
+def configure_reflector(home: Path, which: str) -> str:
+    """Make the person's own agent CLI the model that reflects (``[provider]`` in config.toml)."""
+    from ..config_edit import set_keys
+    from ..paths import config_path, ensure_home
+
+    if which not in REFLECTORS:
+        from ..errors import UserError
+
+        raise UserError(f"unknown reflector {which!r}", hint="use claude, codex or offline")
+    command, service = REFLECTORS[which]
+    ensure_home(home)
+    if which == "offline":
+        set_keys(config_path(home), "provider", {"kind": "offline"})
+        return "reflection: the offline distiller (no model, nothing leaves this machine)"
+    set_keys(config_path(home), "provider", {"kind": "command", "command": command})
+    return (f"reflection: `{command}` — each reflection's prompt (recent turns, secrets redacted) goes "
+            f"to {service}, the service that already sees these sessions; it runs with no tools, "
+            "in a private folder, and slowloop never observes it as a session of yours")
+
+
+def next_steps(harness: str, home: Path) -> str:
+    from ..config import load_config
+
+    cfg = load_config(home)
+    auto = bool(cfg.get("reflect", "auto"))
+    kind = cfg.get("provider", "kind")
+    if not auto:
+        return ("reflection is manual ([reflect] auto = false): run `slowloop reflect`, or cron it, or "
+                "`slowloop daemon`")
+    return (f"what happens next: work as usual; when you correct {'Claude' if harness == 'claude-code' else 'Codex'}"
+            f" or it recovers from a real error, slowloop reflects by itself in the background"
+            f" ({'offline distiller' if kind == 'offline' else kind + ' provider'}) and your next session "
+            "starts with the lesson; `slowloop status` shows what it learned")
 
 
 def installed_sources(entries: list[settings_json.HookEntry], agent: str) -> list[Path]:
@@ -137,6 +224,10 @@ def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     report.hooks = [{"event": e.event, "command": e.command} for e in entries]
     report.changed = settings_json.save(path, data, settings_json.without_ours(data), digest)
     report.skills = unlink_skills(installed_sources(entries, agent), sdir)
+    from . import targets
+
+    targets.unregister(default_home(), harness=HARNESS, settings=str(path),
+                       project=project_dir(cwd) if scope == "project" else None)
     return report
 
 

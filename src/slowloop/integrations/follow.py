@@ -110,9 +110,13 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
     from ..transcripts import iter_turns
     from ..transcripts.model import ParseReport
 
+    from ..selfobs import is_reflector_transcript
+
     p = Path(path).resolve()
     key = str(p)
     h = home or default_home()
+    if is_reflector_transcript(p, [h / "reflector"]):
+        return FollowResult(path=key, skipped="a slowloop reflection's own session (never observed)")
     lock = h / "locks" / ("follow-" + hashlib.sha256(f"{agent}\0{key}".encode()).hexdigest()[:20] + ".lock")
     result = FollowResult(path=key)
     with file_lock(lock, timeout=60):

@@ -50,7 +50,8 @@ def _quote(arg: str) -> str:
 
 def command_for(harness: str, event: str, *, agent: str, skills_dir: Path | None = None,
                 python: str | None = None, home: Path | None = None,
-                agents_md: Path | None = None) -> str:
+                agents_md: Path | None = None, project: Path | None = None,
+                scope: str | None = None) -> str:
     """The shell command installed for one hook. ``MODULE`` in it is how slowloop recognises its
     own entries when it removes or updates them."""
     parts = [python or sys.executable, "-m", MODULE, harness, event, "--agent", agent]
@@ -60,6 +61,10 @@ def command_for(harness: str, event: str, *, agent: str, skills_dir: Path | None
         parts += ["--agents-md", str(agents_md)]
     if home is not None:
         parts += ["--home", str(home)]
+    if project is not None:
+        parts += ["--project", str(project)]
+    if scope is not None:
+        parts += ["--scope", scope]
     return " ".join(_quote(p) for p in parts)
 
 
@@ -138,10 +143,25 @@ def _stat_key(path: Path) -> str:
     return f"{st.st_mtime_ns}:{st.st_size}"
 
 
-def bootstrap_fingerprint(home: Path, agent: str, store) -> str:
+def _project_stats(project: Path) -> list[str]:
+    parts = [f"project={project}"]
+    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
+        parts.append(_stat_key(project / "memory" / name))
+    try:
+        for e in sorted(os.scandir(project / "contexts"), key=lambda e: e.name):
+            parts.append(f"ctx:{e.name}={_stat_key(Path(e.path) / 'CONTEXT.md')}")
+    except (FileNotFoundError, NotADirectoryError):
+        parts.append("no-contexts")
+    return parts
+
+
+def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = None,
+                          host_lists_skills: bool = False) -> str:
     """What the bootstrap text depends on, cheaply: file stats and the ledger's last invocation."""
     adir = home / "agents" / agent
-    parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md")]
+    parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md"), f"host={host_lists_skills}"]
+    if project is not None:
+        parts.extend(_project_stats(project))
     try:
         for e in sorted(os.scandir(adir / "skills"), key=lambda e: e.name):
             parts.append(f"{e.name}={_stat_key(Path(e.path) / 'SKILL.md')}")
@@ -158,14 +178,18 @@ def bootstrap_fingerprint(home: Path, agent: str, store) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
 
-def _cache_path(home: Path, agent: str) -> Path:
-    return home / "cache" / "bootstrap" / f"{agent}.json"
+def _cache_path(home: Path, agent: str, project: Path | None = None, host_lists_skills: bool = False) -> Path:
+    variant = ""
+    if project is not None or host_lists_skills:
+        variant = "-" + hashlib.sha256(f"{project}\0{host_lists_skills}".encode()).hexdigest()[:12]
+    return home / "cache" / "bootstrap" / f"{agent}{variant}.json"
 
 
-def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False) -> tuple[str, list[str]]:
+def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False, project: Path | None = None,
+                     host_lists_skills: bool = False) -> tuple[str, list[str]]:
     """The bootstrap text and the skills it shows, from the cache when nothing changed."""
-    key = bootstrap_fingerprint(home, agent, store)
-    path = _cache_path(home, agent)
+    key = bootstrap_fingerprint(home, agent, store, project, host_lists_skills)
+    path = _cache_path(home, agent, project, host_lists_skills)
     if not rebuild:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -177,7 +201,8 @@ def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False) ->
     from ..bootstrap import build_bootstrap
     from ..fsutil import atomic_write
 
-    b = build_bootstrap(agent, home=home, store=store, record_impressions=False)
+    b = build_bootstrap(agent, home=home, store=store, record_impressions=False, project=project,
+                        skills_listed_by_host=host_lists_skills)
     atomic_write(path, json.dumps({"key": key, "built_at": time.time(), "text": b.text,
                                    "skills_shown": b.skills_shown}))
     return b.text, list(b.skills_shown)
@@ -196,10 +221,61 @@ def record_impressions(store, agent: str, skills: list[str]) -> None:
                        [(agent_id, s, at, bootstrap_id) for s in skills])
 
 
-def session_start(home: Path, agent: str, skills_dir: Path | None) -> str | None:
+def _session_marker(home: Path, agent: str, session_id: str) -> Path:
+    digest = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:24]
+    return home / "cache" / "sessions" / agent / digest
+
+
+def _already_bootstrapped(home: Path, agent: str, payload: dict[str, Any]) -> bool:
+    """A resumed session that got the bootstrap at its start still has it in its context."""
+    sid = payload.get("session_id")
+    if not isinstance(sid, str) or not sid:
+        return False
+    marker = _session_marker(home, agent, sid)
+    if payload.get("source") == "resume" and marker.exists():
+        return True
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass
+    return False
+
+
+def learned_news(home: Path, agent: str, store) -> str | None:
+    """One line for the person about what the latest reflection(s) changed, shown once."""
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return None
+    rows = store.query("SELECT id, summary FROM reflections WHERE agent_id = ? AND status = 'applied'"
+                       " ORDER BY id DESC LIMIT 5", (agent_id,))
+    if not rows:
+        return None
+    path = home / "cache" / "announced" / f"{agent}.json"
+    try:
+        seen = int(json.loads(path.read_text(encoding="utf-8")).get("reflection", 0))
+    except (OSError, ValueError, TypeError, AttributeError):
+        seen = 0
+    fresh = [r for r in rows if int(r["id"]) > seen]
+    from ..fsutil import atomic_write
+
+    atomic_write(path, json.dumps({"reflection": int(rows[0]["id"])}))
+    if not fresh:
+        return None
+    what = "; ".join((r["summary"] or "").split(" (")[0] for r in reversed(fresh))
+    if len(what) > 240:
+        what = what[:239].rstrip() + "…"
+    ids = ", ".join(f"R{r['id']}" for r in reversed(fresh))
+    return (f"slowloop learned from your last sessions ({ids}): {what}. "
+            f"See `slowloop status`; undo with `slowloop undo {'R' + str(fresh[0]['id'])}`.")
+
+
+def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict[str, Any] | None = None,
+                  project: Path | None = None, harness: str = "claude-code") -> str | None:
     """The payload to print (None: nothing to say)."""
     from ..store import Store
 
+    payload = payload or {}
     if skills_dir is not None:
         from .skills_export import sync
 
@@ -210,13 +286,34 @@ def session_start(home: Path, agent: str, skills_dir: Path | None) -> str | None
             # we cannot write (a file in its place, a read-only checkout) must not cost the session
             # its memo and skill index.
             log(home, f"SessionStart {agent}: could not link skills into {skills_dir}: {exc}")
+    if _already_bootstrapped(home, agent, payload):
+        log(home, f"SessionStart {agent}: resumed session {payload.get('session_id')} already has the"
+                  " bootstrap; not sent again")
+        return None
+    host_lists = skills_dir is not None and skills_dir.is_dir()
     with Store(home=home) as store:
-        text, shown = cached_bootstrap(home, agent, store)
-        if not text.strip():
+        text, shown = cached_bootstrap(home, agent, store, project=project, host_lists_skills=host_lists)
+        news = learned_news(home, agent, store)
+        if not text.strip() and not news:
             return None
         record_impressions(store, agent, shown)
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
-                                              "additionalContext": text}}, ensure_ascii=False)
+    out: dict[str, Any] = {}
+    if text.strip():
+        out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}
+    if news:
+        out["systemMessage"] = news
+    return json.dumps(out, ensure_ascii=False)
+
+
+def defer_to_project(home: Path, harness: str, scope: str | None, payload: dict[str, Any]) -> dict | None:
+    """A user-level hook gives way to a project-level install covering the session's folder, so a
+    session is observed (and bootstrapped) once, under the project's agent."""
+    if scope != "user":
+        return None
+    from .targets import project_install_covering
+
+    cwd = payload.get("cwd")
+    return project_install_covering(home, harness, cwd if isinstance(cwd, str) else None)
 
 
 # -- Stop / SessionEnd --------------------------------------------------------------------------
@@ -229,6 +326,10 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     from ..store import Store
     from .follow import observe_new
 
+    from ..selfobs import is_reflector_transcript
+
+    if is_reflector_transcript(transcript, [home / "reflector"]):
+        return "a slowloop reflection's own session: not observed"
     cfg = load_config(home)
     weakness = None
     if (home / "agents" / agent / "memo.md").exists():
@@ -242,6 +343,11 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
 
             refresh(agent, home=home)
         text, _shown = cached_bootstrap(home, agent, store)  # ready for the next session start
+        started = None
+        if res.new or res.updated:
+            from ..reflect.auto import maybe_start
+
+            started = maybe_start(home, agent, cfg=cfg, store=store, why=f"turns from {transcript.name}")
     if agents_md is not None:
         from .agents_md import write_block
 
@@ -258,6 +364,8 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         summary += f"; skipped: {res.skipped}"
     for p in res.problems[:5]:
         summary += f"; problem: {p}"
+    if started:
+        summary += f"; reflecting in background pid {started}"
     return summary
 
 
@@ -306,12 +414,13 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
 def _parse(argv: list[str]) -> dict[str, Any]:
     """A tiny argument parser (argparse would print usage to stdout/stderr and exit non-zero)."""
     opts: dict[str, Any] = {"positional": [], "agent": "default", "skills_dir": None, "home": None,
-                            "transcript": None, "agents_md": None, "worker": False}
+                            "transcript": None, "agents_md": None, "worker": False, "project": None,
+                            "scope": None}
     it = iter(argv)
     for arg in it:
         if arg == "--worker":
             opts["worker"] = True
-        elif arg in ("--agent", "--skills-dir", "--home", "--transcript", "--agents-md"):
+        elif arg in ("--agent", "--skills-dir", "--home", "--transcript", "--agents-md", "--project", "--scope"):
             try:
                 opts[arg[2:].replace("-", "_")] = next(it)
             except StopIteration:
@@ -327,6 +436,10 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
     started = time.perf_counter()
     home: Path | None = None
     what = " ".join(argv[:2])
+    from ..selfobs import active
+
+    if active():  # a slowloop reflection running the person's own agent: never observe ourselves
+        return 0
     try:
         opts = _parse(argv)
         home = _home(opts["home"])
@@ -335,6 +448,7 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         agent = validate_agent_name(opts["agent"])
         skills_dir = Path(opts["skills_dir"]).expanduser() if opts["skills_dir"] else None
         md = Path(opts["agents_md"]).expanduser() if opts["agents_md"] else None
+        project = Path(opts["project"]).expanduser() if opts["project"] else None
         if opts["worker"]:
             what = "worker"
             transcript = Path(opts["transcript"] or "")
@@ -349,8 +463,18 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         if event not in EVENTS:
             raise HookInputError(f"unknown event {event!r} (known: {', '.join(EVENTS)})")
         payload = read_payload(stdin)
+        _remember_install(home, harness, agent, opts["scope"], skills_dir, md, project)
+        if project is not None and not _inside(payload.get("cwd"), project):
+            log(home, f"{harness} {event} {agent}: session in {payload.get('cwd')!r}, not in project"
+                      f" {project}; nothing to do")
+            return 0
+        owner = defer_to_project(home, harness, opts["scope"], payload)
+        if owner is not None:
+            log(home, f"{harness} {event} {agent}: the project install for {owner.get('project')}"
+                      f" (agent {owner.get('agent')}) covers this session; the user-level hook stands aside")
+            return 0
         if event == "SessionStart":
-            text = session_start(home, agent, skills_dir)
+            text = session_start(home, agent, skills_dir, payload, project, harness)
             if text:
                 out.write(text + "\n")
                 out.flush()
@@ -379,6 +503,28 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         except BaseException:
             pass
         return 0
+
+
+def _inside(cwd: Any, project: Path) -> bool:
+    """Whether the session's folder is the project or inside it (no cwd given: assume so)."""
+    if not isinstance(cwd, str) or not cwd:
+        return True
+    p = str(project).rstrip(os.sep)
+    return cwd == p or cwd.startswith(p + os.sep)
+
+
+def _remember_install(home: Path, harness: str, agent: str, scope: str | None, skills_dir: Path | None,
+                      agents_md: Path | None, project: Path | None) -> None:
+    """Record this install among the places to refresh after a reflection (once; cheap after)."""
+    try:
+        from .targets import known_like, register
+
+        t = {"harness": harness, "scope": scope or ("project" if project else None), "agent": agent,
+             "settings": None, "skills_dir": skills_dir, "agents_md": agents_md, "project": project}
+        if not known_like(home, t):
+            register(home, t)
+    except Exception as exc:  # noqa: BLE001 — a convenience; the hook's job goes on
+        log(home, f"{harness} {agent}: could not record the install: {exc}")
 
 
 def _ms(started: float) -> int:

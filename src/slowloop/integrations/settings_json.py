@@ -51,19 +51,47 @@ def load(path: Path) -> tuple[dict[str, Any], str | None]:
     return data, digest
 
 
-def ours(data: dict[str, Any]) -> list[HookEntry]:
+ANY = object()  # every slowloop entry, whatever project it is for
+
+
+def slot_of(command: Any) -> str | None:
+    """The project a slowloop hook command is for (its ``--project``), None for a whole-scope one.
+
+    One hooks file can hold several slowloop installs — Codex's user-level ``hooks.json`` carries
+    the hooks of each project installed with ``--project`` — so an install replaces only the
+    entries of its own slot."""
+    if not isinstance(command, str) or "--project" not in command:
+        return None
+    import shlex
+
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    for i, a in enumerate(argv[:-1]):
+        if a == "--project":
+            return argv[i + 1]
+    return None
+
+
+def _mine(h: Any, slot: Any) -> bool:
+    return (isinstance(h, dict) and is_ours(h.get("command"))
+            and (slot is ANY or slot_of(h.get("command")) == slot))
+
+
+def ours(data: dict[str, Any], slot: Any = ANY) -> list[HookEntry]:
     out = []
     for event, groups in (data.get("hooks") or {}).items():
         for group in groups:
             if not isinstance(group, dict):
                 continue
             for h in group.get("hooks") or []:
-                if isinstance(h, dict) and is_ours(h.get("command")):
+                if _mine(h, slot):
                     out.append(HookEntry(event, h["command"], h.get("timeout")))
     return out
 
 
-def without_ours(data: dict[str, Any]) -> dict[str, Any]:
+def without_ours(data: dict[str, Any], slot: Any = ANY) -> dict[str, Any]:
     """A copy with slowloop's hooks removed, and the groups/events only they filled dropped."""
     data = json.loads(json.dumps(data))
     hooks = data.get("hooks")
@@ -73,7 +101,7 @@ def without_ours(data: dict[str, Any]) -> dict[str, Any]:
         kept_groups = []
         for group in hooks[event]:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                mine = [h for h in group["hooks"] if isinstance(h, dict) and is_ours(h.get("command"))]
+                mine = [h for h in group["hooks"] if _mine(h, slot)]
                 if mine:
                     group["hooks"] = [h for h in group["hooks"] if h not in mine]
                     if not group["hooks"]:
@@ -88,8 +116,9 @@ def without_ours(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def with_ours(data: dict[str, Any], entries: list[HookEntry], *, matcher: str | None) -> dict[str, Any]:
-    data = without_ours(data)
+def with_ours(data: dict[str, Any], entries: list[HookEntry], *, matcher: str | None,
+              slot: Any = ANY) -> dict[str, Any]:
+    data = without_ours(data, slot)
     hooks = data.setdefault("hooks", {})
     for e in entries:
         hook: dict[str, Any] = {"type": "command", "command": e.command}

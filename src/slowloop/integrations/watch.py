@@ -85,6 +85,7 @@ class Watcher:
         """One pass: observe every file that changed since the last pass; returns files read."""
         current = _scan(self.folders)
         read = 0
+        changed = 0  # turns new or grown in this pass
         for path, sig in sorted(current.items()):
             if self.stop_event.is_set():
                 break
@@ -110,6 +111,7 @@ class Watcher:
             self.stats.turns += res.turns
             self.stats.new += res.new
             self.stats.updated += res.updated
+            changed += res.new + res.updated
             self.stats.problems.extend(res.problems)
             if self.on_result is not None and (res.turns or res.reset or res.skipped or res.problems):
                 self.on_result(res)
@@ -120,6 +122,10 @@ class Watcher:
             from ..recall import refresh
 
             refresh(self.agent, home=self.home)
+        if changed:
+            from ..reflect.auto import maybe_start
+
+            maybe_start(self.home or default_home(), self.agent, cfg=self.cfg, store=store, why="watch")
         return read
 
     def run(self, *, once: bool = False) -> WatchStats:

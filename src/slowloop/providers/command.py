@@ -3,6 +3,13 @@
 ``provider.command`` is split with shlex and run without a shell (``claude -p``, ``codex exec -``,
 ``llm -m mymodel``). The process is local, so privacy lets it run — but the destination says what
 such CLIs usually do with a prompt: send it to their own service.
+
+The person's own agent as the model must not observe itself (``slowloop.selfobs``): the child gets
+``SLOWLOOP_REFLECTING=1`` (every slowloop hook honours it), runs in the home's private
+``reflector/`` folder, and the prompt's first line marks it. For the two agent CLIs the flags that
+keep the run from leaving a session behind and from acting are added when missing: ``claude -p``
+runs with ``--no-session-persistence`` and no tools; ``codex exec`` runs ``--ephemeral``, in a
+read-only sandbox, without its git-repository check, reading the prompt from stdin.
 """
 
 from __future__ import annotations
@@ -42,10 +49,36 @@ NETWORK_WORDS = re.compile(
 
 
 def render_prompt(system: str, user: str, schema: dict | None) -> str:
-    parts = [system.strip(), user.strip()]
+    from ..selfobs import PROMPT_MARK
+
+    parts = [PROMPT_MARK, system.strip(), user.strip()]
     if schema is not None:
         parts.append(schema_instructions(schema))
     return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def agent_cli_argv(argv: list[str]) -> list[str]:
+    """``argv`` with the flags that keep an agent CLI used as the model quiet and inert."""
+    program = os.path.basename(argv[0])
+    out = list(argv)
+    if program == "claude":
+        if "-p" not in out and "--print" not in out:
+            out.append("-p")
+        if "--no-session-persistence" not in out:
+            out.append("--no-session-persistence")
+        if "--tools" not in out and "--allowedTools" not in out and "--allowed-tools" not in out:
+            out += ["--tools", ""]
+    elif program == "codex":
+        if "exec" not in out and "e" not in out[1:2]:
+            out.insert(1, "exec")
+        for flag in ("--ephemeral", "--skip-git-repo-check"):
+            if flag not in out:
+                out.append(flag)
+        if "--sandbox" not in out and "-s" not in out and not any(a.startswith("--sandbox=") for a in out):
+            out += ["--sandbox", "read-only"]
+        if "-" not in out:
+            out.append("-")
+    return out
 
 
 class CommandProvider:
@@ -53,7 +86,8 @@ class CommandProvider:
 
     def __init__(self, *, command: str, model: str = "", name: str = "", timeout: float = 120,
                  retries: int = 3, max_retry_wait: float = 60,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, home: "os.PathLike[str] | str | None" = None
+                 ) -> None:
         try:
             argv = shlex.split(command)
         except ValueError as exc:
@@ -62,8 +96,9 @@ class CommandProvider:
         if not argv:
             raise UserError("provider.kind is \"command\" but provider.command is empty",
                             hint="set it to a CLI that reads a prompt on stdin, e.g. \"claude -p\"")
-        self.argv = argv
+        self.argv = agent_cli_argv(argv)
         self.command = shlex.join(argv)
+        self.home = home
         self.program = os.path.basename(argv[0])
         self.name = name or self.program
         self.model = model
@@ -74,6 +109,8 @@ class CommandProvider:
     @classmethod
     def from_config(cls, cfg: Config, **extra: Any) -> "CommandProvider":
         p = cfg.section("provider")
+        if cfg.path is not None and "home" not in extra:
+            extra["home"] = cfg.path.parent
         return cls(command=p["command"], model=p["model"], name=p["name"], timeout=p["timeout"],
                    retries=p["retries"], max_retry_wait=p["max_retry_wait"], **extra)
 
@@ -95,8 +132,15 @@ class CommandProvider:
         try:
             # A new session so a timeout can kill the whole group: CLIs often spawn helpers that
             # would otherwise keep the pipes open and hang us.
+            from pathlib import Path
+
+            from ..paths import home as default_home
+            from ..selfobs import child_env, mark_workdir
+
+            home = Path(self.home) if self.home is not None else default_home()
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
+                                    stderr=subprocess.PIPE, start_new_session=True,
+                                    cwd=str(mark_workdir(home)), env=child_env(home))
         except FileNotFoundError:
             raise ProviderError(f"command not found: {self.argv[0]!r} (provider.command = "
                                 f"{self.command!r})", transient=False,

@@ -47,6 +47,7 @@ class ReflectionOutcome:
     notes: list[str] = field(default_factory=list)
     limits: str | None = None
     recovered: list[str] = field(default_factory=list)
+    refreshed: list[str] = field(default_factory=list)  # the bootstrap places brought up to date
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -288,6 +289,15 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
                             "evicted": evictions.get(id(action), [])})
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
+    if all_changes:
+        # Every place the bootstrap lives (hook cache, AGENTS.md blocks, skill links) now, so the
+        # very next session carries the lesson.
+        try:
+            from ..integrations.targets import refresh
+
+            out.refreshed = refresh(home, agent)
+        except Exception as exc:  # noqa: BLE001 — the reflection is applied; this is best effort
+            out.refreshed = [f"could not refresh the bootstrap places: {exc}"]
     return out
 
 
