@@ -88,14 +88,20 @@ def test_session_start_prints_only_the_payload_and_counts_impressions(project: P
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests with pytest")
     claude_code.install("project")
     cmd = _commands(project / ".claude" / "settings.local.json")["SessionStart"]
-    for _ in range(2):  # the second start is served from the cache
-        out = run_installed(cmd, {"session_id": "s1", "source": "startup", "cwd": str(project),
+    for sid in ("s1", "s2"):  # the second start is served from the cache
+        out = run_installed(cmd, {"session_id": sid, "source": "startup", "cwd": str(project),
                                   "hook_event_name": "SessionStart"})
         assert out.returncode == 0 and out.stderr == b""
         payload = json.loads(out.stdout)
         ctx = payload["hookSpecificOutput"]
         assert ctx["hookEventName"] == "SessionStart"
-        assert "run-tests: How to run this repo's tests" in ctx["additionalContext"]
+        # Claude Code lists the linked skill with its description itself: not a second time here
+        assert "How to run this repo's tests" not in ctx["additionalContext"]
+        assert "in your skill list" in ctx["additionalContext"]
+    # a resumed session already has it: nothing sent, no impression counted again
+    again = run_installed(cmd, {"session_id": "s2", "source": "resume", "cwd": str(project),
+                                "hook_event_name": "SessionStart"})
+    assert again.returncode == 0 and again.stdout == b""
     with Store(home=slowloop_home) as store:
         assert store.query("SELECT COUNT(*) AS n FROM impressions")[0]["n"] == 2
     # the skill is linked where Claude Code loads it

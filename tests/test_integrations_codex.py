@@ -50,24 +50,50 @@ def test_install_user_writes_codex_home_and_agents_md_block(env: dict[str, Path]
 
 def test_bootstrap_through_hooks_instead_of_agents_md(env: dict[str, Path], slowloop_home: Path) -> None:
     write_skill(slowloop_home, "deploy-checklist", "What to check before a deploy")
-    codex.install("project")
+    codex.install("project", bootstrap="agents-md")  # asked for: the repository's AGENTS.md
     assert agents_md.read_block(env["proj"] / "AGENTS.md") is not None
-    codex.install("project", bootstrap="hooks")
+    codex.install("project")  # the default for a project: a SessionStart hook, nothing in the repo
     assert not (env["proj"] / "AGENTS.md").exists()  # it held only our block
-    hooks = json.loads((env["proj"] / ".codex" / "hooks.json").read_text())["hooks"]
+    assert not (env["proj"] / ".codex").exists()
+    hooks = json.loads((env["codex"] / "hooks.json").read_text())["hooks"]
     cmd = hooks["SessionStart"][0]["hooks"][0]["command"]
-    out = run_installed(cmd, {"session_id": "x", "source": "startup", "hook_event_name": "SessionStart"})
+    assert "--project" in cmd
+    out = run_installed(cmd, {"session_id": "x", "source": "startup", "hook_event_name": "SessionStart",
+                              "cwd": str(env["proj"])})
     ctx = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "deploy-checklist" in ctx
+    # a session in another folder is not this project's: the hook stays silent
+    other = run_installed(cmd, {"session_id": "y", "source": "startup", "hook_event_name": "SessionStart",
+                                "cwd": str(env["home"])})
+    assert other.returncode == 0 and other.stdout == b""
+    # resumed: Codex fires SessionStart again; the session already has the bootstrap
+    again = run_installed(cmd, {"session_id": "x", "source": "resume", "hook_event_name": "SessionStart",
+                                "cwd": str(env["proj"])})
+    assert again.stdout == b""
+
+
+def test_two_projects_share_the_user_hooks_file_without_replacing_each_other(env: dict[str, Path],
+                                                                             tmp_path: Path) -> None:
+    second = tmp_path / "second"
+    second.mkdir()
+    codex.install("project", agent="one")
+    codex.install("project", agent="two", cwd=second)
+    cmds = [h["hooks"][0]["command"] for groups in
+            json.loads((env["codex"] / "hooks.json").read_text())["hooks"].values() for h in groups]
+    assert sum("--agent one" in c for c in cmds) == 2 and sum("--agent two" in c for c in cmds) == 2
+    codex.remove("project", agent="two", cwd=second)
+    cmds = [h["hooks"][0]["command"] for groups in
+            json.loads((env["codex"] / "hooks.json").read_text())["hooks"].values() for h in groups]
+    assert cmds and all("--agent one" in c for c in cmds)
 
 
 def test_stop_hook_observes_a_rollout_and_refreshes_the_block(env: dict[str, Path], samples: Path,
                                                               slowloop_home: Path) -> None:
-    codex.install("project")
+    codex.install("project", bootstrap="agents-md")
     rollout = env["codex"] / "sessions" / "2025" / "01" / "04" / "rollout-2025-01-04T09-00-00-golden.jsonl"
     rollout.parent.mkdir(parents=True)
     shutil.copy(samples / "codex" / "ah-codex_golden.jsonl", rollout)
-    cmd = json.loads((env["proj"] / ".codex" / "hooks.json").read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    cmd = json.loads((env["codex"] / "hooks.json").read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
     payload = {"session_id": "golden-codex-001", "transcript_path": str(rollout), "hook_event_name": "Stop",
                "turn_id": "t1", "cwd": str(env["proj"])}
     inline = {"SLOWLOOP_HOOKS__BACKGROUND": "false"}

@@ -113,7 +113,7 @@ def test_linked_settings_and_agents_md_stay_links(project: Path, slowloop_home: 
     write_skill(slowloop_home, "run-tests", "How to run this repo's tests")
 
     claude_code.install("project")
-    codex.install("project")
+    codex.install("project", bootstrap="agents-md")
     assert (project / ".claude" / "settings.local.json").is_symlink()
     data = json.loads((dotfiles / "settings.json").read_text())
     assert data["model"] == "opus" and set(data["hooks"]) == {"SessionStart", "Stop", "SessionEnd"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import json
 import shlex
 import sys
@@ -57,7 +59,32 @@ def test_prompt_goes_in_on_stdin_and_the_answer_comes_back(tmp_path: Path,
 def test_without_schema_no_schema_instructions(tmp_path: Path, sleeps: list[float]) -> None:
     command = cli(tmp_path, "echo", "import sys; print(sys.stdin.read().upper())")
     out = provider(command, sleeps).complete("be brief", "hello")
-    assert out.text == "BE BRIEF\n\nHELLO"
+    from slowloop.selfobs import PROMPT_MARK
+
+    # the first line marks the run as slowloop's own, so its transcript is never observed
+    assert out.text == PROMPT_MARK.upper() + "\n\nBE BRIEF\n\nHELLO"
+
+
+def test_the_child_knows_it_is_a_reflection_and_runs_in_the_private_folder(tmp_path: Path,
+                                                                           sleeps: list[float]) -> None:
+    command = cli(tmp_path, "where", """
+        import os, sys
+        sys.stdin.read()
+        print(os.environ.get("SLOWLOOP_REFLECTING"), os.getcwd())
+    """)
+    out = provider(command, sleeps).complete("s", "u")
+    flag, cwd = out.text.split()
+    assert flag == "1" and cwd.endswith("/reflector") and os.path.isfile(os.path.join(cwd, ".slowloop-reflector"))
+
+
+def test_agent_clis_get_the_flags_that_keep_them_quiet_and_inert() -> None:
+    from slowloop.providers.command import agent_cli_argv
+
+    assert agent_cli_argv(["claude", "-p"]) == ["claude", "-p", "--no-session-persistence", "--tools", ""]
+    assert agent_cli_argv(["codex", "exec"]) == ["codex", "exec", "--ephemeral", "--skip-git-repo-check",
+                                                 "--sandbox", "read-only", "-"]
+    assert agent_cli_argv(["codex", "exec", "-"])[-1] == "-"
+    assert agent_cli_argv(["llm", "-m", "x"]) == ["llm", "-m", "x"]
 
 
 def test_nonzero_exit_is_permanent_with_stderr(tmp_path: Path, sleeps: list[float]) -> None:

@@ -290,7 +290,9 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
         log(home, f"SessionStart {agent}: resumed session {payload.get('session_id')} already has the"
                   " bootstrap; not sent again")
         return None
-    host_lists = skills_dir is not None and skills_dir.is_dir()
+    # Claude Code lists the linked skills (name and description) in its own prompt: the index
+    # would say it twice. (Codex's listing of .agents/skills is not relied on.)
+    host_lists = harness == "claude-code" and skills_dir is not None and skills_dir.is_dir()
     with Store(home=home) as store:
         text, shown = cached_bootstrap(home, agent, store, project=project, host_lists_skills=host_lists)
         news = learned_news(home, agent, store)

@@ -71,6 +71,7 @@ def agent_cli_argv(argv: list[str]) -> list[str]:
     elif program == "codex":
         if "exec" not in out and "e" not in out[1:2]:
             out.insert(1, "exec")
+        out = [a for a in out if a != "-"]
         for flag in ("--ephemeral", "--skip-git-repo-check"):
             if flag not in out:
                 out.append(flag)
