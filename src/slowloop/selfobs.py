@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 ENV = "SLOWLOOP_REFLECTING"
-PROMPT_MARK = "[slowloop reflection — a background job; not a conversation with a person]"
+PROMPT_MARK = "[slowloop reflection: a background job, not a conversation with a person]"
 WORKDIR = "reflector"
 HEAD_BYTES = 64 * 1024
 

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "ingest": "ingest:ingest",
     "reflect": "reflect:reflect",
     "schedule": "schedule:schedule",
+    "status": "status:status",
     "skills": "skills:skills",
     "memo": "memo:memo",
     "prompt": "prompt:prompt",

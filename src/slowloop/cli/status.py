@@ -1,0 +1,121 @@
+"""``slowloop status``: on one screen, per agent — what was seen, what waits and why, what was
+learned last and when the next reflection can come."""
+
+from __future__ import annotations
+
+import click
+
+from .common import echo_json, get_app, json_option
+
+
+def agent_summary(store, cfg, home, name: str, now: float) -> dict:
+    """Everything ``status`` shows about one agent (the JSON form)."""
+    from .. import clock
+    from ..integrations.targets import for_agent
+    from ..reflect import auto
+    from ..reflect import lease as leases
+    from ..reflect.scheduler import agent_status
+
+    row = store.agent(name)
+    aid = int(row["id"])
+    s = agent_status(store, name, cfg, now=now)
+    turns = store.query("SELECT COUNT(*) AS n, MAX(COALESCE(ended_at, started_at, recorded_at)) AS last "
+                        "FROM turns WHERE agent_id = ?", (aid,))[0]
+    last = store.query("SELECT id, status, started_at, finished_at, summary, error, sent_to FROM reflections"
+                       " WHERE agent_id = ? AND status != 'dry-run' ORDER BY id DESC LIMIT 1", (aid,))
+    last_applied = store.query("SELECT id, finished_at, summary FROM reflections WHERE agent_id = ? AND "
+                               "status = 'applied' ORDER BY id DESC LIMIT 1", (aid,))
+    lease = leases.current(store, leases.agent_lease_name(name), now=now)
+    if lease is not None or auto.running(home, name):
+        nxt = "reflecting now"
+    elif s.due:
+        nxt = ("now: the next recorded turn starts it in the background" if auto.enabled(cfg)
+               else "at the next `slowloop reflect` (automatic reflection is off)")
+    elif s.cooldown_until:
+        nxt = f"not before {s.cooldown_until} (cooldown)"
+    elif not s.dirty:
+        nxt = "when something new is recorded"
+    else:
+        nxt = (f"when the pending score reaches {float(cfg.get('signals', 'threshold')):g} "
+               f"(now {s.pending_score:g}), or {cfg.get('scheduler', 'force_after')} after the last one")
+    return {
+        "agent": name,
+        "turns": int(turns["n"]),
+        "last_turn_at": turns["last"],
+        "pending": {"turns": s.pending_turns, "worthy_turns": s.worthy_turns, "edits": s.pending_edits,
+                    "score": s.pending_score, "due": s.due, "reasons": s.reasons},
+        "last_reflection": dict(last[0]) if last else None,
+        "last_learned": dict(last_applied[0]) if last_applied else None,
+        "next_reflection": nxt,
+        "auto_reflect": auto.enabled(cfg),
+        "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
+                     for t in for_agent(home, name)],
+        "now": clock.iso(now),
+    }
+
+
+@click.command()
+@click.option("--agent", "-a", "agents", multiple=True, help="Only this agent (repeatable).")
+@json_option
+def status(agents: tuple[str, ...], as_json: bool) -> None:
+    """What slowloop has seen and learned, per agent, on one screen.
+
+    For each agent: turns recorded, what is pending and why (or why not yet), the last reflection
+    and what it changed, when the next one can come, and where its bootstrap is installed.
+
+    \b
+    Example:
+      slowloop status
+      slowloop status --agent myproj --json
+    """
+    from .. import clock
+    from ..paths import validate_agent_name
+
+    app = get_app()
+    store, cfg = app.store, app.config
+    now = clock.now()
+    names = [validate_agent_name(a) for a in agents] or [r["name"] for r in store.agents()]
+    missing = [n for n in names if store.agent(n) is None]
+    if missing:
+        from ..errors import UserError
+
+        raise UserError(f"no agent named {missing[0]!r} yet",
+                        hint="agents appear when their first turn is recorded; `slowloop status` lists them")
+    out = [agent_summary(store, cfg, app.home, n, now) for n in names]
+    if as_json:
+        echo_json({"agents": out, "provider": cfg.get("provider", "kind")})
+        return
+    if not out:
+        click.echo("nothing recorded yet — install the hooks (`slowloop hooks install claude-code`) or "
+                   "record turns with `slowloop ingest PATH`")
+        return
+    kind = cfg.get("provider", "kind")
+    click.echo(f"reflection: {'automatic' if out[0]['auto_reflect'] else 'manual'}, with "
+               f"{'the offline distiller (nothing leaves this machine)' if kind == 'offline' else kind}")
+    for a in out:
+        click.echo("")
+        click.echo(f"{a['agent']}: {a['turns']} turn(s) recorded" +
+                   (f", last at {a['last_turn_at']}" if a["last_turn_at"] else ""))
+        p = a["pending"]
+        if p["turns"] or p["edits"]:
+            click.echo(f"  pending: {p['turns']} turn(s) ({p['worthy_turns']} worth reflecting on), "
+                       f"{p['edits']} edit(s), score {p['score']:g} — {p['reasons'][0]}")
+        else:
+            click.echo("  pending: nothing new since the last reflection")
+        lr = a["last_reflection"]
+        if lr:
+            what = lr["summary"] or lr["error"] or ""
+            click.echo(f"  last reflection: R{lr['id']} {lr['status']} at {lr['finished_at'] or lr['started_at']}"
+                       f" — {what}")
+        else:
+            click.echo("  last reflection: none yet")
+        ll = a["last_learned"]
+        if ll and (not lr or ll["id"] != lr["id"]):
+            click.echo(f"  last learned: R{ll['id']} at {ll['finished_at']} — {ll['summary']}"
+                       f" (undo: `slowloop undo R{ll['id']}`)")
+        elif ll:
+            click.echo(f"  undo it with `slowloop undo R{ll['id']}`; details: `slowloop history`")
+        click.echo(f"  next reflection: {a['next_reflection']}")
+        for t in a["installs"]:
+            where = t["project"] or "every project"
+            click.echo(f"  installed: {t['harness']} ({t['scope']}) for {where}")
