@@ -156,3 +156,35 @@ def test_a_reflector_transcript_is_never_recorded(slowloop_home: Path, tmp_path:
     CliRunner().invoke(cli, ["ingest", str(cwd_marked), "--agent", "x"])
     with Store(home=slowloop_home) as store:
         assert not store.query("SELECT 1 FROM turns")
+
+
+def test_a_projects_own_memory_and_contexts_reach_its_sessions_prompt_and_search(
+        slowloop_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    proj = tmp_path / "shop"
+    proj.mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(proj)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["memory", "init", "--dir", "."]).exit_code == 0
+    assert runner.invoke(cli, ["memory", "note", "--dir", ".",
+                               "moved CI to arm64 because the x86 runners queue for hours"]).exit_code == 0
+    r = runner.invoke(cli, ["ctx", "new", "release", "--dir", ".", "--description",
+                            "How we cut a release of the shop"])
+    assert r.exit_code == 0, r.output
+    claude_code.install("project", agent="shop")
+    start = json.loads((proj / ".claude" / "settings.local.json").read_text())["hooks"]["SessionStart"][0][
+        "hooks"][0]["command"]
+    out = run_installed(start, {"session_id": "a", "source": "startup", "cwd": str(proj),
+                                "hook_event_name": "SessionStart"})
+    ctx = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "arm64" in ctx and "# Project memory" in ctx
+    assert "- release: How we cut a release of the shop" in ctx
+    p = runner.invoke(cli, ["prompt", "--agent", "shop", "--context", "release"])
+    assert p.exit_code == 0, p.output
+    assert "arm64" in p.output and "# Context: release" in p.output
+    observe_messages(_messages(correction=False), agent="shop")  # the agent exists in the ledger
+    s = runner.invoke(cli, ["search", "why did CI move to arm64", "--agent", "shop", "--json"])
+    assert s.exit_code == 0, s.output
+    hits = json.loads(s.stdout if hasattr(s, "stdout") else s.output)
+    print(s.output[:600])
+    assert any("arm64" in json.dumps(h) for h in (hits["hits"] if isinstance(hits, dict) else hits)[:3])

@@ -69,7 +69,8 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
 
     out = _session(slowloop_home, calls)
     assert set(out["tools"]) == {"list_skills", "read_skill", "show_memo", "show_memory", "append_memory",
-                                 "list_debts", "update_debt", "search", "record_turn", "record_edit"}
+                                 "list_debts", "update_debt", "search", "record_turn", "record_edit",
+                                 "list_contexts", "load_context"}
     assert all(len(d or "") > 30 for d in out["tools"].values())  # each says what it is for
     assert "run-tests" in out["list"]
     assert "1. How to run this repo's tests" in out["read"]

@@ -40,10 +40,15 @@ def _tool(server, tool_error, description: str):
     return register
 
 
-def build_server(agent: str = "default", home: Path | None = None):
-    """An MCP server whose tools act on ``agent`` in ``home``."""
+def build_server(agent: str = "default", home: Path | None = None, project: Path | None = None):
+    """An MCP server whose tools act on ``agent`` in ``home``; with ``project`` (or a project
+    install around the working directory), the memory tools use the project's own memory when it
+    has one (``slowloop memory init --dir``) and its contexts are listed and loadable."""
     validate_agent_name(agent)
     h = Path(home) if home is not None else default_home()
+    from .targets import project_around
+
+    project = Path(project) if project is not None else project_around(h)
     server_class, tool_error = _mcp()
     server = server_class(
         name="slowloop", version=_version(), log_level="WARNING",
@@ -59,7 +64,29 @@ def build_server(agent: str = "default", home: Path | None = None):
     def memory():
         from ..memory import Memory
 
+        if project is not None and (project / "memory" / "system-state.md").is_file():
+            return Memory.for_dir(project)
         return Memory.for_agent(agent, home=h)
+
+    def contexts():
+        from ..memory.contexts import Contexts
+
+        found = {c.name: c for c in Contexts.for_agent(agent, h).list()}
+        if project is not None:
+            found.update({c.name: c for c in Contexts.for_dir(project).list()})
+        return found
+
+    @_tool(server, tool_error, "List the contexts (named instruction sets for a kind of work) of this "
+                             "agent and of the project: name and when to load each.")
+    def list_contexts() -> list[dict[str, str]]:
+        return [{"name": c.name, "description": c.description} for c in contexts().values()]
+
+    @_tool(server, tool_error, "Load one context by name: its rules, layout and how work is done there.")
+    def load_context(name: str) -> str:
+        found = contexts()
+        if name not in found:
+            raise tool_error(f"no context named {name!r} (contexts: {', '.join(sorted(found)) or 'none'})")
+        return found[name].body
 
     @_tool(server, tool_error, "List the skills this agent has learned: name and when to use each.")
     def list_skills() -> list[dict[str, str]]:
@@ -137,6 +164,6 @@ def _version() -> str:
     return __version__
 
 
-def serve(agent: str = "default", home: Path | None = None) -> None:
+def serve(agent: str = "default", home: Path | None = None, project: Path | None = None) -> None:
     """Run the server on stdin/stdout until the client closes it."""
-    build_server(agent, home).run("stdio")
+    build_server(agent, home, project).run("stdio")

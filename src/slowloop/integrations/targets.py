@@ -112,6 +112,17 @@ def project_install_covering(home: Path, harness: str, cwd: str | None) -> dict[
     return best
 
 
+def project_around(home: Path, cwd: Path | None = None) -> Path | None:
+    """The project installed (``hooks install --project``) around ``cwd`` — where ``prompt``,
+    ``search`` and ``slowloop mcp`` find a project's own memory and contexts by default."""
+    where = os.path.realpath(cwd or Path.cwd())
+    for harness in ("claude-code", "codex"):
+        t = project_install_covering(home, harness, where)
+        if t is not None:
+            return Path(t["project"])
+    return None
+
+
 def refresh(home: Path, agent: str) -> list[str]:
     """Bring every known place of ``agent``'s bootstrap up to date now; what was done, one line
     each. Never raises for one place: a place that fails is reported and the others go on."""

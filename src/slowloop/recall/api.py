@@ -102,7 +102,8 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
 
 def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int, int, int, list[str]]:
     adir = agent_dir(agent, h)
-    targets = sources.agent_files(adir) + sources.doc_files(idx.doc_roots())
+    targets = (sources.agent_files(adir) + sources.project_files(h, agent)
+               + sources.doc_files(idx.doc_roots()))
     states = idx.file_states()
     added = updated = removed = parsed = 0
     present: set[str] = set()
@@ -134,9 +135,13 @@ def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
     memory_fn = sources.memory_parser() if any(t.group == "memory" for t, *_ in changed) else None
     from_module: dict[str, list[Entry]] = {}
     if memory_fn is not None:
+        # the agent's memory root and any project's (``sources.project_files``) each read whole
+        roots = sorted({next((q for q in t.path.parents if q.name == "memory"), adir / "memory")
+                        for t, *_ in changed if t.group == "memory"})
         try:
-            from_module = sources.memory_entries_from_module(
-                memory_fn, adir / "memory", lambda p: clock.iso(p.stat().st_mtime))
+            for root in roots:
+                from_module.update(sources.memory_entries_from_module(
+                    memory_fn, root, lambda p: clock.iso(p.stat().st_mtime)))
         except DataError as exc:
             # A hand-broken memory file must not make the past unsearchable: its text is indexed
             # with the generic splitter, and the problem is reported to the caller.

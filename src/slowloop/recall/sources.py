@@ -124,6 +124,27 @@ def agent_files(agent_dir: Path) -> list[FileTarget]:
     return out
 
 
+def project_files(home: Path, agent: str) -> list[FileTarget]:
+    """The memory and contexts of the projects the agent is installed in (``slowloop hooks install
+    --project``): a project's own ``memory/`` (``slowloop memory init --dir``) and
+    ``contexts/*/CONTEXT.md`` are searched with the agent's."""
+    from ..integrations.targets import for_agent
+
+    out: list[FileTarget] = []
+    for proj in sorted({t["project"] for t in for_agent(home, agent) if t.get("project")}):
+        root = Path(proj)
+        memory = root / "memory"
+        if (memory / "system-state.md").is_file():
+            for p in sorted(memory.rglob("*.md")):
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memory).parts):
+                    out.append(FileTarget(p, "memory", memory_kind(p)))
+        contexts = root / "contexts"
+        if contexts.is_dir():
+            for p in sorted(contexts.glob("*/CONTEXT.md")):
+                out.append(FileTarget(p, "doc", "doc"))
+    return out
+
+
 def memory_kind(path: Path) -> str:
     """The kind of a memory file's entries. State and summaries are the chronicle's condensed
     form, so they share its kind (the closed set of kinds has no separate one for them)."""
