@@ -298,8 +298,11 @@ def test_codex_hook_trust_is_reported_when_missing_or_stale(codex_bin: Path, wor
         _slowloop(["hooks", "install", "codex", "--project", "--agent", "shop2"], env, proj)
         st = _slowloop(["hooks", "status", "codex", "--project", "--agent", "shop2", "--json"], env, proj)
         states = {h["trust"] for h in json.loads(st.stdout)["hooks"]}
+        doc = subprocess.run([sys.executable, "-m", "slowloop", "doctor"], env=env, cwd=proj,
+                             capture_output=True, text=True, timeout=120)
     assert "trusted" not in states, states
-    assert "Codex will NOT run" in st.stdout + st.stderr or json.loads(st.stdout)["notes"]
+    assert any("Codex will NOT run" in n for n in json.loads(st.stdout)["notes"])
+    assert doc.returncode == 3 and "Codex will not run slowloop's hooks" in doc.stdout, doc.stdout + doc.stderr
 
 
 def test_reflecting_through_codex_exec_never_observes_itself(codex_bin: Path, world: dict) -> None:

@@ -44,6 +44,7 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
             findings.append({"agent": agent, "path": str(memo.path), "line": line,
                              "severity": severity, "message": message})
         findings.extend({"agent": agent, **f} for f in _not_utf8(root / agent))
+    findings.extend(_install_findings(app.home, names if agents else None))
     errors = [f for f in findings if f["severity"] == "error"]
     if as_json:
         echo_json(findings)
@@ -55,6 +56,40 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                    f"{len(findings) - len(errors)} warning(s)", err=True)
     if errors:
         sys.exit(3)
+
+
+def _install_findings(home, only: list[str] | None) -> list[dict]:
+    """The hooks slowloop installed: still there, and — for Codex — trusted, so Codex runs them."""
+    from pathlib import Path
+
+    from ..integrations import codex, settings_json, targets
+
+    out = []
+    for t in targets.load(home):
+        if only is not None and t.get("agent") not in only or not t.get("settings"):
+            continue
+        path = Path(t["settings"])
+        try:
+            data, _ = settings_json.load(path)
+        except Exception as exc:  # noqa: BLE001 — reported, never fatal here
+            out.append({"agent": t["agent"], "path": str(path), "line": None, "severity": "error",
+                        "message": f"cannot read the {t['harness']} hooks: {exc}"})
+            continue
+        mine = [e.command for e in settings_json.ours(data, t.get("project") if t["harness"] == "codex"
+                                                        and t.get("scope") == "project" else settings_json.ANY)]
+        if not mine:
+            out.append({"agent": t["agent"], "path": str(path), "line": None, "severity": "warning",
+                        "message": f"slowloop's {t['harness']} hooks are gone from this file: nothing is "
+                                   f"observed there (`slowloop hooks install {t['harness']}` puts them back)"})
+            continue
+        if t["harness"] == "codex":
+            states = codex.trust_status(path, mine, Path(t["project"]) if t.get("project") else None)
+            bad = sorted({v for v in states.values() if v not in ("trusted", "managed")})
+            if bad:
+                out.append({"agent": t["agent"], "path": str(path), "line": None, "severity": "error",
+                            "message": f"Codex will not run slowloop's hooks ({', '.join(bad)}): "
+                                       + codex.trust_instructions(path, "modified" in bad)})
+    return out
 
 
 # The files slowloop rewrites in place; one saved in another encoding is read with U+FFFD where
