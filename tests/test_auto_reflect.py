@@ -188,3 +188,25 @@ def test_a_projects_own_memory_and_contexts_reach_its_sessions_prompt_and_search
     hits = json.loads(s.stdout if hasattr(s, "stdout") else s.output)
     print(s.output[:600])
     assert any("arm64" in json.dumps(h) for h in (hits["hits"] if isinstance(hits, dict) else hits)[:3])
+
+
+def test_watch_leaves_a_session_a_hook_already_observes_to_that_hook(slowloop_home: Path, tmp_path: Path) -> None:
+    from slowloop.config import load_config
+    from slowloop.integrations.follow import observe_new
+    from slowloop.integrations.watch import watch
+
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    t = folder / "s.jsonl"
+    t.write_text(lines(cc_turn("add an HTTP client", n=0, session="s")))
+    with Store(home=slowloop_home) as store:
+        assert observe_new(t, agent="hooked", store=store, cfg=load_config(slowloop_home)).new == 1
+    other = folder / "t.jsonl"
+    other.write_text(lines(cc_turn("a session no hook saw", n=0, session="t")))
+    stats = watch([folder], agent="watcher", once=True)
+    assert stats.new == 1
+    with Store(home=slowloop_home) as store:
+        rows = store.query("SELECT a.name, t.user_text FROM turns t JOIN agents a ON a.id = t.agent_id"
+                           " ORDER BY t.id")
+    assert [(r["name"], r["user_text"]) for r in rows] == [("hooked", "add an HTTP client"),
+                                                          ("watcher", "a session no hook saw")]

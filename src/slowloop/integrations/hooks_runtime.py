@@ -257,11 +257,11 @@ def learned_news(home: Path, agent: str, store) -> str | None:
     except (OSError, ValueError, TypeError, AttributeError):
         seen = 0
     fresh = [r for r in rows if int(r["id"]) > seen]
+    if not fresh:
+        return None
     from ..fsutil import atomic_write
 
     atomic_write(path, json.dumps({"reflection": int(rows[0]["id"])}))
-    if not fresh:
-        return None
     what = "; ".join((r["summary"] or "").split(" (")[0] for r in reversed(fresh))
     if len(what) > 240:
         what = what[:239].rstrip() + "…"

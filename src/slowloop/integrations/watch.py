@@ -26,6 +26,13 @@ from .follow import FollowResult, observe_new
 SUFFIXES = (".jsonl", ".json")
 
 
+def _followed_by_another(store: Store, path: str, agent: str) -> str | None:
+    """The agent that already follows ``path`` (a Claude Code or Codex hook), if not ``agent``."""
+    rows = store.query("SELECT a.name FROM offsets o JOIN agents a ON a.id = o.agent_id WHERE o.path = ?"
+                       " AND a.name != ? LIMIT 1", (path, agent))
+    return rows[0]["name"] if rows else None
+
+
 def default_folders() -> list[Path]:
     """The folders the agents people use write to: Claude Code projects and Codex sessions."""
     from .codex import sessions_dir
@@ -90,6 +97,11 @@ class Watcher:
             if self.stop_event.is_set():
                 break
             if self._seen.get(path) == sig:
+                continue
+            owner = _followed_by_another(store, path, self.agent)
+            if owner:
+                # a hook already observes this session under its own agent: one observation each
+                self._seen[path] = sig
                 continue
             try:
                 res = observe_new(path, agent=self.agent, store=store, cfg=self.cfg, home=self.home)
