@@ -28,8 +28,11 @@ SUFFIXES = (".jsonl", ".json")
 
 def _followed_by_another(store: Store, path: str, agent: str) -> str | None:
     """The agent that already follows ``path`` (a Claude Code or Codex hook), if not ``agent``."""
-    rows = store.query("SELECT a.name FROM offsets o JOIN agents a ON a.id = o.agent_id WHERE o.path = ?"
-                       " AND a.name != ? LIMIT 1", (path, agent))
+    try:
+        rows = store.query("SELECT a.name FROM offsets o JOIN agents a ON a.id = o.agent_id WHERE o.path = ?"
+                           " AND a.name != ? LIMIT 1", (path, agent))
+    except UnicodeEncodeError:  # a name that is not UTF-8 was never followed by anyone
+        return None
     return rows[0]["name"] if rows else None
 
 
