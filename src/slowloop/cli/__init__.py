@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "reflect": "reflect:reflect",
     "schedule": "schedule:schedule",
     "status": "status:status",
+    "sync": "sync:sync",
     "skills": "skills:skills",
     "memo": "memo:memo",
     "prompt": "prompt:prompt",

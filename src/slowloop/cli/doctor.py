@@ -45,6 +45,16 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                              "severity": severity, "message": message})
         findings.extend({"agent": agent, **f} for f in _not_utf8(root / agent))
     findings.extend(_install_findings(app.home, names if agents else None))
+    from ..sync import CONFLICT_BEGIN
+
+    for agent in names:
+        for p in sorted((root / agent / "skills").glob("*/SKILL.md")):
+            text = p.read_text(encoding="utf-8", errors="replace")
+            if CONFLICT_BEGIN in text:
+                findings.append({"agent": agent, "path": str(p), "line": text[:text.find(CONFLICT_BEGIN)].count("\n") + 1,
+                                 "severity": "warning",
+                                 "message": "two machines changed this skill differently; both versions are "
+                                            "here between slowloop:conflict markers — keep what is right"})
     errors = [f for f in findings if f["severity"] == "error"]
     if as_json:
         echo_json(findings)

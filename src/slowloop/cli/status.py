@@ -50,8 +50,22 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
         "auto_reflect": auto.enabled(cfg),
         "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
                      for t in for_agent(home, name)],
+        "sync": _sync_state(home, name),
         "now": clock.iso(now),
     }
+
+
+def _sync_state(home, name: str) -> dict | None:
+    from ..paths import agent_dir
+    from ..sync import conflicted_skills, remote_url
+
+    repo = agent_dir(name, home)
+    if not (repo / ".git").is_dir():
+        return None
+    try:
+        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo)}
+    except Exception as exc:  # noqa: BLE001 — git missing or broken: say so, show the rest
+        return {"remote": None, "conflicts": [], "problem": str(exc)}
 
 
 @click.command()
@@ -119,3 +133,7 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
         for t in a["installs"]:
             where = t["project"] or "every project"
             click.echo(f"  installed: {t['harness']} ({t['scope']}) for {where}")
+        if a["sync"]:
+            click.echo(f"  shared with: {a['sync']['remote'] or '(no remote)'}")
+            for c in a["sync"]["conflicts"]:
+                click.echo(f"  conflict to settle in skill {c} (both versions are in its SKILL.md)")

@@ -298,6 +298,11 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
             out.refreshed = refresh(home, agent)
         except Exception as exc:  # noqa: BLE001 — the reflection is applied; this is best effort
             out.refreshed = [f"could not refresh the bootstrap places: {exc}"]
+        from ..sync import after_reflection
+
+        synced = after_reflection(agent, home, rid)
+        if synced:
+            out.notes.append(synced)
     return out
 
 
