@@ -281,7 +281,9 @@ def test_codex_learns_a_correction_and_the_next_session_starts_with_it(codex_bin
     assert "httpx" in first and "never requests" in first.replace("`", ""), first[:3000]
     texts = [t for name, t in _turns(sh) if name == "shop"]
     assert texts == ["add a client that fetches the status page", CORRECTION, "now fetch the page again"]
-    assert resumed_bootstraps == 0  # nothing learned yet in sessions 1-2; and resume did not re-inject
+    assert resumed_bootstraps == 0  # nothing learned yet in sessions 1-2
+    # Codex fires SessionStart again on `resume`: the session already had its bootstrap
+    assert "already has the bootstrap; not sent again" in (sh / "logs" / "hooks.log").read_text()
 
 
 def test_codex_hook_trust_is_reported_when_missing_or_stale(codex_bin: Path, world: dict) -> None:
