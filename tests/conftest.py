@@ -20,6 +20,10 @@ def slowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in list(os.environ):
         if name.startswith("SLOWLOOP_") and name != "SLOWLOOP_HOME":
             monkeypatch.delenv(name, raising=False)
+    # Reflection starts by itself after recorded turns ([reflect] auto); a test that records a
+    # correction and then reflects must not race a background reflection of its own. The tests of
+    # the automatic path turn it on (tests/test_auto_reflect.py, tests/test_real_clients.py).
+    monkeypatch.setenv("SLOWLOOP_REFLECT__AUTO", "false")
     # No test may reach a real remote model: providers refuse non-loopback hosts unless allowed.
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")

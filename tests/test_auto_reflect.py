@@ -21,6 +21,11 @@ from slowloop.store import Store
 CORRECTION = "No, use httpx instead of requests in this project."
 
 
+@pytest.fixture(autouse=True)
+def auto_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLOWLOOP_REFLECT__AUTO", "true")  # what every user has by default
+
+
 def _messages(correction: bool = True) -> list[dict]:
     msgs = [{"role": "user", "content": "add an HTTP client for the status page"},
             {"role": "assistant", "content": "I added requests to the project."}]

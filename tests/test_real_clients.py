@@ -154,7 +154,8 @@ def world(tmp_path: Path, slowloop_home: Path) -> dict:
            if not k.startswith(("ANTHROPIC_", "OPENAI_", "CLAUDE", "CODEX_"))}
     env.update(HOME=str(home), SLOWLOOP_HOME=str(slowloop_home), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                ANTHROPIC_API_KEY="sk-ant-test-not-a-key", PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}",
-               PYTHONPATH=os.pathsep.join(p for p in sys.path if p), DISABLE_AUTOUPDATER="1")
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p), DISABLE_AUTOUPDATER="1",
+               SLOWLOOP_REFLECT__AUTO="true")
     # The hooks run `python -m slowloop...` with this interpreter; it must import the code under test.
     return {"home": home, "proj": proj, "env": env, "bin": bindir, "slowloop_home": slowloop_home}
 
