@@ -339,3 +339,27 @@ def test_schedule_command_shows_every_agent_and_why(fc, store, cfg):
     assert "busy: DUE (next cycle)" in text.output
     assert "- cooling down until 2026-11-20T13:00:00Z" in text.output
     assert "- clean: nothing new since the last reflection" in text.output
+
+
+def test_agents_and_schedule_show_the_same_pending_score_after_an_edit(slowloop_home):
+    """One truth: ``slowloop agents`` reads the scheduler's pending score, edits included."""
+    import json
+
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+    from slowloop.skills import SkillLibrary
+
+    SkillLibrary("web", home=slowloop_home).create(
+        "deploy", "Deploy the app to staging.", "1. Always tag the release first.\n")
+    runner = CliRunner()
+    r = runner.invoke(cli, ["record-edit", "--skill", "deploy", "--agent", "web", "--json"])
+    assert r.exit_code == 0, r.output
+    agents = {a["name"]: a for a in json.loads(runner.invoke(cli, ["agents", "--json"]).stdout)}
+    sched = {a["agent"]: a for a in
+             json.loads(runner.invoke(cli, ["schedule", "--json"]).stdout)["agents"]}
+    assert agents["web"]["pending_score"] == pytest.approx(0.9)
+    assert agents["web"]["pending_score"] == sched["web"]["pending_score"]
+    assert agents["web"]["pending_edits"] == sched["web"]["pending_edits"] == 1
+    text = runner.invoke(cli, ["agents"]).stdout
+    assert "0.9" in text.splitlines()[1]

@@ -7,37 +7,51 @@ import click
 from .common import echo_json, get_app, json_option
 
 
-def agent_rows(store) -> list[dict]:
-    rows = store.query(
-        "SELECT a.name, a.created_at, a.last_reflected_at, a.last_seen_turn_id,"
-        " COUNT(t.id) AS turns,"
-        " COALESCE(SUM(CASE WHEN t.reflect = 1 AND t.id > a.last_seen_turn_id THEN 1 ELSE 0 END), 0) AS waiting,"
-        " COALESCE(SUM(CASE WHEN t.id > a.last_seen_turn_id THEN t.score * t.reflect ELSE 0 END), 0) AS pending_score,"
-        " MAX(t.recorded_at) AS last_turn_at"
-        " FROM agents a LEFT JOIN turns t ON t.agent_id = a.id GROUP BY a.id ORDER BY a.name")
-    return [{"name": r["name"], "turns": r["turns"], "waiting_for_reflection": r["waiting"],
-             "pending_score": round(r["pending_score"], 3), "last_turn_at": r["last_turn_at"],
-             "last_reflected_at": r["last_reflected_at"], "created_at": r["created_at"]} for r in rows]
+def agent_rows(store, cfg) -> list[dict]:
+    """One row per agent; what waits for reflection is the scheduler's own reading
+    (:func:`slowloop.reflect.scheduler.pending` and ``pending_score``), so ``slowloop agents`` and
+    ``slowloop schedule`` can never disagree."""
+    from ..reflect.scheduler import pending, pending_score
+
+    counts = {r["agent_id"]: r for r in store.query(
+        "SELECT agent_id, COUNT(*) AS turns, MAX(recorded_at) AS last_turn_at"
+        " FROM turns GROUP BY agent_id")}
+    rows = []
+    for a in store.agents():
+        p = pending(store, int(a["id"]))
+        c = counts.get(a["id"])
+        rows.append({"name": a["name"], "turns": c["turns"] if c else 0,
+                     "waiting_for_reflection": len(p.worthy),
+                     "pending_edits": len(p.edits),
+                     "pending_score": pending_score(p, cfg),
+                     "last_turn_at": c["last_turn_at"] if c else None,
+                     "last_reflected_at": a["last_reflected_at"], "created_at": a["created_at"]})
+    return rows
 
 
 @click.command()
 @json_option
 def agents(as_json: bool) -> None:
-    """List agents with their turn counts and the turns waiting for reflection.
+    """List agents with their turn counts and what waits for reflection.
+
+    The pending score is the scheduler's (reflect-worthy new turns plus explicit user edits), the
+    same figure ``slowloop schedule`` compares with the threshold.
 
     \b
     Example:
       slowloop agents
       slowloop agents --json
     """
-    rows = agent_rows(get_app().store)
+    app = get_app()
+    rows = agent_rows(app.store, app.config)
     if as_json:
         echo_json(rows)
         return
     if not rows:
         click.echo("no agents yet — record some turns with `slowloop ingest PATH`")
         return
-    click.echo(f"{'agent':<20} {'turns':>6} {'waiting':>8} {'score':>7}  last reflection")
+    click.echo(f"{'agent':<20} {'turns':>6} {'waiting':>8} {'edits':>6} {'score':>7}  last reflection")
     for r in rows:
         click.echo(f"{r['name']:<20} {r['turns']:>6} {r['waiting_for_reflection']:>8} "
-                   f"{r['pending_score']:>7g}  {r['last_reflected_at'] or 'never'}")
+                   f"{r['pending_edits']:>6} {r['pending_score']:>7g}  "
+                   f"{r['last_reflected_at'] or 'never'}")
