@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal
 
+from . import markdown
 from .config import Config, load_config
 from .errors import DataError, UserError
 from .fsutil import read_text
@@ -63,31 +64,24 @@ def _section_of(heading: str) -> str | None:
 def parse_memo(text: str, path: str = MEMO_FILE) -> MemoContent:
     """Parse the memo; an unknown ``##`` heading is a ``DataError`` naming its line."""
     entries: dict[str, list[str]] = {s: [] for s in SECTIONS}
-    preamble: list[str] = []
-    current: str | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        m = re.match(r"^##\s+(.+?)\s*#*$", line)
-        if m:
-            current = _section_of(m.group(1))
-            if current is None:
-                raise DataError(f"unknown memo section {m.group(1)!r}", path=path, line=lineno,
-                                hint=f"the memo has two sections: '## {HEADINGS['strengths']}' and "
-                                     f"'## {HEADINGS['plays']}'")
-            continue
+    preamble, found = markdown.split_sections(text)
+    for sec in found:
+        current = _section_of(sec.title)
         if current is None:
-            preamble.append(raw)
-            continue
-        stripped = line.strip()
-        if not stripped or stripped.startswith("<!--"):
-            continue
-        bullet = re.match(r"^[-*+]\s+(.*)$", stripped)
-        if bullet:
-            entries[current].append(bullet.group(1).strip())
-        elif entries[current]:
-            entries[current][-1] += " " + stripped
-        else:
-            entries[current].append(stripped)
+            raise DataError(f"unknown memo section {sec.title!r}", path=path, line=sec.line,
+                            hint=f"the memo has two sections: '## {HEADINGS['strengths']}' and "
+                                 f"'## {HEADINGS['plays']}'")
+        for raw, in_code in markdown.code_lines(sec.lines):
+            stripped = raw.strip()
+            if not stripped or (stripped.startswith("<!--") and not in_code):
+                continue
+            bullet = None if in_code else re.match(r"^[-*+]\s+(.*)$", stripped)
+            if bullet:
+                entries[current].append(bullet.group(1).strip())
+            elif entries[current]:
+                entries[current][-1] += " " + stripped
+            else:
+                entries[current].append(stripped)
     return MemoContent("\n".join(preamble).strip(), {k: tuple(v) for k, v in entries.items()})
 
 

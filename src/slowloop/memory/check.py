@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .. import markdown
 from ..errors import DataError
 from ..tokens import estimate_tokens
 from . import debts as debts_mod
@@ -113,12 +114,8 @@ def _covered(item: str, debt_words: list[set[str]]) -> bool:
 
 
 def _lines_outside_code(text: str):
-    fenced = False
-    for no, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            continue
-        if not fenced and no > 1:  # line 1 is the role header
+    for no, (line, in_code) in enumerate(markdown.code_lines(text.splitlines()), start=1):
+        if not in_code and no > 1:  # line 1 is the role header
             yield no, line
 
 
@@ -141,7 +138,8 @@ def check(mem: Memory) -> list[Violation]:
     debt_words = [{w.casefold() for w in _WORDS.findall(d.text + " " + " ".join(d.notes))} for d in debt_list]
     chron_path = str(mem.path(CHRONICLE))
     for no, line in _lines_outside_code(mem.text(CHRONICLE)):
-        if sections.ENTRY_HEADING.match(line):
+        h = markdown.heading(line)
+        if h is not None and h[0] == 2 and sections.is_entry_heading(h[1]):
             continue
         if not (_OPEN_CS.search(line) or _OPEN_CI.search(line)) or _DEBT_REF.search(line):
             continue

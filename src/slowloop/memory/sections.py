@@ -1,7 +1,8 @@
 """Pure parsing of the Markdown role files: ``## `` sections of the state, dated chronicle entries.
 
 No I/O here: ``files.Memory`` reads and writes, these functions only split and join text, so the
-same code reads the root and every archived layer.
+same code reads the root and every archived layer. The splitting itself (headings, code fences) is
+:mod:`slowloop.markdown`'s.
 """
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import markdown
+
 # A chronicle entry starts at a level-2 heading that begins with a date, e.g. "## 2025-01-05T10:00:00Z"
 # (what `memory note` writes) or "## 2025-01-05 deploy day" (what a person may write by hand).
-ENTRY_HEADING = re.compile(r"^##\s+(?P<at>\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?)(?P<title>.*)$")
-SECTION_HEADING = re.compile(r"^##\s+(?P<title>\S.*?)\s*#*\s*$")
+ENTRY_DATE = re.compile(r"(?P<at>\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?)")
 
 
 @dataclass(frozen=True)
@@ -30,19 +32,9 @@ class ChronicleEntry:
 
 
 def split_sections(text: str) -> tuple[list[str], list[Section]]:
-    """``(preamble_lines, sections)`` for a file of ``## Title`` sections."""
-    preamble: list[str] = []
-    sections: list[tuple[str, int, list[str]]] = []
-    for no, line in enumerate(text.splitlines(), start=1):
-        m = SECTION_HEADING.match(line)
-        if m and not line.startswith("###"):
-            sections.append((m.group("title"), no, []))
-        elif sections:
-            sections[-1][2].append(line)
-        else:
-            preamble.append(line)
-    out = [Section(t, "\n".join(body).strip("\n"), no) for t, no, body in sections]
-    return preamble, out
+    """``(preamble_lines, sections)`` for a file of ``## Title`` sections (code blocks stay body)."""
+    preamble, found = markdown.split_sections(text)
+    return preamble, [Section(s.title, s.body, s.line) for s in found]
 
 
 def join_sections(preamble: list[str], sections: list[Section]) -> str:
@@ -67,22 +59,22 @@ def replace_section(text: str, title: str, body: str) -> str:
     return join_sections(preamble, sections)
 
 
+def is_entry_heading(title: str) -> bool:
+    """Whether a ``##`` heading's title opens a chronicle entry (it starts with a date)."""
+    return ENTRY_DATE.match(title) is not None
+
+
 def chronicle_entries(text: str) -> tuple[list[str], list[ChronicleEntry]]:
     """``(preamble_lines, entries)``: everything under a dated ``##`` heading is one entry."""
-    preamble: list[str] = []
-    entries: list[tuple[str, str, int, list[str]]] = []
-    for no, line in enumerate(text.splitlines(), start=1):
-        m = ENTRY_HEADING.match(line)
-        if m:
-            entries.append((m.group("at").strip(), m.group("title").strip(" -—·:"), no, []))
-        elif entries:
-            entries[-1][3].append(line)
-        else:
-            preamble.append(line)
+    preamble, found = markdown.split_sections(text, starts=is_entry_heading)
     out = []
-    for at, title, no, body in entries:
-        text_ = "\n".join(([title] if title else []) + body).strip("\n")
-        out.append(ChronicleEntry(at, text_, no))
+    for s in found:
+        m = ENTRY_DATE.match(s.title)
+        assert m is not None  # only dated headings open an entry
+        title = s.title[m.end():].strip(" -—·:")
+        out.append(ChronicleEntry(m.group("at").strip(),
+                                  "\n".join(([title] if title else []) + list(s.lines)).strip("\n"),
+                                  s.line))
     return preamble, out
 
 

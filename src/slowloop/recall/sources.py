@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
-from .. import clock
+from .. import clock, markdown
 from .model import Entry
 from .. import yamlio
 
@@ -37,7 +37,6 @@ DOC_MAX_BYTES = 2_000_000
 
 # "past/0003-2025-01-08-milestone" and similar: the date in a name is the layer's time
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 _DATED_LINE = re.compile(r"^\[?\d{4}-\d{2}-\d{2}")
 
@@ -238,16 +237,13 @@ def split_markdown(text: str, path: Path, kind: str, fallback_time: str, *, fine
             blocks.append((cur_line, cur, [t for _, t in headings]))
         cur = []
 
-    in_fence = False
-    for n, line in enumerate(lines[first - 1:], start=first):
+    for n, (line, in_fence) in enumerate(markdown.code_lines(lines[first - 1:]), start=first):
         stripped = line.strip()
-        if stripped.startswith("```") or stripped.startswith("~~~"):
-            in_fence = not in_fence
-        m = None if in_fence else _HEADING.match(line)
-        if m:
+        h = None if in_fence else markdown.heading(line)
+        if h:
             flush()
-            level = len(m.group(1))
-            headings = [(lv, t) for lv, t in headings if lv < level] + [(level, m.group(2))]
+            level = h[0]
+            headings = [(lv, t) for lv, t in headings if lv < level] + [h]
             cur_line = n + 1
             continue
         if fine and not in_fence:

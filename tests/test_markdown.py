@@ -1,0 +1,80 @@
+"""One Markdown section splitter, and it knows code fences (memo, memory state, chronicle, recall)."""
+
+from __future__ import annotations
+
+import pytest
+
+from slowloop import markdown
+from slowloop.memo import parse_memo
+from slowloop.memory import sections
+
+BASH_BLOCK = """\
+```bash
+## comment, not a section
+make deploy
+```"""
+
+
+def test_a_heading_inside_a_fence_is_body():
+    text = f"# Title\n\n## Deploy\n{BASH_BLOCK}\nafter\n\n## Next\nx\n"
+    pre, found = markdown.split_sections(text)
+    assert pre == ["# Title", ""]
+    assert [s.title for s in found] == ["Deploy", "Next"]
+    assert "## comment, not a section" in found[0].body and found[0].body.endswith("after")
+    assert found[1].line == 10
+
+
+@pytest.mark.parametrize("fence, closer", [("```", "```"), ("~~~~", "~~~~~"), ("````", "````")])
+def test_fences_close_only_on_their_own_run(fence, closer):
+    text = f"## A\n{fence}\n## in\n```x```\n## still in\n{closer}\n## B\n"
+    if fence == "````":  # a shorter run does not close a longer fence
+        text = "## A\n````\n```\n## in\n````\n## B\n"
+    titles = [s.title for s in markdown.split_sections(text)[1]]
+    assert titles == ["A", "B"]
+
+
+def test_inline_triple_backticks_do_not_open_a_fence():
+    text = "## A\nuse ```x``` inline\n```py``` too\n## B\n"
+    assert [s.title for s in markdown.split_sections(text)[1]] == ["A", "B"]
+
+
+def test_an_unclosed_fence_runs_to_the_end():
+    text = "## A\n```\n## B\n"
+    assert [s.title for s in markdown.split_sections(text)[1]] == ["A"]
+
+
+def test_heading_rules():
+    assert markdown.heading("## Title ##") == (2, "Title")
+    assert markdown.heading("## C# tips") == (2, "C# tips")
+    assert markdown.heading("##no-space") is None
+    assert markdown.heading("## ") is None
+    assert markdown.heading("### Sub") == (3, "Sub")
+    assert list(markdown.headings("# T\n```\n# not\n```\n## S\n")) == [(1, 1, "T"), (5, 2, "S")]
+
+
+def test_memory_state_sections_keep_code_blocks():
+    text = f"# System state\n\n## Deploy\n{BASH_BLOCK}\n\n## Services\n- api\n"
+    _, secs = sections.split_sections(text)
+    assert [s.title for s in secs] == ["Deploy", "Services"]
+    replaced = sections.replace_section(text, "services", "- api\n- worker")
+    assert "## comment, not a section" in replaced
+    assert [s.title for s in sections.split_sections(replaced)[1]] == ["Deploy", "Services"]
+
+
+def test_chronicle_entries_ignore_dated_headings_in_code():
+    text = ("# Chronicle\n\n## 2025-01-05 deploy day\nshipped\n```\n## 2025-01-06 fake\n```\n"
+            "## Notes\nundated heading stays in the entry\n## 2025-01-07T10:00:00Z\nnext\n")
+    _, entries = sections.chronicle_entries(text)
+    assert [e.at for e in entries] == ["2025-01-05", "2025-01-07T10:00:00Z"]
+    assert entries[0].text.startswith("deploy day\nshipped")
+    assert "## 2025-01-06 fake" in entries[0].text and "## Notes" in entries[0].text
+
+
+def test_memo_code_block_is_part_of_an_entry_not_a_section():
+    text = ("# Self-understanding memo\n\n## Strengths and pitfalls\n- Pitfall: run the deploy as\n"
+            f"{BASH_BLOCK}\n- Strength: fast at SQL.\n\n## Plays for this user and domain\n- Be brief.\n")
+    memo = parse_memo(text)  # an unknown section would raise
+    assert memo.entries["strengths"][0].startswith("Pitfall: run the deploy as")
+    assert "## comment, not a section" in memo.entries["strengths"][0]
+    assert memo.entries["strengths"][1] == "Strength: fast at SQL."
+    assert memo.entries["plays"] == ("Be brief.",)
