@@ -38,7 +38,7 @@ from pathlib import Path
 from . import clock
 from .config import Config, load_config
 from .errors import DataError, UserError
-from .memo import CAP_KEYS, HEADINGS, SECTIONS, Memo, section_chars
+from .memo import HEADINGS, SECTIONS, Memo, memo_cap, section_chars
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
 from .skills.format import Skill
@@ -65,7 +65,7 @@ def _memo_text(memo: Memo, config: Config) -> str:
     parts = []
     for s in SECTIONS:
         entries = list(content.entries[s])
-        cap = int(config.get("memo", CAP_KEYS[s]))
+        cap = memo_cap(config, s)
         while entries and section_chars(entries) > cap:
             entries.pop()
         if entries:
@@ -136,7 +136,7 @@ def project_parts(project: Path, config: Config, context: str | None = None) -> 
     parts: list[str] = []
     mem = Memory.for_dir(project, config=config)
     if (mem.root / "system-state.md").is_file():
-        text = memory_bootstrap(mem, int(config.get("bootstrap", "memory_tokens"))).strip()
+        text = memory_bootstrap(mem, config.bootstrap.memory_tokens).strip()
         if text:
             parts.append(f"# Project memory ({mem.root})\n\n{text}")
     try:
@@ -149,7 +149,7 @@ def project_parts(project: Path, config: Config, context: str | None = None) -> 
                      f"`slowloop ctx show NAME --dir {project}`.\n" + "\n".join(lines))
     if context:
         try:
-            ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), directory=project)
+            ctx = context_text(context, config.bootstrap.context_tokens, directory=project)
         except Exception:  # noqa: BLE001 — the agent's own contexts were tried by the caller
             ctx = ""
         if ctx.strip():
@@ -180,7 +180,7 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
         parts.append("# Skills\n\nThe skills I wrote for myself are in your skill list (their "
                      "descriptions say when each applies): read the one that fits before you start.")
     elif skills:
-        budget = int(config.get("bootstrap", "index_tokens"))
+        budget = config.bootstrap.index_tokens
         ranked = rank_skills(skills, _usage(store, agent), task, now)
         header = "# Skills\n\nSkills I have written for myself, most relevant first:"
         read_how = ("To use a skill, read it before you start the task it fits: run "
@@ -201,15 +201,14 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
                         "`slowloop skills list`)")
         parts.append(section + "\n\n" + read_how)
 
-    mem_budget = int(config.get("bootstrap", "memory_tokens"))
+    mem_budget = config.bootstrap.memory_tokens
     mem_text = memory_bootstrap(Memory.for_agent(agent, home=home, config=config), mem_budget)
     if mem_text.strip():
         parts.append(mem_text.strip())
     project_context = None
     if context:
         try:
-            ctx = context_text(context, int(config.get("bootstrap", "context_tokens")), agent=agent,
-                               home=home)
+            ctx = context_text(context, config.bootstrap.context_tokens, agent=agent, home=home)
         except UserError:
             if project is None:
                 raise

@@ -1,115 +1,175 @@
 """Settings: ``config.toml`` in the home, overridden key by key by ``SLOWLOOP_<SECTION>__<KEY>``.
 
-Every key has a default here, so ``slowloop config show`` can print the effective value of each
-one and where it came from. Types follow the default: an override of an int key must parse as an
-int, and a wrong type is an error that names the key, the value and the source.
+Every key has a typed default here, one frozen dataclass per section, so ``slowloop config show``
+can print the effective value of each one and where it came from, and code reads
+``cfg.scheduler.interval`` rather than a string key a typo could miss. A value that does not parse
+as its type, falls outside its range (a zero interval, a negative count) or names no setting at
+all is an error that names the key, the value and the file or variable it came from.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Mapping, get_args, get_origin, get_type_hints
 
 from .errors import UserError
 from .paths import config_path
 
-# Every number the design gives lives here once. Durations are strings ("12h", "3d").
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "signals": {
-        "threshold": 0.7,
-        "complex_task_tool_calls": 10,
-        "user_correction": 0.9,
-        "skill_ineffective": 0.85,
-        "error_recovery": 0.8,
-        "known_weakness": 0.7,
-        "complex_task": 0.5,
-    },
-    "skills": {
-        "max_count": 200,
-        "eviction_grace": "3d",
-        # lastUsedAt is written back to SKILL.md at most this often per skill (see skills.metrics).
-        "last_used_flush": "1h",
-    },
-    "memo": {
-        "strengths_cap": 2000,
-        "plays_cap": 1500,
-    },
-    "bootstrap": {
-        "index_tokens": 2000,
-        "memory_tokens": 2500,
-        "context_tokens": 1500,
-    },
-    "scheduler": {
-        "interval": "12h",
-        "cooldown": "4h",
-        "force_after": "7d",
-        "max_agents_per_cycle": 5,
-        "lock_stale_after": "2h",
-    },
-    "bundle": {
-        "conversations": 5,
-        "token_budget": 12000,
-        "tool_output_chars": 1500,
-    },
-    "provider": {
-        # offline | openai | anthropic | command
-        "kind": "offline",
-        "name": "",
-        "model": "",
-        "base_url": "",
-        "api_key_env": "",
-        "command": "",
-        "timeout": 120,
-        "retries": 3,
-        "max_output_tokens": 2000,
-        # auto | json_schema | json_object | none (see providers.openai_compat)
-        "structured": "auto",
-        # seconds; a server asking to wait longer (Retry-After) is not retried until next cycle
-        "max_retry_wait": 60,
-    },
-    "privacy": {
-        # Names of remote providers the user allows to receive bundles; empty: only loopback
-        # endpoints and local commands run.
-        "allow_remote": [],
-    },
-    "memory": {
-        "chronicle_max_lines": 400,
-        "chronicle_max_tokens": 12000,
-        "state_max_tokens": 3000,
-        "summary_max_chars": 4000,
-        "auto_archive": True,
-    },
-    "recall": {
-        "semantic": "auto",
-        "model": "all-MiniLM-L6-v2",
-        # Reciprocal rank fusion constant. 60 is the textbook value; on LoCoMo a small k (which
-        # trusts the top of each list more) fused better: R@10 0.81 at 10 against 0.75 at 60
-        # (bench/locomo.py, docs/recall.md).
-        "rrf_k": 10,
-        # the semantic list's weight in the fusion (the lexical lists weigh 1)
-        "semantic_weight": 0.7,
-        # how many candidates each ranked list (lexical, semantic) brings to the fusion
-        "fusion_depth": 50,
-        # semantic neighbours below this cosine similarity are unrelated and left out
-        "min_similarity": 0.25,
-    },
-    "hooks": {
-        "timeout_ms": 2000,
-        # Stop/SessionEnd hooks observe in a detached process so the agent never waits for it.
-        "background": True,
-    },
-    "reflect": {
-        # After new turns are recorded, a due agent reflects in a detached background process
-        # (reflect.auto); the scheduler's rules decide "due". false: only `slowloop reflect`, cron
-        # or `slowloop daemon` reflect.
-        "auto": True,
-    },
+class Duration(str):
+    """A duration as the person wrote it (``"12h"``), checked when the config is read."""
+
+    @property
+    def seconds(self) -> float:
+        from .clock import parse_duration
+
+        return parse_duration(self)
+
+
+def _min(low: float, *, strict: bool = False) -> dict[str, Any]:
+    return {"min": low, "strict": strict}
+
+
+# Every number the design gives lives here once: one frozen dataclass per section, so a typo in a
+# setting's name is an AttributeError a type checker sees, and the values arrive typed. Field
+# metadata carries the range a value must fall in; durations are ``Duration`` strings.
+
+@dataclass(frozen=True)
+class Signals:
+    threshold: float = field(default=0.7, metadata=_min(0))
+    complex_task_tool_calls: int = field(default=10, metadata=_min(1))
+    user_correction: float = field(default=0.9, metadata=_min(0))
+    skill_ineffective: float = field(default=0.85, metadata=_min(0))
+    error_recovery: float = field(default=0.8, metadata=_min(0))
+    known_weakness: float = field(default=0.7, metadata=_min(0))
+    complex_task: float = field(default=0.5, metadata=_min(0))
+
+
+@dataclass(frozen=True)
+class Skills:
+    max_count: int = field(default=200, metadata=_min(1))
+    eviction_grace: Duration = Duration("3d")
+    # lastUsedAt is written back to SKILL.md at most this often per skill (see skills.metrics).
+    last_used_flush: Duration = Duration("1h")
+
+
+@dataclass(frozen=True)
+class Memo:
+    strengths_cap: int = field(default=2000, metadata=_min(1))
+    plays_cap: int = field(default=1500, metadata=_min(1))
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    index_tokens: int = field(default=2000, metadata=_min(1))
+    memory_tokens: int = field(default=2500, metadata=_min(0))
+    context_tokens: int = field(default=1500, metadata=_min(0))
+
+
+@dataclass(frozen=True)
+class Scheduler:
+    interval: Duration = field(default=Duration("12h"), metadata=_min(0, strict=True))
+    cooldown: Duration = Duration("4h")
+    force_after: Duration = field(default=Duration("7d"), metadata=_min(0, strict=True))
+    max_agents_per_cycle: int = field(default=5, metadata=_min(1))
+    lock_stale_after: Duration = field(default=Duration("2h"), metadata=_min(0, strict=True))
+
+
+@dataclass(frozen=True)
+class Bundle:
+    conversations: int = field(default=5, metadata=_min(1))
+    token_budget: int = field(default=12000, metadata=_min(1))
+    tool_output_chars: int = field(default=1500, metadata=_min(1))
+
+
+ProviderKind = Literal["offline", "openai", "anthropic", "command"]
+StructuredMode = Literal["auto", "json_schema", "json_object", "none"]
+
+
+@dataclass(frozen=True)
+class Provider:
+    # offline | openai | anthropic | command
+    kind: ProviderKind = "offline"
+    name: str = ""
+    model: str = ""
+    base_url: str = ""
+    api_key_env: str = ""
+    command: str = ""
+    timeout: float = field(default=120, metadata=_min(0, strict=True))
+    retries: int = field(default=3, metadata=_min(0))
+    max_output_tokens: int = field(default=2000, metadata=_min(1))
+    # auto | json_schema | json_object | none (see providers.openai_compat)
+    structured: StructuredMode = "auto"
+    # seconds; a server asking to wait longer (Retry-After) is not retried until next cycle
+    max_retry_wait: float = field(default=60, metadata=_min(0))
+
+
+@dataclass(frozen=True)
+class Privacy:
+    # Names of remote providers the user allows to receive bundles; empty: only loopback
+    # endpoints and local commands run.
+    allow_remote: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    chronicle_max_lines: int = field(default=400, metadata=_min(1))
+    chronicle_max_tokens: int = field(default=12000, metadata=_min(1))
+    state_max_tokens: int = field(default=3000, metadata=_min(1))
+    summary_max_chars: int = field(default=4000, metadata=_min(1))
+    auto_archive: bool = True
+
+
+SemanticSwitch = Literal["auto", "on", "off"]
+
+
+@dataclass(frozen=True)
+class Recall:
+    semantic: SemanticSwitch = "auto"
+    model: str = "all-MiniLM-L6-v2"
+    # Reciprocal rank fusion constant. 60 is the textbook value; on LoCoMo a small k (which
+    # trusts the top of each list more) fused better: R@10 0.81 at 10 against 0.75 at 60
+    # (bench/locomo.py, docs/recall.md).
+    rrf_k: int = field(default=10, metadata=_min(0))
+    # the semantic list's weight in the fusion (the lexical lists weigh 1)
+    semantic_weight: float = field(default=0.7, metadata=_min(0))
+    # how many candidates each ranked list (lexical, semantic) brings to the fusion
+    fusion_depth: int = field(default=50, metadata=_min(1))
+    # semantic neighbours below this cosine similarity are unrelated and left out
+    min_similarity: float = field(default=0.25, metadata=_min(-1))
+
+
+@dataclass(frozen=True)
+class Hooks:
+    timeout_ms: int = field(default=2000, metadata=_min(1))
+    # Stop/SessionEnd hooks observe in a detached process so the agent never waits for it.
+    background: bool = True
+
+
+@dataclass(frozen=True)
+class Reflect:
+    # After new turns are recorded, a due agent reflects in a detached background process
+    # (reflect.auto); the scheduler's rules decide "due". false: only `slowloop reflect`, cron
+    # or `slowloop daemon` reflect.
+    auto: bool = True
+
+
+SECTIONS: dict[str, type] = {
+    "signals": Signals, "skills": Skills, "memo": Memo, "bootstrap": Bootstrap,
+    "scheduler": Scheduler, "bundle": Bundle, "provider": Provider, "privacy": Privacy,
+    "memory": MemorySettings, "recall": Recall, "hooks": Hooks, "reflect": Reflect,
 }
+
+
+def _defaults() -> dict[str, dict[str, Any]]:
+    return {name: {f.name: f.default for f in fields(cls)} for name, cls in SECTIONS.items()}
+
+
+# The defaults as plain values, section by section (read-only by convention; derived from above).
+DEFAULTS: dict[str, dict[str, Any]] = _defaults()
 
 ENV_PREFIX = "SLOWLOOP_"
 
@@ -122,50 +182,94 @@ class Setting:
     source: str  # "default" | "config.toml" | "env SLOWLOOP_X__Y"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Config:
-    values: dict[str, dict[str, Any]]
-    sources: dict[tuple[str, str], str] = field(default_factory=dict)
-    path: Path | None = None
+    """The effective settings: one typed, frozen section each (``cfg.scheduler.interval``)."""
+
+    signals: Signals = Signals()
+    skills: Skills = Skills()
+    memo: Memo = Memo()
+    bootstrap: Bootstrap = Bootstrap()
+    scheduler: Scheduler = Scheduler()
+    bundle: Bundle = Bundle()
+    provider: Provider = Provider()
+    privacy: Privacy = Privacy()
+    memory: MemorySettings = MemorySettings()
+    recall: Recall = Recall()
+    hooks: Hooks = Hooks()
+    reflect: Reflect = Reflect()
+    sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
+    path: Path | None = field(default=None, compare=False)
 
     def get(self, section: str, key: str) -> Any:
-        try:
-            return self.values[section][key]
-        except KeyError:
+        """One value by name, for callers that hold the name as a string (prefer attributes)."""
+        if section not in SECTIONS or key not in DEFAULTS[section]:
             raise UserError(f"unknown setting {section}.{key}",
-                            hint="see `slowloop config show` for every key") from None
+                            hint="see `slowloop config show` for every key")
+        return getattr(getattr(self, section), key)
+
+    @property
+    def values(self) -> dict[str, dict[str, Any]]:
+        return {name: asdict(getattr(self, name)) for name in SECTIONS}
 
     def section(self, section: str) -> dict[str, Any]:
-        return dict(self.values.get(section, {}))
+        if section not in SECTIONS:
+            raise UserError(f"unknown section [{section}]",
+                            hint=f"known sections: {', '.join(SECTIONS)}")
+        return asdict(getattr(self, section))
 
     def settings(self) -> list[Setting]:
-        out = []
-        for section, keys in self.values.items():
-            for key, value in keys.items():
-                out.append(Setting(section, key, value, self.sources.get((section, key), "default")))
-        return out
+        return [Setting(section, key, value, self.sources.get((section, key), "default"))
+                for section, keys in self.values.items() for key, value in keys.items()]
 
     def with_overrides(self, **sections: dict[str, Any]) -> "Config":
-        """A copy with some values replaced (library callers and tests)."""
-        values = copy.deepcopy(self.values)
+        """A copy with some values replaced (library callers and tests), checked like the file."""
         sources = dict(self.sources)
+        changed: dict[str, Any] = {}
         for section, keys in sections.items():
-            for key, value in keys.items():
-                values[section][key] = _coerce(section, key, value, "override")
-                sources[(section, key)] = "override"
-        return Config(values, sources, self.path)
+            new = {k: _parse(section, k, v, "override") for k, v in keys.items()}
+            changed[section] = replace(getattr(self, section), **new)
+            sources.update({(section, k): "override" for k in keys})
+        return replace(self, **changed, sources=sources)
+
+
+def _type_of(section: str, key: str) -> Any:
+    return _hints(section)[key]
+
+
+def _hints(section: str) -> dict[str, Any]:
+    cached = _HINTS.get(section)
+    if cached is None:
+        cached = _HINTS[section] = get_type_hints(SECTIONS[section])
+    return cached
+
+
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
+def _parse(section: str, key: str, value: Any, source: str) -> Any:
+    """The value of ``section.key`` from ``source``, converted to its type and range-checked."""
+    return _check(section, key, _coerce(section, key, value, source), source)
 
 
 def _coerce(section: str, key: str, value: Any, source: str) -> Any:
-    if section not in DEFAULTS:
+    if section not in SECTIONS:
         raise UserError(f"{source}: unknown section [{section}]",
-                        hint=f"known sections: {', '.join(DEFAULTS)}")
+                        hint=f"known sections: {', '.join(SECTIONS)}")
     if key not in DEFAULTS[section]:
         raise UserError(f"{source}: unknown key {section}.{key}",
                         hint=f"keys in [{section}]: {', '.join(DEFAULTS[section])}")
     default = DEFAULTS[section][key]
+    kind = _type_of(section, key)
     try:
-        if isinstance(default, bool):
+        if get_origin(kind) is Literal:
+            choices = get_args(kind)
+            s = str(value).strip().lower()
+            if s not in choices:
+                raise UserError(f"{source}: {section}.{key} = {value!r} is not one of "
+                                f"{', '.join(choices)}", hint=f"the default is {default!r}")
+            return s
+        if kind is bool:
             if isinstance(value, bool):
                 return value
             s = str(value).strip().lower()
@@ -174,57 +278,67 @@ def _coerce(section: str, key: str, value: Any, source: str) -> Any:
             if s in ("0", "false", "no", "off"):
                 return False
             raise ValueError
-        if isinstance(default, int):
+        if kind is int:
             if isinstance(value, bool):
                 raise ValueError
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError
             return int(value)
-        if isinstance(default, float):
+        if kind is float:
             if isinstance(value, bool):
                 raise ValueError
             return float(value)
-        if isinstance(default, list):
-            if isinstance(value, list):
-                return [str(v) for v in value]
+        if get_origin(kind) is tuple:
+            if isinstance(value, (list, tuple)):
+                return tuple(str(v) for v in value)
             s = str(value).strip()
             if s.startswith("["):
-                return [str(v) for v in json.loads(s)]
-            return [p.strip() for p in s.split(",") if p.strip()]
+                return tuple(str(v) for v in json.loads(s))
+            return tuple(p.strip() for p in s.split(",") if p.strip())
+        if kind is Duration:
+            return Duration(str(value).strip())
         return str(value)
     except (ValueError, TypeError, json.JSONDecodeError):
-        kind = type(default).__name__
-        raise UserError(f"{source}: {section}.{key} = {value!r} is not a valid {kind}",
+        name = "list" if get_origin(kind) is tuple else getattr(kind, "__name__", str(kind))
+        raise UserError(f"{source}: {section}.{key} = {value!r} is not a valid {name}",
                         hint=f"the default is {default!r}") from None
 
 
-# Strings that are durations: checked when read from the file or the environment, so a typo is an
-# error at once instead of a silently wrong schedule (or a failure hours later in the daemon).
-DURATION_KEYS = frozenset({("skills", "eviction_grace"), ("skills", "last_used_flush"),
-                           ("scheduler", "interval"), ("scheduler", "cooldown"),
-                           ("scheduler", "force_after"), ("scheduler", "lock_stale_after")})
-
-
 def _check(section: str, key: str, value: Any, source: str) -> Any:
-    """Range checks on a coerced value: durations must parse, numbers must not be negative."""
-    if (section, key) in DURATION_KEYS:
-        from .clock import parse_duration
-
+    """Range checks on a coerced value: durations must parse, numbers must be in range."""
+    meta = next(f.metadata for f in fields(SECTIONS[section]) if f.name == key)
+    default = DEFAULTS[section][key]
+    number = value
+    if isinstance(value, Duration):
         try:
-            parse_duration(value)
+            number = value.seconds
         except ValueError as exc:
             raise UserError(f"{source}: {section}.{key} = {value!r}: {exc}",
-                            hint=f"the default is {DEFAULTS[section][key]!r}") from None
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-        raise UserError(f"{source}: {section}.{key} = {value!r} is negative",
-                        hint=f"use 0 or more (the default is {DEFAULTS[section][key]!r})")
+                            hint=f"the default is {default!r}") from None
+    if "min" not in meta or isinstance(number, (bool, str)):
+        return value
+    low, strict = meta["min"], meta["strict"]
+    if (number <= low) if strict else (number < low):
+        if isinstance(value, Duration):
+            what = "must be longer than zero"
+        elif low == 0 and not strict:
+            what = "is negative"
+        else:
+            what = f"must be more than {low:g}" if strict else f"must be at least {low:g}"
+        raise UserError(f"{source}: {section}.{key} = {value!r} {what}",
+                        hint=f"the default is {default!r}")
     return value
 
 
-def load_config(home: Path | None = None, environ: dict[str, str] | None = None) -> Config:
-    """Defaults, then ``<home>/config.toml``, then ``SLOWLOOP_<SECTION>__<KEY>`` variables."""
+def load_config(home: Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
+    """Defaults, then ``<home>/config.toml``, then ``SLOWLOOP_<SECTION>__<KEY>`` variables.
+
+    Every value is converted to its type and range-checked where it is read, so an error names
+    the file or the variable; an unknown section, key or ``SLOWLOOP_<SECTION>__<KEY>`` variable is
+    an error too (a typo would otherwise be silently ignored).
+    """
     env = os.environ if environ is None else environ
-    values = copy.deepcopy(DEFAULTS)
+    values: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
     sources: dict[tuple[str, str], str] = {}
     path = config_path(home)
     if path.exists():
@@ -245,21 +359,23 @@ def load_config(home: Path | None = None, environ: dict[str, str] | None = None)
             if not isinstance(keys, dict):
                 raise UserError(f"{path}: top-level key {section!r} must be a [section]")
             for key, value in keys.items():
-                values.setdefault(section, {})
-                values[section][key] = _check(section, key, _coerce(section, key, value, str(path)),
-                                              str(path))
+                values.setdefault(section, {})[key] = _parse(section, key, value, str(path))
                 sources[(section, key)] = str(path.name)
     for name, raw in env.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name[len(ENV_PREFIX):]:
-            continue
+            continue  # SLOWLOOP_HOME, SLOWLOOP_AGENT: not settings
         section, _, key = name[len(ENV_PREFIX):].partition("__")
         section, key = section.lower(), key.lower()
-        if section not in DEFAULTS:
-            continue  # SLOWLOOP_HOME and friends are not settings
-        values[section][key] = _check(section, key, _coerce(section, key, raw, f"env {name}"),
-                                      f"env {name}")
+        if section not in SECTIONS or key not in DEFAULTS[section]:
+            known = (f"keys in [{section}]: {', '.join(DEFAULTS[section])}" if section in SECTIONS
+                     else f"sections: {', '.join(SECTIONS)}")
+            raise UserError(f"environment variable {name} is not a setting "
+                            f"(no {section}.{key})",
+                            hint=f"unset it, or fix the spelling; {known}")
+        values[section][key] = _parse(section, key, raw, f"env {name}")
         sources[(section, key)] = f"env {name}"
-    return Config(values, sources, path)
+    return Config(**{name: SECTIONS[name](**values[name]) for name in SECTIONS},
+                  sources=sources, path=path)
 
 
 def render_toml(cfg: Config) -> str:
@@ -279,6 +395,6 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)

@@ -42,7 +42,6 @@ Op = Literal["add", "replace", "remove"]
 SECTIONS: tuple[Section, ...] = ("strengths", "plays")
 HEADINGS: dict[str, str] = {"strengths": "Strengths and pitfalls",
                             "plays": "Plays for this user and domain"}
-CAP_KEYS = {"strengths": "strengths_cap", "plays": "plays_cap"}
 MEMO_FILE = "memo.md"
 
 
@@ -83,6 +82,11 @@ def parse_memo(text: str, path: str = MEMO_FILE) -> MemoContent:
             else:
                 entries[current].append(stripped)
     return MemoContent("\n".join(preamble).strip(), {k: tuple(v) for k, v in entries.items()})
+
+
+def memo_cap(cfg: Config, section: str) -> int:
+    """The character cap of a memo section (``memo.strengths_cap``, ``memo.plays_cap``)."""
+    return cfg.memo.strengths_cap if section == "strengths" else cfg.memo.plays_cap
 
 
 def section_chars(entries: tuple[str, ...] | list[str]) -> int:
@@ -159,7 +163,7 @@ class Memo:
         return self._store
 
     def cap(self, section: str) -> int:
-        return int(self.config.get("memo", CAP_KEYS[_check_section(section)]))
+        return memo_cap(self.config, _check_section(section))
 
     def content(self) -> tuple[MemoContent, str | None, str | None]:
         """(parsed memo, text, hash); an empty memo when the file does not exist."""

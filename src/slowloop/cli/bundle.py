@@ -47,6 +47,6 @@ def bundle(agent: str, full_prompt: bool, as_json: bool) -> None:
         echo_json(b.to_dict())
         return
     click.echo(b.text, nl=False)
-    warn(f"[{b.tokens} tokens of {app.config.get('bundle', 'token_budget')}, "
+    warn(f"[{b.tokens} tokens of {app.config.bundle.token_budget}, "
          f"{len(b.turn_ids)} turns, {b.events} events, {b.redactions} secrets redacted"
          f"{', shortened to fit' if b.truncated else ''}]")

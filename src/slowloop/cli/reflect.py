@@ -120,7 +120,7 @@ def daemon(poll: float) -> None:
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    warn(f"slowloop daemon: home {app.home}; cycle every {app.config.get('scheduler', 'interval')}")
+    warn(f"slowloop daemon: home {app.home}; cycle every {app.config.scheduler.interval}")
     serve(stop, home=app.home, cfg=app.config, poll_seconds=poll,
           on_event=lambda m: warn(f"slowloop daemon: {m}"))
     warn("slowloop daemon: stopped")

@@ -42,14 +42,14 @@ def schedule(as_json: bool) -> None:
             d["reflecting_now"] = lease.describe() if lease else None
             agents.append(d)
         echo_json({"now": clock.iso(now), "next_cycle_at": nxt,
-                   "max_agents_per_cycle": cfg.get("scheduler", "max_agents_per_cycle"),
+                   "max_agents_per_cycle": cfg.scheduler.max_agents_per_cycle,
                    "next_cycle": plan, "agents": agents})
         return
     if not statuses:
         click.echo("no agents yet — record some turns with `slowloop ingest PATH`")
         return
-    click.echo(f"next cycle: {nxt} (every {cfg.get('scheduler', 'interval')}, at most "
-               f"{cfg.get('scheduler', 'max_agents_per_cycle')} agents)")
+    click.echo(f"next cycle: {nxt} (every {cfg.scheduler.interval}, at most "
+               f"{cfg.scheduler.max_agents_per_cycle} agents)")
     for s in statuses:
         if s.agent in plan:
             state = "DUE (next cycle)"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
 from .. import clock
-from ..config import Config, load_config
+from ..config import Config, MemorySettings, load_config
 from ..errors import ConflictError, UserError
 from ..fsutil import atomic_write, file_lock, read_text
 from ..paths import DEFAULT_AGENT, agent_dir
@@ -53,19 +53,6 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class MemorySettings:
-    chronicle_max_lines: int = 400
-    chronicle_max_tokens: int = 12000
-    state_max_tokens: int = 3000
-    summary_max_chars: int = 4000
-    auto_archive: bool = True
-
-    @classmethod
-    def from_config(cls, cfg: Config) -> "MemorySettings":
-        return cls(**{k: cfg.get("memory", k) for k in cls.__dataclass_fields__})
-
-
-@dataclass(frozen=True)
 class NoteResult:
     at: str
     text: str
@@ -89,18 +76,18 @@ class Memory:
                   config: Config | None = None) -> "Memory":
         """``<home>/agents/<agent>/memory``."""
         cfg = config or load_config(home)
-        return cls(agent_dir(agent, home) / "memory", MemorySettings.from_config(cfg))
+        return cls(agent_dir(agent, home) / "memory", cfg.memory)
 
     @classmethod
     def for_dir(cls, directory: Path, config: Config | None = None) -> "Memory":
         """``<directory>/memory``: a memory kept in a project folder, versioned with it."""
         cfg = config or load_config()
-        return cls(Path(directory) / "memory", MemorySettings.from_config(cfg))
+        return cls(Path(directory) / "memory", cfg.memory)
 
     @property
     def settings(self) -> MemorySettings:
         if self._settings is None:
-            self._settings = MemorySettings.from_config(load_config())
+            self._settings = load_config().memory
         return self._settings
 
     def path(self, name: str) -> Path:

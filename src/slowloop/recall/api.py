@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .. import clock
-from ..config import DEFAULTS, load_config
+from ..config import Recall, load_config
 from ..errors import DataError, UserError
 from ..fsutil import file_lock, sha256_text
 from ..paths import agent_dir, db_path, home as default_home
@@ -53,7 +53,7 @@ def refresh(agent: str = "default", home: Path | None = None, *, embed: bool = F
             semantic.prune_vectors(idx)
         embedded = 0
         if embed and semantic.available() and _semantic_setting(h) != "off":
-            embedder = semantic.load_embedder(str(load_config(h).get("recall", "model")))
+            embedder = semantic.load_embedder(load_config(h).recall.model)
             embedded = semantic.ensure_vectors(idx, embedder, progress=progress)
         idx.set_meta("refreshed_at", clock.iso())
         total = idx.count()
@@ -212,10 +212,7 @@ def remove_paths(paths: Sequence[str | Path], agent: str = "default", home: Path
 # -- search -----------------------------------------------------------------------------------
 
 def _semantic_setting(h: Path) -> str:
-    value = str(load_config(h).get("recall", "semantic")).lower()
-    if value not in ("auto", "on", "off"):
-        raise UserError(f"recall.semantic = {value!r} is not one of auto, on, off")
-    return value
+    return load_config(h).recall.semantic
 
 
 def resolve_mode(mode: str, home: Path | None = None) -> str:
@@ -288,27 +285,27 @@ def search(query: str, agent: str = "default", *, kinds: Iterable[str] | str | N
     cfg = load_config(h)
     mode = mode if embedder is None or mode != "auto" else "hybrid"
     mode = resolve_mode(mode, h) if embedder is None else mode
-    depth = max(k, int(cfg.get("recall", "fusion_depth")))
-    rrf_k = int(cfg.get("recall", "rrf_k"))
+    depth = max(k, cfg.recall.fusion_depth)
+    rrf_k = cfg.recall.rrf_k
     if not index_path(agent, h).exists():
         return []
     emb = None
     if mode in ("semantic", "hybrid"):
-        emb = embedder or semantic.load_embedder(str(cfg.get("recall", "model")))
+        emb = embedder or semantic.load_embedder(cfg.recall.model)
     with open_index(agent, h) as idx:
         return search_index(idx, query, kinds=ks, since=since_iso, k=k, mode=mode, embedder=emb,
                             depth=depth, rrf_k=rrf_k,
-                            semantic_weight=float(cfg.get("recall", "semantic_weight")),
-                            min_similarity=float(cfg.get("recall", "min_similarity")))
+                            semantic_weight=cfg.recall.semantic_weight,
+                            min_similarity=cfg.recall.min_similarity)
 
 
 def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None = None,
                  since: str | None = None, k: int = 10, mode: str = "lexical",
                  embedder: semantic.Embedder | None = None,
-                 depth: int = DEFAULTS["recall"]["fusion_depth"],
-                 rrf_k: int = DEFAULTS["recall"]["rrf_k"],
-                 semantic_weight: float = DEFAULTS["recall"]["semantic_weight"],
-                 min_similarity: float = DEFAULTS["recall"]["min_similarity"]) -> list[Hit]:
+                 depth: int = Recall.fusion_depth,
+                 rrf_k: int = Recall.rrf_k,
+                 semantic_weight: float = Recall.semantic_weight,
+                 min_similarity: float = Recall.min_similarity) -> list[Hit]:
     """``search`` on an open index, with the mode already resolved (benchmarks use it directly).
     ``since`` is a normalized ISO time; semantic modes need ``embedder``."""
     q = lexical.build_query(query)

@@ -334,15 +334,15 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
         raise UserError(f"no agent named {agent!r} in the store (known: {known})",
                         hint="agents appear when their first turn is observed (`slowloop ingest`)")
     t_now = clock.now() if now is None else now
-    budget = int(cfg.get("bundle", "token_budget"))
-    n_convs = int(cfg.get("bundle", "conversations"))
-    out_chars = int(cfg.get("bundle", "tool_output_chars"))
+    budget = cfg.bundle.token_budget
+    n_convs = cfg.bundle.conversations
+    out_chars = cfg.bundle.tool_output_chars
     if budget < MIN_BUDGET:
         raise UserError(f"bundle.token_budget = {budget} is too small: the header and the reading "
                         "guide alone take about 400 tokens", hint=f"use at least {MIN_BUDGET}")
     if n_convs < 1:
         raise UserError(f"bundle.conversations = {n_convs} must be at least 1")
-    threshold = float(cfg.get("signals", "threshold"))
+    threshold = cfg.signals.threshold
     agent_id = int(row["id"])
     p = pending(store, agent_id)
     red = _Redactor()

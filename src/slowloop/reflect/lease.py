@@ -154,7 +154,7 @@ def agent_lease(store: Store, agent: str, cfg: Config, *, holder: str | None = N
     """Hold the reflection lease on ``agent`` for the ``with`` block; LockedError if busy."""
     name = agent_lease_name(agent)
     who = holder or f"reflector pid {os.getpid()}"
-    lease = acquire(store, name, holder=who, ttl=cfg.get("scheduler", "lock_stale_after"))
+    lease = acquire(store, name, holder=who, ttl=cfg.scheduler.lock_stale_after)
     if lease is None:
         other = current(store, name)
         by = other.describe() if other else "another process"

@@ -150,16 +150,8 @@ def pending_score(p: Pending, cfg: Config) -> float:
     """Sum of the scores of reflect-worthy new turns + each explicit user edit (weighed like a
     correction: the user changed the result by hand). Edits made through a correction are already
     inside their turn's score and do not count twice."""
-    edit_weight = float(cfg.get("signals", "user_correction"))
+    edit_weight = cfg.signals.user_correction
     return round(sum(t.score for t in p.worthy) + edit_weight * len(p.explicit_edits), 4)
-
-
-def _duration(cfg: Config, key: str) -> float:
-    raw = cfg.get("scheduler", key)
-    try:
-        return clock.parse_duration(raw)
-    except ValueError as exc:
-        raise UserError(f"scheduler.{key} = {raw!r}: {exc}") from None
 
 
 def _ago(seconds: float) -> str:
@@ -188,7 +180,7 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
                         hint="agents appear when their first turn is observed")
     t = clock.now() if now is None else now
     p = pending(store, int(row["id"]))
-    threshold = float(cfg.get("signals", "threshold"))
+    threshold = cfg.signals.threshold
     score = pending_score(p, cfg)
     last = row["last_reflected_at"]
     base = dict(agent=agent_name, pending_score=score, pending_turns=len(p.turns),
@@ -204,7 +196,7 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
 
     # forced: measured from the last reflection, or from when the agent was first seen
     ref = clock.parse_iso(last) if last else clock.parse_iso(row["created_at"])
-    force_after = _duration(cfg, "force_after")
+    force_after = cfg.scheduler.force_after.seconds
     forced = ref is not None and t - ref >= force_after
     if forced:
         since = _ago(t - ref)
@@ -213,7 +205,7 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
 
     attempt = clock.parse_iso(row["last_attempt_at"])
     if attempt is not None:
-        until = attempt + _duration(cfg, "cooldown")
+        until = attempt + cfg.scheduler.cooldown.seconds
         if t < until:
             reasons.append(f"cooling down until {clock.iso(until)}")
             reasons.append(dirty_reason)
@@ -264,10 +256,7 @@ def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
     # Ties go to the agent that waited longest (never reflected first), then by name: stable.
     due.sort(key=lambda s: (-s.pending_score,
                             clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
-    cap = int(cfg.get("scheduler", "max_agents_per_cycle"))
-    if cap < 1:
-        raise UserError(f"scheduler.max_agents_per_cycle = {cap} must be at least 1")
-    return due[:cap]
+    return due[:cfg.scheduler.max_agents_per_cycle]
 
 
 def all_statuses(store: Store, cfg: Config, *, now: float | None = None) -> list[AgentSchedule]:
@@ -283,7 +272,7 @@ def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:
     last = clock.parse_iso(store.get_meta(LAST_CYCLE_KEY))
     if last is None or last > t:
         return clock.iso(t)
-    return clock.iso(max(t, last + _duration(cfg, "interval")))
+    return clock.iso(max(t, last + cfg.scheduler.interval.seconds))
 
 
 def cycle_due(store: Store, cfg: Config, now: float | None = None) -> bool:

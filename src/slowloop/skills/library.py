@@ -161,7 +161,7 @@ class SkillLibrary:
         # person's editor), so it is written back at most once per skills.last_used_flush per
         # skill, only with expect=<hash we read>: if a person is editing the file, their edit wins
         # and the ledger still has the truth until the next flush.
-        interval = clock.parse_duration(self.config.get("skills", "last_used_flush"))
+        interval = self.config.skills.last_used_flush.seconds
         last = clock.parse_iso(skill.metadata.get("lastUsedAt"))
         now = clock.now()
         if last is not None and now - last < interval:
@@ -271,17 +271,13 @@ class SkillLibrary:
 
     def _plan_evictions(self, *, extra: int = 0,
                         exclude: frozenset[str] = frozenset()) -> list[Eviction]:
-        cap = int(self.config.get("skills", "max_count"))
+        cap = self.config.skills.max_count
         skills, _ = self.scan()
         excess = len(skills) + extra - cap + 1
         skills = [s for s in skills if s.name not in exclude]
         if excess <= 0:
             return []
-        grace_raw = self.config.get("skills", "eviction_grace")
-        try:
-            grace = clock.parse_duration(grace_raw)
-        except ValueError as exc:
-            raise UserError(f"skills.eviction_grace: {exc}") from None
+        grace = self.config.skills.eviction_grace.seconds
         metrics = self.metrics([s.name for s in skills])
         candidates = []
         for s in skills:
@@ -297,7 +293,7 @@ class SkillLibrary:
             if ev is None:
                 raise UserError(
                     f"the skill library of agent {self.agent!r} is full ({cap} skills) and every "
-                    f"skill is younger than the eviction grace period ({grace_raw}); nothing was created",
+                    f"skill is younger than the eviction grace period ({self.config.skills.eviction_grace}); nothing was created",
                     hint="retire one with `slowloop skills retire NAME`, or raise skills.max_count")
             out.append(ev)
             candidates = [c for c in candidates if c.name != ev.name]
