@@ -101,3 +101,29 @@ def test_stored_outputs_are_cut_at_whitespace_so_secrets_stay_recognisable():
         fragment = key[:12]
         if fragment in stored:  # whatever of the key was kept is whole, so redaction finds it
             assert key in stored and key not in redact(stored).text
+
+
+def test_a_file_is_the_same_file_however_its_path_is_spelled(samples, tmp_path, monkeypatch):
+    """Identity by real path: relative, ``..``, symlinked and duplicate spellings change nothing."""
+    folder = tmp_path / "projects" / "cc"
+    folder.mkdir(parents=True)
+    for f in sorted((samples / "claude-code").glob("*.jsonl")):
+        (folder / f.name).write_bytes(f.read_bytes())
+    (tmp_path / "link").symlink_to(folder)
+    runner = CliRunner()
+
+    def ingest(*paths: str) -> dict:
+        r = runner.invoke(cli, ["ingest", *paths, "--agent", "cc", "--json"])
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+
+    first = ingest(str(folder))
+    assert first["new"] == first["turns"] > 10
+    monkeypatch.chdir(tmp_path)
+    for spelling in (["projects/cc"], ["./projects/../projects/cc"], ["link"],
+                     ["projects/cc", str(folder)]):
+        again = ingest(*spelling)
+        assert again["files"] == first["files"], spelling
+        assert (again["new"], again["updated"], again["unchanged"]) == (0, 0, first["turns"]), spelling
+    sched = json.loads(runner.invoke(cli, ["schedule", "--json"]).stdout)
+    assert sched["agents"][0]["pending_turns"] == first["turns"]  # nothing counted twice

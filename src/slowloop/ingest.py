@@ -56,22 +56,27 @@ class RecordResult:
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; folders walked for *.jsonl / *.json (sorted). Missing paths are an error."""
-    out: list[Path] = []
+    """Files given, and folders walked for *.jsonl / *.json (sorted), each by its real path.
+
+    A file's identity is its resolved path (and its content): the same file reached by a relative
+    path, through a symlink or with ``..`` is the same source, so its turns are recognised as
+    already recorded instead of being "updated" into new reflections. Missing paths are an error.
+    """
+    out: dict[Path, None] = {}
     for p in paths:
         path = Path(p).expanduser()
         if not path.exists():
             raise UserError(f"{path}: no such file or folder",
                             hint="give transcript files (.jsonl/.json) or folders that hold them")
         if path.is_dir():
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(path.resolve()):
                 dirs.sort()
                 for name in sorted(files):
                     if name.endswith(TRANSCRIPT_SUFFIXES):
-                        out.append(Path(root) / name)
+                        out[(Path(root) / name).resolve()] = None
         else:
-            out.append(path)
-    return out
+            out[path.resolve()] = None
+    return list(out)
 
 
 def _space_before(text: str, i: int) -> int:

@@ -31,7 +31,7 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     app = get_app()
     files = expand_paths(paths)
     for p in paths:  # a folder with nothing to read is most likely the wrong folder: say so
-        if p.expanduser().is_dir() and not any(p.expanduser() in f.parents for f in files):
+        if p.expanduser().is_dir() and not any(p.expanduser().resolve() in f.parents for f in files):
             warn(f"note: {p} holds no .jsonl or .json files (nothing to observe there)")
     total = sum(f.stat().st_size for f in files)
     weakness = _weakness(agent, app)
