@@ -258,3 +258,35 @@ def test_two_processes_creating_and_patching_lose_nothing(slowloop_home, tmp_pat
     assert "count-p-12." in shared.body and "count-q-12." in shared.body
     assert shared.metadata["patchCount"] == "24"
     all_written_files_pass_spec(lib)
+
+
+def test_a_write_reads_the_files_it_changes_not_the_whole_library(slowloop_home, monkeypatch):
+    import io
+
+    from slowloop.history import history
+
+    lib = SkillLibrary("reads", home=slowloop_home)
+    opened: list[str] = []
+    real_open = io.open
+
+    def counting_open(file, mode="r", *args, **kwargs):
+        if "r" in mode and str(file).endswith("SKILL.md"):
+            opened.append(str(file))
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", counting_open)
+    monkeypatch.setattr("builtins.open", counting_open)
+    per_create = []
+    for i in range(40):
+        opened.clear()
+        lib.create(f"step-{i:02d}", f"When doing step {i}, check it first.", f"1. Always check {i}.\n")
+        per_create.append(len(opened))
+    assert max(per_create) == per_create[0] <= 3  # the same few files at 1 skill as at 40
+    # a person's hand edit of the skill being patched is still recorded before the patch
+    target = lib.path_of("step-07")
+    target.write_text(target.read_text().replace("check 7", "check 7 twice"))
+    opened.clear()
+    lib.patch("step-07", "twice", "three times")
+    assert set(opened) == {str(target)}
+    ops = [(c.actor, c.op) for c in history(lib.store, "reads", limit=2)]
+    assert ops == [("person", "patch"), ("person", "edit")]

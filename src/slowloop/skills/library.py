@@ -122,9 +122,24 @@ class SkillLibrary:
         return out
 
     def _notice(self, skills: list[Skill] | None = None) -> list[int]:
-        """Record, before anything else, the edits a person made to skill files by hand."""
+        """Record, before anything else, the edits a person made to skill files by hand (every
+        skill file, and the ones deleted by hand: what a listing shows must be in the history)."""
         files = [(p, "skill", p.parent.name) for p in self.skills_dir.glob(f"*/{SKILL_FILE}")]
         return notice_person_edits(self.store, self.agent, files, known_kind="skill")
+
+    def _apply(self, changes: list[FileChange], *, actor: str,
+               reflection_id: int | None = None) -> None:
+        """Apply planned changes, first recording a person's edits to the files they touch.
+
+        Only those files are read: a write costs the files it changes, not the whole library
+        (edits elsewhere are noticed by the next listing or read of those skills).
+        """
+        touched = [(c.path, "skill", c.target) for c in changes
+                   if c.kind == "skill" and c.before is not None]
+        if touched:
+            notice_person_edits(self.store, self.agent, touched)
+        apply_changes(changes, store=self.store, agent=self.agent, actor=actor,
+                      reflection_id=reflection_id)
 
     def get(self, name: str) -> Skill:
         path = self.path_of(name)
@@ -374,36 +389,30 @@ class SkillLibrary:
     def create(self, name: str, description: str, body: str, *, title: str | None = None,
                actor: str = "person", reflection_id: int | None = None) -> CreateResult:
         with self._lock():
-            self._notice()
             changes, evicted = self.plan_create(name, description, body, title=title)
-            apply_changes(changes, store=self.store, agent=self.agent, actor=actor,
-                          reflection_id=reflection_id)
+            self._apply(changes, actor=actor, reflection_id=reflection_id)
         return CreateResult(self.get(name), evicted)
 
     def patch(self, name: str, old: str, new: str, *, actor: str = "person",
               reflection_id: int | None = None) -> Skill:
         with self._lock():
-            self._notice()
-            apply_changes(self.plan_patch(name, old, new), store=self.store, agent=self.agent,
-                          actor=actor, reflection_id=reflection_id)
+            self._apply(self.plan_patch(name, old, new), actor=actor, reflection_id=reflection_id)
         return self.get(name)
 
     def retire(self, name: str, *, reason: str = "", actor: str = "person",
                reflection_id: int | None = None) -> None:
         with self._lock():
-            self._notice()
-            apply_changes(self.plan_retire(name, reason=reason), store=self.store, agent=self.agent,
-                          actor=actor, reflection_id=reflection_id)
+            self._apply(self.plan_retire(name, reason=reason), actor=actor,
+                        reflection_id=reflection_id)
 
     def restore(self, name: str, *, actor: str = "person") -> Skill:
         with self._lock():
-            apply_changes(self.plan_restore(name), store=self.store, agent=self.agent, actor=actor)
+            self._apply(self.plan_restore(name), actor=actor)
         return self.get(name)
 
     def merge(self, names: list[str], into_name: str, description: str, body: str, *,
               actor: str = "person", reflection_id: int | None = None) -> Skill:
         with self._lock():
-            self._notice()
-            apply_changes(self.plan_merge(names, into_name, description, body), store=self.store,
-                          agent=self.agent, actor=actor, reflection_id=reflection_id)
+            self._apply(self.plan_merge(names, into_name, description, body), actor=actor,
+                        reflection_id=reflection_id)
         return self.get(into_name)
