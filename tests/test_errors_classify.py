@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -144,11 +143,9 @@ def test_huge_output_costs_no_more_than_its_head_and_tail():
     middle = "building module 123 ... ok\n" * 400_000  # ~11 MB
     out = "Exit code 1\n" + middle + "ModuleNotFoundError: No module named 'yaml'\n"
     result = ToolResult("x", "Bash", out, is_error=True)
-    t0 = time.perf_counter()
-    obs = classify_result(result)
-    elapsed = time.perf_counter() - t0
+    obs = classify_result(result)  # its cost is measured by bench/hot_paths.py
     assert obs is not None and obs.kind == "real" and "ModuleNotFoundError" in obs.evidence
-    assert elapsed < 0.25, f"{elapsed:.3f}s for an 11 MB output: the window is not working"
+    assert "ModuleNotFoundError" in obs.excerpt and len(obs.excerpt) <= 200
 
 
 def test_find_errors_indexes_steps_and_skips_rejections():

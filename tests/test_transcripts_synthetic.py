@@ -4,7 +4,6 @@ growing file, non-transcripts, and streaming in constant memory."""
 from __future__ import annotations
 
 import json
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -283,8 +282,7 @@ def test_a_big_transcript_streams_in_constant_memory(tmp_path: Path, samples: Pa
             f.write(turn_bytes)
     assert big.stat().st_size >= 50 * 1024 * 1024
     report = ParseReport()
-    began = time.perf_counter()
-    tracemalloc.start()
+    tracemalloc.start()  # the time it takes is measured by bench/hot_paths.py
     try:
         count = errors = outputs = 0
         for turn in iter_turns(big, report=report):
@@ -298,7 +296,6 @@ def test_a_big_transcript_streams_in_constant_memory(tmp_path: Path, samples: Pa
     assert outputs > 2 * 65536 * fat  # the big outputs were read, not dropped
     assert report.bytes == big.stat().st_size and report.problems == []
     assert peak < 30 * 1024 * 1024, f"peak traced memory {peak / 1e6:.1f} MB"
-    assert time.perf_counter() - began < 20
 
 
 def test_a_nul_filled_half_written_line_does_not_make_the_session_binary(tmp_path):
