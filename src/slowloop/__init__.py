@@ -1,4 +1,9 @@
-"""slowloop: a slow learning loop for AI agents. The public API is re-exported here.
+"""slowloop: a slow learning loop for AI agents.
+
+The front door is the handful of calls an agent builder uses — ``get_bootstrap``,
+``observe_messages``, ``read_skill``, ``record_edit``, ``start_reflector``, ``search`` — with the
+types they hand back and the errors they raise. Everything else is reachable as a submodule
+(``slowloop.skills.SkillLibrary``, ``slowloop.config.load_config``, ``slowloop.store.Store``…).
 
 Names are loaded on first use (PEP 562), so ``import slowloop`` costs nothing and the hooks that
 import a submodule do not pay for the whole library.
@@ -18,25 +23,20 @@ _EXPORTS: dict[str, str] = {
     "read_skill": "slowloop.integrations.api",
     "record_edit": "slowloop.integrations.api",
     "start_reflector": "slowloop.integrations.api",
-    # the pieces underneath
-    "build_bootstrap": "slowloop.bootstrap",
-    "Bootstrap": "slowloop.bootstrap",
-    "BackgroundReflector": "slowloop.reflect.daemon",
-    "reflect_agent": "slowloop.reflect.cycle",
-    "SkillLibrary": "slowloop.skills",
-    "Memo": "slowloop.memo",
-    "Memory": "slowloop.memory",
     "search": "slowloop.recall",
-    "iter_turns": "slowloop.transcripts",
-    "turns_from_messages": "slowloop.transcripts",
+    # what they hand back
+    "Hit": "slowloop.recall.model",
+    "BackgroundReflector": "slowloop.reflect.daemon",
     "Turn": "slowloop.transcripts",
-    "record_turns": "slowloop.ingest",
-    "ingest_paths": "slowloop.ingest",
-    "load_config": "slowloop.config",
-    "Store": "slowloop.store",
+    # what they raise: one root, split by who is at fault
     "SlowloopError": "slowloop.errors",
     "UserError": "slowloop.errors",
     "DataError": "slowloop.errors",
+    "ConflictError": "slowloop.errors",
+    "ModelError": "slowloop.errors",
+    "ProviderError": "slowloop.errors",
+    "PrivacyError": "slowloop.errors",
+    "LockedError": "slowloop.errors",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Callable
 
 _now: Callable[[], float] = time.time
@@ -62,6 +62,3 @@ def parse_duration(value: str | int | float) -> float:
         raise ValueError(f"duration {value!r} is not understood; write e.g. 30s, 15m, 4h, 3d or 1w")
     return float(m.group(1)) * _UNITS[m.group(2)]
 
-
-def human_delta(seconds: float) -> str:
-    return str(timedelta(seconds=int(seconds)))
