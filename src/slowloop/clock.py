@@ -61,4 +61,3 @@ def parse_duration(value: str | int | float) -> float:
     if not m:
         raise ValueError(f"duration {value!r} is not understood; write e.g. 30s, 15m, 4h, 3d or 1w")
     return float(m.group(1)) * _UNITS[m.group(2)]
-
