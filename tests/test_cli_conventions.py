@@ -48,6 +48,35 @@ def test_reading_commands_take_json(name):
     assert "--json" in r.output
 
 
+# Commands that change something; `hooks` has its own (it writes files outside the home).
+WRITING = {"ctx new", "index add", "index remove", "index rebuild", "ingest", "memo add",
+           "memo replace", "memo remove", "memory archive", "memory debt add", "memory debt update",
+           "memory init", "memory note", "memory state set", "record-edit", "reflect",
+           "skills new", "skills patch", "skills retire", "skills restore", "history undo"}
+
+
+@pytest.mark.parametrize("name", sorted(WRITING))
+def test_writing_commands_take_json(name):
+    known = {n for n, _ in ALL}
+    assert name in known, f"`slowloop {name}` is missing"
+    r = CliRunner().invoke(cli, [*name.split(), "--help"])
+    assert "--json" in r.output
+
+
+def test_commands_are_noun_verb_and_old_spellings_still_work():
+    from slowloop.cli import ALIASES
+
+    top = set(cli.list_commands(click.Context(cli)))
+    assert not set(ALIASES) & top  # help teaches one spelling
+    ctx = click.Context(cli)
+    for alias, (noun, verb) in ALIASES.items():
+        assert cli.get_command(ctx, alias) is cli.get_command(ctx, noun).get_command(ctx, verb)
+    r = CliRunner().invoke(cli, ["undo", "--help"])
+    assert r.exit_code == 0 and "history undo" in r.output
+    r = CliRunner().invoke(cli, ["reindex", "--help"])
+    assert r.exit_code == 0 and "index rebuild" in r.output
+
+
 def test_unknown_command_and_bad_option_fail_clearly():
     r = CliRunner().invoke(cli, ["frobnicate"])
     assert r.exit_code == 2 and "No such command" in r.output

@@ -106,3 +106,25 @@ def test_history_and_undo_cli(slowloop_home):
     assert out.exit_code == 0, out.output
     assert not (slowloop_home / "agents/default/skills/report").exists()
     assert r.invoke(cli, ["undo", "R99"]).exit_code == 2
+
+
+def test_writes_answer_in_json_and_history_undo_is_the_noun_verb_spelling(slowloop_home, tmp_path):
+    import json
+
+    r = CliRunner()
+    body = tmp_path / "steps.md"
+    body.write_text(BODY)
+    out = r.invoke(cli, ["skills", "new", "report", "-d", "Weekly report.", "-f", str(body), "--json"])
+    assert out.exit_code == 0, out.output
+    created = json.loads(out.stdout)
+    assert created["created"] == "report" and created["evicted"] == []
+    listed = json.loads(r.invoke(cli, ["history", "list", "--json"]).stdout)
+    assert listed[0]["op"] == "create" and listed[0]["target"] == "report"
+    out = r.invoke(cli, ["history", "undo", str(listed[0]["id"]), "--json"])
+    assert out.exit_code == 0, out.output
+    undone = json.loads(out.stdout)
+    assert undone["undone"] == listed[0]["id"] and len(undone["changes"]) == 1
+    assert not (slowloop_home / "agents/default/skills/report").exists()
+    out = r.invoke(cli, ["memo", "add", "-s", "plays", "When asked for a summary, lead with it.",
+                         "--json"])
+    assert json.loads(out.stdout)["entries"] == ["When asked for a summary, lead with it."]

@@ -24,7 +24,7 @@ def test_undo_after_a_hand_deletion_names_the_way_back(slowloop_home):
     assert refused.exit_code != 0 and "change 3 (person delete)" in refused.output
     shown = r.invoke(cli, ["history"]).output
     line = next(ln for ln in shown.splitlines() if ln.split()[:1] == ["3"])
-    assert "deleted by hand" in line and "slowloop undo 3" in line and "archived" not in line
+    assert "deleted by hand" in line and "slowloop history undo 3" in line and "archived" not in line
     assert r.invoke(cli, ["undo", "3"]).exit_code == 0
     assert r.invoke(cli, ["undo", "2"]).exit_code == 0
     assert "make deploy-prod" not in lib.get("deploying").body

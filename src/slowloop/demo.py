@@ -107,7 +107,7 @@ def run_demo(home: Path | None = None, *, out: Callable[[str], None] = print,
     out("\nExplore it:")
     out(f"   export SLOWLOOP_HOME={home}")
     out("   slowloop skills list --agent demo; slowloop memo show --agent demo; "
-        "slowloop history --agent demo; slowloop undo R1 --agent demo")
+        "slowloop history --agent demo; slowloop history undo R1 --agent demo")
     return res
 
 

@@ -337,7 +337,7 @@ def undo(store: Store, agent: str, change_id: int) -> int:
     rec = get_change(store, agent, change_id)
     if rec.undone_by is not None:
         raise UserError(f"change {change_id} was already undone by change {rec.undone_by}",
-                        hint=f"`slowloop undo {rec.undone_by}` redoes it")
+                        hint=f"`slowloop history undo {rec.undone_by}` redoes it")
     _notice_path(store, agent, rec)
     agent_id = store.agent_id(agent)
     fc = _revert_plan(store, agent_id, rec, rec)

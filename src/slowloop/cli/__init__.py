@@ -23,7 +23,6 @@ COMMANDS: dict[str, str] = {
     "memory": "memory:memory",
     "search": "search:search",
     "index": "index:index",
-    "reindex": "index:reindex",
     "daemon": "reflect:daemon",
     "demo": "demo:demo",
     "explain": "explain:explain",
@@ -36,13 +35,20 @@ COMMANDS: dict[str, str] = {
     "memo": "memo:memo",
     "prompt": "prompt:prompt",
     "history": "history:history",
-    "undo": "history:undo",
     "doctor": "doctor:doctor",
     "record-edit": "record_edit:record_edit",
     "hooks": "hooks:hooks",
     "hook": "hook:hook",
     "watch": "watch:watch",
     "mcp": "mcp:mcp",
+}
+
+
+# Older spellings that still work: each is a path to a ``<noun> <verb>`` command. They are not
+# listed in ``slowloop --help``, so the help teaches one spelling.
+ALIASES: dict[str, tuple[str, str]] = {
+    "reindex": ("index", "rebuild"),
+    "undo": ("history", "undo"),
 }
 
 
@@ -68,6 +74,11 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in ALIASES:
+            noun, verb = ALIASES[name]
+            group = self.get_command(ctx, noun)
+            assert isinstance(group, click.Group)
+            return group.get_command(ctx, verb)
         target = COMMANDS.get(name)
         if target is None:
             return None
@@ -120,4 +131,4 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
 
 
-__all__ = ["cli", "main", "COMMANDS"]
+__all__ = ["cli", "main", "COMMANDS", "ALIASES"]

@@ -82,7 +82,9 @@ def show_cmd(agent: str, directory: Path | None, name: str, budget: int | None, 
 @dir_option
 @click.argument("name")
 @click.option("--description", default="", help="What the context is for and when to load it.")
-def new_cmd(agent: str, directory: Path | None, name: str, description: str) -> None:
+@json_option
+def new_cmd(agent: str, directory: Path | None, name: str, description: str,
+            as_json: bool) -> None:
     """Create contexts/NAME/CONTEXT.md with a frontmatter and the usual sections, ready to edit.
 
     \b
@@ -90,4 +92,7 @@ def new_cmd(agent: str, directory: Path | None, name: str, description: str) -> 
       slowloop ctx new crisp --description "Research and design only: no implementation"
     """
     c = open_contexts(agent, directory).new(name, description)
+    if as_json:
+        echo_json({"created": name, "path": str(c.path)})
+        return
     click.echo(str(c.path))

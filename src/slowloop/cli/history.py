@@ -1,4 +1,4 @@
-"""``slowloop history`` and ``slowloop undo``."""
+"""``slowloop history [list|undo]`` (``slowloop undo`` is an alias of ``history undo``)."""
 
 from __future__ import annotations
 
@@ -25,27 +25,61 @@ def _summary(before: str | None, after: str | None, op: str = "", change_id: int
         return "created"
     if after is None:
         if op == "delete":  # a person removed the file by hand: no archived copy exists
-            return f"deleted by hand (the text is kept here: `slowloop undo {change_id}` restores it)"
+            return (f"deleted by hand (the text is kept here: `slowloop history undo {change_id}` "
+                    "restores it)")
         return "archived"
     diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
     changed = [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))]
     return f"{len(changed)} line(s) changed"
 
 
-@click.command()
-@click.option("--limit", "-n", default=30, show_default=True, help="How many changes.")
-@click.option("--all", "include_touches", is_flag=True, help="Include lastUsedAt write-backs.")
-@click.option("--diff", "show_diff", is_flag=True, help="Show each change as a unified diff.")
-@agent_option
-@json_option
-def history(limit: int, include_touches: bool, show_diff: bool, agent: str, as_json: bool) -> None:
+_LIST_OPTIONS = [
+    click.option("--limit", "-n", default=30, show_default=True, help="How many changes."),
+    click.option("--all", "include_touches", is_flag=True, help="Include lastUsedAt write-backs."),
+    click.option("--diff", "show_diff", is_flag=True, help="Show each change as a unified diff."),
+    agent_option,
+    json_option,
+]
+
+
+def _list_options(fn):
+    for option in reversed(_LIST_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+@click.group(invoke_without_command=True)
+@_list_options
+@click.pass_context
+def history(ctx: click.Context, limit: int, include_touches: bool, show_diff: bool, agent: str,
+            as_json: bool) -> None:
     """Every change to skills and the memo, by slowloop or by a person, newest first.
+
+    Without a subcommand: the same as `history list`.
 
     \b
     Example:
       slowloop history --limit 10
-      slowloop undo 42
+      slowloop history undo 42
     """
+    if ctx.invoked_subcommand is None:
+        _show(limit, include_touches, show_diff, agent, as_json)
+
+
+@history.command("list")
+@_list_options
+def list_changes(limit: int, include_touches: bool, show_diff: bool, agent: str,
+                 as_json: bool) -> None:
+    """List the changes to skills and the memo, newest first.
+
+    \b
+    Example:
+      slowloop history list --limit 10 --diff
+    """
+    _show(limit, include_touches, show_diff, agent, as_json)
+
+
+def _show(limit: int, include_touches: bool, show_diff: bool, agent: str, as_json: bool) -> None:
     from ..history import history as _history
 
     _notice_all(agent)
@@ -66,18 +100,20 @@ def history(limit: int, include_touches: bool, show_diff: bool, agent: str, as_j
                 click.echo("       " + line)
 
 
-@click.command()
+@history.command("undo")
 @click.argument("change")
 @agent_option
-def undo(change: str, agent: str) -> None:
+@json_option
+def undo(change: str, agent: str, as_json: bool) -> None:
     """Restore the state before one change (CHANGE_ID) or one whole reflection (R<id>).
 
     Refuses, without writing, when the file was changed again since (by a person or a later change).
+    (`slowloop undo` is the same command.)
 
     \b
     Example:
-      slowloop undo 42
-      slowloop undo R7
+      slowloop history undo 42
+      slowloop history undo R7 --json
     """
     from ..history import undo as _undo
     from ..history import undo_reflection
@@ -86,6 +122,9 @@ def undo(change: str, agent: str) -> None:
     _notice_all(agent)
     if change[:1] in "Rr" and change[1:].isdigit():
         ids = undo_reflection(store, agent, int(change[1:]))
+        if as_json:
+            echo_json({"undone": change.upper(), "changes": ids})
+            return
         click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
                    f"(changes {', '.join(map(str, ids))})")
         _refresh(agent)
@@ -93,6 +132,9 @@ def undo(change: str, agent: str) -> None:
     if not change.isdigit():
         raise UserError(f"{change!r} is not a change id", hint="give a number from `slowloop history`, or R<reflection id>")
     new_id = _undo(store, agent, int(change))
+    if as_json:
+        echo_json({"undone": int(change), "changes": [new_id]})
+        return
     click.echo(f"undid change {change} (recorded as change {new_id})")
     _refresh(agent)
 

@@ -1,4 +1,4 @@
-"""``slowloop index add|remove|status`` and ``slowloop reindex``: the recall index."""
+"""``slowloop index add|remove|status|rebuild``: the recall index (``reindex`` is an alias)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def index() -> None:
 
     It covers recorded turns, operational memory (chronicle, debts, archived layers), skills, the
     memo, and the folders of notes you add. It lives in <agent dir>/recall.db and can always be
-    rebuilt with `slowloop reindex`.
+    rebuilt with `slowloop index rebuild`.
 
     \b
     Example:
@@ -103,19 +103,20 @@ def status(agent: str, as_json: bool) -> None:
         click.echo(f"folder      {root['path']}" + ("" if root["exists"] else "  (missing)"))
 
 
-@click.command()
+@index.command("rebuild")
 @agent_option
 @click.option("--embed/--no-embed", default=None,
               help="Also compute vectors now (default: when the [semantic] extra is installed).")
 @json_option
-def reindex(agent: str, embed: bool | None, as_json: bool) -> None:
+def rebuild(agent: str, embed: bool | None, as_json: bool) -> None:
     """Rebuild the recall index from its sources (turns, memory, skills, memo, notes).
 
     Recorded data is never touched: the index is derived. Registered folders stay registered.
+    (`slowloop reindex` is the same command.)
 
     \b
     Example:
-      slowloop reindex --agent default
+      slowloop index rebuild --agent default
     """
     from ..recall import reindex as run_reindex
     from ..recall.semantic import available

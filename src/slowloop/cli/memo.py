@@ -59,15 +59,17 @@ def show(section: str | None, agent: str, as_json: bool) -> None:
 @click.option("--section", "-s", type=SECTION, required=True)
 @click.argument("text")
 @agent_option
-def add(section: str, text: str, agent: str) -> None:
+@json_option
+def add(section: str, text: str, agent: str, as_json: bool) -> None:
     """Add one entry (refused if the section would pass its cap).
 
     \b
     Example:
       slowloop memo add -s strengths "Pitfall: I tend to forget timezones in CSV exports; always convert to UTC first."
     """
-    _memo(agent).add(section, text)
-    click.echo(f"added to {section}")
+    m = _memo(agent)
+    m.add(section, text)
+    _done(m, section, f"added to {section}", as_json)
 
 
 @memo.command("replace")
@@ -75,27 +77,39 @@ def add(section: str, text: str, agent: str) -> None:
 @click.argument("match")
 @click.argument("text")
 @agent_option
-def replace(section: str, match: str, text: str, agent: str) -> None:
+@json_option
+def replace(section: str, match: str, text: str, agent: str, as_json: bool) -> None:
     """Replace the entry MATCH (its number, or a unique part of its text) with TEXT.
 
     \b
     Example:
       slowloop memo replace -s plays 2 "When replying to finance questions, never exceed 5 bullets."
     """
-    _memo(agent).replace(section, match, text)
-    click.echo(f"replaced an entry in {section}")
+    m = _memo(agent)
+    m.replace(section, match, text)
+    _done(m, section, f"replaced an entry in {section}", as_json)
 
 
 @memo.command("remove")
 @click.option("--section", "-s", type=SECTION, required=True)
 @click.argument("match")
 @agent_option
-def remove(section: str, match: str, agent: str) -> None:
+@json_option
+def remove(section: str, match: str, agent: str, as_json: bool) -> None:
     """Remove the entry MATCH (its number, or a unique part of its text).
 
     \b
     Example:
       slowloop memo remove -s plays "conclusion first"
     """
-    _memo(agent).remove(section, match)
-    click.echo(f"removed an entry from {section}")
+    m = _memo(agent)
+    m.remove(section, match)
+    _done(m, section, f"removed an entry from {section}", as_json)
+
+
+def _done(m, section: str, message: str, as_json: bool) -> None:
+    """What a write prints: a line for people, or the section as it now stands."""
+    if as_json:
+        echo_json({"path": str(m.path), "section": section, "entries": m.entries(section)})
+    else:
+        click.echo(message)

@@ -54,7 +54,8 @@ def memory() -> None:
 
 @memory.command("init")
 @memory_options
-def init_cmd(agent: str, directory: Path | None) -> None:
+@json_option
+def init_cmd(agent: str, directory: Path | None, as_json: bool) -> None:
     """Create the memory files (each with a one-line role header); existing files are kept.
 
     \b
@@ -64,6 +65,9 @@ def init_cmd(agent: str, directory: Path | None) -> None:
     """
     mem = open_memory(agent, directory)
     created = mem.init()
+    if as_json:
+        echo_json({"root": str(mem.root), "created": list(created)})
+        return
     click.echo(f"memory at {mem.root}: " + (f"created {', '.join(created)}" if created else "already there"))
 
 
@@ -245,7 +249,9 @@ def state() -> None:
 @memory_options
 @click.argument("section")
 @click.argument("text", nargs=-1, required=True)
-def state_set(agent: str, directory: Path | None, section: str, text: tuple[str, ...]) -> None:
+@json_option
+def state_set(agent: str, directory: Path | None, section: str, text: tuple[str, ...],
+              as_json: bool) -> None:
     """Replace one section of the state (created if missing); "-" reads the text from stdin.
 
     \b
@@ -254,6 +260,9 @@ def state_set(agent: str, directory: Path | None, section: str, text: tuple[str,
     """
     mem = open_memory(agent, directory)
     mem.set_state(section, _read_text_arg(text))
+    if as_json:
+        echo_json({"section": section, "path": str(mem.path("system-state.md"))})
+        return
     click.echo(f"state section {section!r} set in {mem.path('system-state.md')}")
 
 

@@ -43,7 +43,9 @@ def skills() -> None:
               help="Markdown file with the steps or key points ('-' for stdin).")
 @click.option("--title", help="A human title (kept in metadata.title).")
 @agent_option
-def new(name: str, description: str, body_file, title: str | None, agent: str) -> None:
+@json_option
+def new(name: str, description: str, body_file, title: str | None, agent: str,
+        as_json: bool) -> None:
     """Add a skill. Past the cap, the least recently used skill is archived (and named).
 
     \b
@@ -55,10 +57,14 @@ def new(name: str, description: str, body_file, title: str | None, agent: str) -
     body = body_file.read()
     lib = _lib(agent)
     result = lib.create(name, description, body, title=title)
+    _lint_warnings(body, str(result.skill.path))
+    if as_json:
+        echo_json({"created": result.skill.name, "path": str(result.skill.path),
+                   "evicted": [{"name": ev.name, "reason": ev.reason} for ev in result.evicted]})
+        return
     click.echo(f"created {result.skill.name} ({result.skill.path})")
     for ev in result.evicted:
         click.echo(f"evicted {ev.name}: {ev.reason} (archived; `slowloop skills restore {ev.name}`)")
-    _lint_warnings(body, str(result.skill.path))
 
 
 def _lint_warnings(body: str, path: str, only: str | None = None) -> None:
@@ -161,7 +167,8 @@ def list_(retired: bool, agent: str, as_json: bool) -> None:
 @click.option("--old", required=True, help="The exact text to replace (must occur exactly once).")
 @click.option("--new", "new_text", required=True, help="The replacement text.")
 @agent_option
-def patch(name: str, old: str, new_text: str, agent: str) -> None:
+@json_option
+def patch(name: str, old: str, new_text: str, agent: str, as_json: bool) -> None:
     """Change one span of a skill: patchCount + 1, updatedAt refreshed.
 
     \b
@@ -169,15 +176,20 @@ def patch(name: str, old: str, new_text: str, agent: str) -> None:
       slowloop skills patch weekly-report-export --old "5 bullets" --new "3 bullets"
     """
     skill = _lib(agent).patch(name, old, new_text)
-    click.echo(f"patched {skill.name} (patch {skill.metadata.get('patchCount')})")
     _lint_warnings(skill.body, str(skill.path), only=new_text)
+    if as_json:
+        echo_json({"patched": skill.name, "path": str(skill.path),
+                   "patch_count": skill.patch_count})
+        return
+    click.echo(f"patched {skill.name} (patch {skill.metadata.get('patchCount')})")
 
 
 @skills.command("retire")
 @click.argument("name")
 @click.option("--reason", default="", help="Why (kept in history).")
 @agent_option
-def retire(name: str, reason: str, agent: str) -> None:
+@json_option
+def retire(name: str, reason: str, agent: str, as_json: bool) -> None:
     """Archive a skill (never deleted; `slowloop skills restore NAME` brings it back).
 
     \b
@@ -185,13 +197,17 @@ def retire(name: str, reason: str, agent: str) -> None:
       slowloop skills retire old-deploy-steps --reason "we moved to CI deploys"
     """
     _lib(agent).retire(name, reason=reason)
+    if as_json:
+        echo_json({"retired": name})
+        return
     click.echo(f"retired {name}")
 
 
 @skills.command("restore")
 @click.argument("name")
 @agent_option
-def restore(name: str, agent: str) -> None:
+@json_option
+def restore(name: str, agent: str, as_json: bool) -> None:
     """Bring back the latest archived copy of a retired or evicted skill.
 
     \b
@@ -199,6 +215,9 @@ def restore(name: str, agent: str) -> None:
       slowloop skills restore old-deploy-steps
     """
     skill = _lib(agent).restore(name)
+    if as_json:
+        echo_json({"restored": skill.name, "path": str(skill.path)})
+        return
     click.echo(f"restored {skill.name} ({skill.path})")
 
 

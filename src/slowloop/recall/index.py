@@ -99,7 +99,7 @@ class RecallIndex(SQLiteFile):
     """A connection to one agent's ``recall.db``. Open one per process (or thread)."""
 
     what = "the recall index"
-    broken_hint = ("delete the file and run `slowloop reindex`; it holds nothing that cannot be "
+    broken_hint = ("delete the file and run `slowloop index rebuild`; it holds nothing that cannot be "
                    "rebuilt except the folders added with `slowloop index add`")
 
     def __init__(self, path: Path) -> None:
