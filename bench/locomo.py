@@ -26,7 +26,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from slowloop.config import DEFAULTS
+from slowloop.config import Recall
 from slowloop.recall.api import search_index
 from slowloop.recall.index import RecallIndex
 from slowloop.recall.model import Entry
@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--categories", default="1,2,3,4,5",
                     help="QA categories to score (5 = adversarial; they do carry evidence)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N conversations")
-    ap.add_argument("--rrf-k", type=int, default=DEFAULTS["recall"]["rrf_k"])
-    ap.add_argument("--semantic-weight", type=float, default=DEFAULTS["recall"]["semantic_weight"])
+    ap.add_argument("--rrf-k", type=int, default=Recall.rrf_k)
+    ap.add_argument("--semantic-weight", type=float, default=Recall.semantic_weight)
     args = ap.parse_args(argv)
     if not args.data.exists():
         print(f"error: {args.data} not found (pass --data PATH to locomo10.json)", file=sys.stderr)

@@ -43,7 +43,7 @@ def test_order_budget_ranking_and_impressions(slowloop_home):
     lib.read("backup-steps-002")
     b = build_bootstrap(task="export the weekly sales report to CSV", home=slowloop_home,
                         config=cfg, store=store)
-    budget = cfg.get("bootstrap", "index_tokens")
+    budget = cfg.bootstrap.index_tokens
     assert b.skills_shown[0] == "weekly-report-export"
     assert 10 < len(b.skills_shown) < 201  # never the whole list blindly
     index = b.text[b.text.index("# Skills"):b.text.index("To use a skill")]
