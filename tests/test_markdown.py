@@ -78,3 +78,22 @@ def test_memo_code_block_is_part_of_an_entry_not_a_section():
     assert "## comment, not a section" in memo.entries["strengths"][0]
     assert memo.entries["strengths"][1] == "Strength: fast at SQL."
     assert memo.entries["plays"] == ("Be brief.",)
+
+
+def test_memory_bootstrap_and_summary_leave_code_comments_alone(tmp_path):
+    from slowloop.config import MemorySettings
+    from slowloop.memory import Memory, memory_bootstrap
+    from slowloop.memory.summary import key_lines
+
+    mem = Memory(tmp_path / "memory", MemorySettings())
+    mem.init()
+    mem.set_state("Deploy", f"Run it like this:\n{BASH_BLOCK}")
+    text = memory_bootstrap(mem, 2000)
+    assert "\n## comment, not a section\n" in text  # not demoted to ### like a real heading
+    assert "### Deploy" in text
+    _, entries = sections.chronicle_entries(
+        "# Chronicle\n\n## 2025-01-05 deploy\n### Release\nWe decided to ship on Fridays.\n"
+        f"{BASH_BLOCK}\n")
+    picks = key_lines(entries, [])
+    assert any("Release" in p for p in picks)
+    assert not any("comment" in p or "make deploy" in p for p in picks)

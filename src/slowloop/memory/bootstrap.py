@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Literal
 
+from .. import markdown
 from ..tokens import estimate_tokens, truncate_to_tokens
 from . import debts as debts_mod
 from . import sections
@@ -45,7 +46,9 @@ def _body(text: str) -> str:
     lines = text.splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
-    return "\n".join("#" + x if x.startswith("#") else x for x in lines).strip("\n")
+    # a "# comment" inside a code block is code: it stays as written
+    return "\n".join("#" + x if not code and markdown.heading(x) else x
+                     for x, code in markdown.code_lines(lines)).strip("\n")
 
 
 def _render_debt(d: debts_mod.Debt) -> str:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Literal
 
+from .. import markdown
 from ..errors import SlowloopError
 from .debts import Debt
 from .sections import ChronicleEntry
@@ -49,11 +50,11 @@ def key_lines(entries: list[ChronicleEntry], closed: list[Debt]) -> list[str]:
     out: list[str] = []
     for e in entries:
         day = e.at[:10]
-        for line in e.text.splitlines():
+        for line, code in markdown.code_lines(e.text.splitlines()):
             s = line.strip()
-            if not s:
+            if not s or code:  # code blocks are evidence, not decisions or headings
                 continue
-            if s.startswith("#"):
+            if markdown.heading(s):
                 out.append(f"- {day}: {_short(s.lstrip('#').strip())}")
                 continue
             for sentence in _SENTENCE.split(s):
