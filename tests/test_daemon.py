@@ -91,10 +91,20 @@ def test_a_daemon_killed_mid_cycle_is_picked_up_at_the_next_start(slowloop_home)
 
 
 def test_background_reflector_thread_never_blocks_the_caller(slowloop_home):
+    import threading
+
     _ingest("delta")
-    t0 = time.monotonic()
-    with BackgroundReflector(poll_seconds=0.1) as r:
-        started = time.monotonic() - t0
-        assert r.running and started < 0.5  # start() returns at once
+    gate, done = threading.Event(), threading.Event()
+
+    def on_cycle(outcomes) -> None:  # holds the reflector's thread until the caller lets it go
+        gate.wait(30)
+        done.set()
+
+    with BackgroundReflector(poll_seconds=0.1, on_cycle=on_cycle) as r:
+        # start() returned while the thread's first cycle cannot have finished: had start() run
+        # the cycle itself, it would have waited on the gate and `done` would be set by now
+        assert r.running and not done.is_set()
         assert _wait(lambda: _reflections("delta") == ["delta:applied"], timeout=60)
+        gate.set()
+        assert done.wait(30)
     assert not r.running
