@@ -6,7 +6,6 @@ session's bootstrap, printing at each step what happened and why.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
@@ -109,7 +108,3 @@ def run_demo(home: Path | None = None, *, out: Callable[[str], None] = print,
     out("   slowloop skills list --agent demo; slowloop memo show --agent demo; "
         "slowloop history --agent demo; slowloop history undo R1 --agent demo")
     return res
-
-
-def cleanup(res: DemoResult) -> None:
-    shutil.rmtree(res.home, ignore_errors=True)

@@ -54,9 +54,6 @@ class Prompt:
     user: str
     schema: dict
 
-    def full_text(self) -> str:
-        return f"{self.system}\n\n{self.user}"
-
 
 def build_prompt(*, memo_text: str, skill_index: str, bundle_text: str) -> Prompt:
     user = "\n\n".join([

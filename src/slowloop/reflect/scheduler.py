@@ -275,11 +275,6 @@ def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:
     return clock.iso(max(t, last + cfg.scheduler.interval.seconds))
 
 
-def cycle_due(store: Store, cfg: Config, now: float | None = None) -> bool:
-    t = clock.now() if now is None else now
-    return (clock.parse_iso(next_cycle_at(store, cfg, t)) or 0.0) <= t
-
-
 def mark_cycle(store: Store, now: float | None = None) -> str:
     """Record that a cycle ran at ``now`` (the daemon calls this when a cycle starts)."""
     stamp = clock.iso(clock.now() if now is None else now)
