@@ -122,21 +122,21 @@ def undo(change: str, agent: str, as_json: bool) -> None:
     _notice_all(agent)
     if change[:1] in "Rr" and change[1:].isdigit():
         ids = undo_reflection(store, agent, int(change[1:]))
+        _refresh(agent)
         if as_json:
             echo_json({"undone": change.upper(), "changes": ids})
-            return
-        click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
-                   f"(changes {', '.join(map(str, ids))})")
-        _refresh(agent)
+        else:
+            click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
+                       f"(changes {', '.join(map(str, ids))})")
         return
     if not change.isdigit():
         raise UserError(f"{change!r} is not a change id", hint="give a number from `slowloop history`, or R<reflection id>")
     new_id = _undo(store, agent, int(change))
+    _refresh(agent)
     if as_json:
         echo_json({"undone": int(change), "changes": [new_id]})
-        return
-    click.echo(f"undid change {change} (recorded as change {new_id})")
-    _refresh(agent)
+    else:
+        click.echo(f"undid change {change} (recorded as change {new_id})")
 
 
 def _refresh(agent: str) -> None:
