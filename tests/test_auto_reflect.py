@@ -123,7 +123,7 @@ def test_after_a_reflection_every_bootstrap_place_is_current_and_the_person_is_t
     assert agent["pending"]["turns"] == 0 and agent["next_reflection"] == "when something new is recorded"
     assert {t["harness"] for t in agent["installs"]} == {"claude-code", "codex"}
     human = CliRunner().invoke(cli, ["status"])
-    assert "slowloop undo R1" in human.output and "installed: claude-code (project)" in human.output
+    assert "slowloop history undo R1" in human.output and "installed: claude-code (project)" in human.output
 
 
 def test_user_level_hooks_stand_aside_for_a_project_install(slowloop_home: Path, tmp_path: Path,

@@ -243,7 +243,7 @@ def describe_changes(agent: str, home: Path | None, reflection_id: int | None = 
     summary = (r[0]["summary"] if r else "") or "reflection"
     return (f"R{reflection_id}: {summary}"[:200],
             f"slowloop reflection R{reflection_id}; history changes {', '.join(ids) or '-'}"
-            f" (`slowloop history`, `slowloop undo R{reflection_id}`)")
+            f" (`slowloop history`, `slowloop history undo R{reflection_id}`)")
 
 
 # -- sync -------------------------------------------------------------------------------------------
@@ -343,18 +343,14 @@ def after_reflection(agent: str, home: Path | None, reflection_id: int) -> str |
 
 # -- the merge driver -------------------------------------------------------------------------------
 
-_SECTION = re.compile(r"^#{1,6} ")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-
-
 def _sections(text: str) -> list[tuple[str, list[str]]]:
-    """(heading line or '', lines) in order; a heading inside a code fence is text."""
+    """(heading line or '', lines) in order; a heading inside a code fence is text
+    (``slowloop.markdown`` decides both)."""
+    from .markdown import code_lines, heading
+
     out: list[tuple[str, list[str]]] = [("", [])]
-    fenced = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            fenced = not fenced
-        if not fenced and _SECTION.match(line):
+    for line, in_code in code_lines(text.splitlines()):
+        if not in_code and heading(line) is not None:
             out.append((line, []))
             continue
         out[-1][1].append(line)
@@ -419,12 +415,12 @@ def merge_skill(base: str, ours: str, theirs: str, path: str) -> str:
     with tempfile.TemporaryDirectory() as d:
         files = []
         for name, text in (("ours", body_o), ("base", body_b), ("theirs", body_t)):
-            p = Path(d) / name
-            p.write_text(text, encoding="utf-8")
-            files.append(str(p))
-        p = subprocess.run([git_program(), "merge-file", "-p", "-q", *files], capture_output=True, text=True)
-    if p.returncode == 0:
-        return front + p.stdout
+            f = Path(d) / name
+            f.write_text(text, encoding="utf-8")
+            files.append(str(f))
+        done = subprocess.run([git_program(), "merge-file", "-p", "-q", *files], capture_output=True, text=True)
+    if done.returncode == 0:
+        return front + done.stdout
     name = Path(path).parent.name
     return (front + body_o.rstrip("\n") + "\n\n"
             f"{CONFLICT_BEGIN} skill {name}: another machine changed this skill differently. Its version is"

@@ -36,8 +36,8 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     elif not s.dirty:
         nxt = "when something new is recorded"
     else:
-        nxt = (f"when the pending score reaches {float(cfg.get('signals', 'threshold')):g} "
-               f"(now {s.pending_score:g}), or {cfg.get('scheduler', 'force_after')} after the last one")
+        nxt = (f"when the pending score reaches {cfg.signals.threshold:g} "
+               f"(now {s.pending_score:g}), or {cfg.scheduler.force_after} after the last one")
     return {
         "agent": name,
         "turns": int(turns["n"]),
@@ -97,13 +97,13 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
                         hint="agents appear when their first turn is recorded; `slowloop status` lists them")
     out = [agent_summary(store, cfg, app.home, n, now) for n in names]
     if as_json:
-        echo_json({"agents": out, "provider": cfg.get("provider", "kind")})
+        echo_json({"agents": out, "provider": cfg.provider.kind})
         return
     if not out:
         click.echo("nothing recorded yet — install the hooks (`slowloop hooks install claude-code`) or "
                    "record turns with `slowloop ingest PATH`")
         return
-    kind = cfg.get("provider", "kind")
+    kind = cfg.provider.kind
     click.echo(f"reflection: {'automatic' if out[0]['auto_reflect'] else 'manual'}, with "
                f"{'the offline distiller (nothing leaves this machine)' if kind == 'offline' else kind}")
     for a in out:
@@ -126,9 +126,9 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
         ll = a["last_learned"]
         if ll and (not lr or ll["id"] != lr["id"]):
             click.echo(f"  last learned: R{ll['id']} at {ll['finished_at']} — {ll['summary']}"
-                       f" (undo: `slowloop undo R{ll['id']}`)")
+                       f" (undo: `slowloop history undo R{ll['id']}`)")
         elif ll:
-            click.echo(f"  undo it with `slowloop undo R{ll['id']}`; details: `slowloop history`")
+            click.echo(f"  undo it with `slowloop history undo R{ll['id']}`; details: `slowloop history`")
         click.echo(f"  next reflection: {a['next_reflection']}")
         for t in a["installs"]:
             where = t["project"] or "every project"

@@ -86,17 +86,18 @@ def status_cmd(agent: str, as_json: bool) -> None:
 
     repo = agent_dir(agent, get_app().home)
     shared = (repo / ".git").is_dir()
+    uncommitted: list[str] = _changed(repo) if shared else []
+    conflicts: list[str] = conflicted_skills(repo) if shared else []
     out = {"agent": agent, "path": str(repo), "shared": shared,
            "remote": remote_url(repo) if shared else None,
-           "uncommitted": _changed(repo) if shared else [],
-           "conflicts": conflicted_skills(repo) if shared else []}
+           "uncommitted": uncommitted, "conflicts": conflicts}
     if as_json:
         echo_json(out)
         return
     if not shared:
         click.echo(f"{agent}: not shared (`slowloop sync init --agent {agent} --remote URL`)")
         return
-    click.echo(f"{agent}: shared with {out['remote'] or '(no remote)'}; {len(out['uncommitted'])} file(s) "
+    click.echo(f"{agent}: shared with {out['remote'] or '(no remote)'}; {len(uncommitted)} file(s) "
                f"not committed yet")
-    for c in out["conflicts"]:
+    for c in conflicts:
         click.echo(f"  conflict to settle in skill {c}")

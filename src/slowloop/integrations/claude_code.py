@@ -63,7 +63,7 @@ def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
 
 
 def _timeout(home: Path) -> int:
-    return max(1, math.ceil(int(load_config(home).get("hooks", "timeout_ms")) / 1000))
+    return max(1, math.ceil(load_config(home).hooks.timeout_ms / 1000))
 
 
 def _pinned_home() -> Path | None:
@@ -170,8 +170,8 @@ def next_steps(harness: str, home: Path) -> str:
     from ..config import load_config
 
     cfg = load_config(home)
-    auto = bool(cfg.get("reflect", "auto"))
-    kind = cfg.get("provider", "kind")
+    auto = bool(cfg.reflect.auto)
+    kind = cfg.provider.kind
     if not auto:
         return ("reflection is manual ([reflect] auto = false): run `slowloop reflect`, or cron it, or "
                 "`slowloop daemon`")

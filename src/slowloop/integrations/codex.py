@@ -220,15 +220,16 @@ def list_hooks(cwd: Path | None = None, timeout: float = 20.0) -> list[dict]:
                             stderr=subprocess.DEVNULL, text=True, cwd=where)
     timer = threading.Timer(timeout, proc.kill)
     timer.start()
+    stdin, stdout = proc.stdin, proc.stdout
     try:
-        assert proc.stdin is not None and proc.stdout is not None
+        assert stdin is not None and stdout is not None
 
         def ask(obj: dict) -> None:
-            proc.stdin.write(json.dumps(obj) + "\n")
-            proc.stdin.flush()
+            stdin.write(json.dumps(obj) + "\n")
+            stdin.flush()
 
         def answer(want: int) -> dict:
-            for line in proc.stdout:
+            for line in stdout:
                 try:
                     msg = json.loads(line)
                 except ValueError:

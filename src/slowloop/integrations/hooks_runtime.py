@@ -267,7 +267,7 @@ def learned_news(home: Path, agent: str, store) -> str | None:
         what = what[:239].rstrip() + "…"
     ids = ", ".join(f"R{r['id']}" for r in reversed(fresh))
     return (f"slowloop learned from your last sessions ({ids}): {what}. "
-            f"See `slowloop status`; undo with `slowloop undo {'R' + str(fresh[0]['id'])}`.")
+            f"See `slowloop status`; undo with `slowloop history undo {'R' + str(fresh[0]['id'])}`.")
 
 
 def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict[str, Any] | None = None,
@@ -383,7 +383,7 @@ def _background(home: Path) -> bool:
             return True
     from ..config import load_config
 
-    return bool(load_config(home).get("hooks", "background"))
+    return bool(load_config(home).hooks.background)
 
 
 def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
@@ -453,9 +453,9 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         project = Path(opts["project"]).expanduser() if opts["project"] else None
         if opts["worker"]:
             what = "worker"
-            transcript = Path(opts["transcript"] or "")
-            summary = observe_transcript(home, agent, transcript, skills_dir, md)
-            log(home, f"worker {agent} {transcript}: {summary} ({_ms(started)} ms)")
+            worker_transcript = Path(opts["transcript"] or "")
+            summary = observe_transcript(home, agent, worker_transcript, skills_dir, md)
+            log(home, f"worker {agent} {worker_transcript}: {summary} ({_ms(started)} ms)")
             return 0
         if len(opts["positional"]) != 2:
             raise HookInputError(f"expected HARNESS EVENT, got {opts['positional']!r}")

@@ -109,11 +109,11 @@ class CommandProvider:
 
     @classmethod
     def from_config(cls, cfg: Config, **extra: Any) -> "CommandProvider":
-        p = cfg.section("provider")
+        p = cfg.provider
         if cfg.path is not None and "home" not in extra:
             extra["home"] = cfg.path.parent
-        return cls(command=p["command"], model=p["model"], name=p["name"], timeout=p["timeout"],
-                   retries=p["retries"], max_retry_wait=p["max_retry_wait"], **extra)
+        return cls(command=p.command, model=p.model, name=p.name, timeout=p.timeout,
+                   retries=p.retries, max_retry_wait=p.max_retry_wait, **extra)
 
     def destination(self) -> str:
         service = KNOWN_SERVICES.get(self.program)

@@ -65,7 +65,7 @@ def running(home: Path, agent: str) -> int | None:
 
 
 def enabled(cfg) -> bool:
-    return bool(cfg.get("reflect", "auto"))
+    return bool(cfg.reflect.auto)
 
 
 def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") -> int | None:
