@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ..config import Config
+from ..transcripts.anthropic import REJECTED
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
@@ -42,6 +43,10 @@ def observe_turn(turn: Turn) -> Observation:
 
 
 def _rejection_reason(output: str) -> str:
+    """The person's words given with a refusal: only after the harness's own template (the
+    adapter has already checked that the result *is* the harness's refusal)."""
+    if not output.startswith(REJECTED):
+        return ""
     marker = "the user said:"
     low = output.lower()
     i = low.find(marker)
