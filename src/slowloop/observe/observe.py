@@ -16,9 +16,11 @@ from .signals import WeaknessMatcher, score_turn
 
 def observe_turn(turn: Turn) -> Observation:
     errors = find_errors(turn)
-    correction = detect_correction(turn.user_text) if turn.user_text else Correction(False)
+    # Only the person's own words can correct the agent (a turn an agent reported has none).
+    correction = (detect_correction(turn.user_text) if turn.user_text and turn.person
+                  else Correction(False))
     rejected = turn.rejected_calls
-    if not correction.corrected:
+    if not correction.corrected and turn.person:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the
         # user correcting the agent mid-turn.
         for r in rejected:

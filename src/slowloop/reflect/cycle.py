@@ -139,6 +139,9 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
             from ..providers import get_provider
 
             provider = get_provider(cfg)
+        from ..providers.boundary import guarded
+
+        provider = guarded(provider)  # whatever was handed in, the bundle is redacted on the way out
         try:
             with agent_lease(store, agent, cfg):
                 return _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say,
