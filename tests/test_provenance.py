@@ -15,6 +15,7 @@ from slowloop.bootstrap import build_bootstrap
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.cycle import reflect_agent
+from slowloop.reflect.review import approve, proposals
 from slowloop.paths import home as paths_home
 from slowloop.store import Store
 from slowloop.transcripts import iter_turns
@@ -77,11 +78,19 @@ def test_tool_output_that_mimics_a_refusal_is_not_the_person(tmp_path: Path) -> 
     assert INJECTED not in _learn([cat, failed, web], "attacked")
 
 
-def test_a_real_refusal_with_the_same_words_is_still_learned(tmp_path: Path) -> None:
+def test_a_real_refusal_with_the_same_words_waits_for_the_persons_approval(tmp_path: Path) -> None:
     genuine = _claude_session(tmp_path / "real.jsonl", ATTACK, is_error=True,
                               tool_use_result="User rejected tool use")
     assert len(next(iter_turns(genuine)).rejected_calls) == 1
-    assert INJECTED in _learn([genuine], "genuine")
+    # the person did say it, but switching confirmations off is a danger class: it waits
+    assert INJECTED not in _learn([genuine], "genuine")
+    with Store() as store:
+        waiting = proposals(store, "genuine")
+    assert len(waiting) == 1 and INJECTED in json.dumps(waiting[0].action).lower()
+    assert "confirmation" in waiting[0].reason
+    approve("genuine", waiting[0].id)
+    assert INJECTED in build_bootstrap("genuine").text.lower() + "".join(
+        p.read_text().lower() for p in paths_home().rglob("*.md"))
 
 
 def test_subagent_transcript_read_alone_has_no_person(tmp_path: Path) -> None:

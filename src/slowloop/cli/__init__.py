@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "memo": "memo:memo",
     "prompt": "prompt:prompt",
     "history": "history:history",
+    "review": "review:review",
     "doctor": "doctor:doctor",
     "record-edit": "record_edit:record_edit",
     "hooks": "hooks:hooks",

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from .. import clock
 from ..config import Config, load_config
-from ..errors import ConflictError, LockedError, ProviderError, SlowloopError
+from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, UserError
 from ..history import FileChange
 from ..paths import home as default_home
 from ..store import Store
@@ -41,6 +41,8 @@ class ReflectionOutcome:
     reflection_id: int | None = None
     applied: list[dict] = field(default_factory=list)  # {"action", "changes": [ids]}
     rejected: list[dict] = field(default_factory=list)  # {"action", "reason"}
+    # waiting for the person (`slowloop review`): {"proposal", "action", "reason"}
+    held: list[dict] = field(default_factory=list)
     planned: list[dict] = field(default_factory=list)  # dry-run: what would change
     sent_to: str = "nowhere: the offline distiller ran on this machine"
     bundle_tokens: int = 0
@@ -172,6 +174,23 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     out.reflection_id = rid
     say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
         f"{len(bundle.turn_ids)} turns → {out.sent_to}")
+    try:
+        return _run(agent, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle,
+                    seen_at)
+    except SlowloopError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one bad answer must not leave R<id> 'running'
+        # Whatever went wrong with this reflection (a pathological answer, a bug) is recorded on
+        # it, and the cycle goes on to the next agent; nothing was applied.
+        reason = f"{type(exc).__name__}: {exc}"[:2000]
+        _fail(store, agent_id, rid, reason, transient=False)
+        out.status, out.reason = "failed", reason
+        return out
+
+
+def _run(agent, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at
+         ) -> ReflectionOutcome:
+    from .authorship import persons_words_at_stake
 
     raw = ""
     if provider is None:
@@ -196,6 +215,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         parsed = parse_output(raw)
 
     rejections: list[Rejection] = list(parsed.rejections)
+    held: list[tuple[Action, str]] = []  # waits for the person: `slowloop review`
     planned: list[tuple[Action, list[FileChange]]] = []
     touched: set[str] = set()
     memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes
@@ -215,7 +235,15 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
             continue
         verdict = check_content(action)
         if not verdict.ok:
-            rejections.append(Rejection(action.to_dict(), verdict.reason))
+            if provider is None and verdict.reason.startswith("dangerous content"):
+                # learned from what the person said: theirs to confirm, never applied silently
+                held.append((action, f"learned from the person's words, but {verdict.reason}"))
+            else:
+                rejections.append(Rejection(action.to_dict(), verdict.reason))
+            continue
+        at_stake = persons_words_at_stake(action, store, agent_id, lib, memo)
+        if at_stake:
+            held.append((action, at_stake))
             continue
         targets = set() if action.type == "update_memo" else (
             {action.target()} | {f"skill:{n}" for n in action.names})
@@ -256,9 +284,18 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         db.executemany("INSERT INTO rejections(reflection_id, action, reason, at) VALUES (?,?,?,?)",
                        [(rid, json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
                          else r.action, r.reason, clock.iso()) for r in rejections])
+        if not dry_run:
+            from .review import hold
+
+            out.held = [{"proposal": hold(db, agent_id, rid, a, why), "action": a.to_dict(),
+                         "reason": why} for a, why in held]
+    if dry_run:
+        out.held = [{"proposal": None, "action": a.to_dict(), "reason": why} for a, why in held]
     out.rejected = [{"action": r.action, "reason": r.reason} for r in rejections]
     all_changes = [c for _a, cs in planned for c in cs]
     summary = _summary(planned, rejections, nothing_reason, evictions)
+    if held:
+        summary += f" ({len(held)} waiting for approval: slowloop review)"
 
     if dry_run:
         out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs],
@@ -374,8 +411,15 @@ def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: li
     outcomes = []
     with Store(home=home) as store:
         for name in [a.agent for a in plan_cycle(store, cfg, agents=agents) if a.due]:
-            outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg, provider=provider,
-                                          dry_run=dry_run, on_event=on_event))
+            try:
+                outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg,
+                                              provider=provider, dry_run=dry_run,
+                                              on_event=on_event))
+            except UserError:
+                raise  # the configuration is wrong for every agent: say so once
+            except Exception as exc:  # noqa: BLE001 - one agent's failure must not starve the rest
+                outcomes.append(ReflectionOutcome(agent=name, status="failed",
+                                                  reason=f"{type(exc).__name__}: {exc}"[:2000]))
         if not dry_run:
             mark_cycle(store)
     return outcomes
