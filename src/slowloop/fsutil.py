@@ -37,10 +37,11 @@ def file_hash(path: Path) -> str | None:
 
 
 def read_text(path: Path) -> tuple[str | None, str | None]:
-    """``(text, hash)``; ``(None, None)`` when missing."""
+    """``(text, hash)``; ``(None, None)`` when missing — or when a folder stands where the file
+    should be (there is no such file; ``doctor`` names the folder)."""
     try:
         data = Path(path).read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError):
         return None, None
     return data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest()
 

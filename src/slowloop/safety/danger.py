@@ -495,7 +495,8 @@ def _evidence(text: str, start: int, end: int) -> str:
     return redact(snippet).text
 
 
-MAX_SCAN_CHARS = 100_000  # a learned text is small (a skill is at most 6,000 chars); past this only the head is judged
+# A learned text is small (a skill body is at most 6,000 chars); past this only the head is judged.
+MAX_SCAN_CHARS = 100_000
 
 
 def _scan_view(text: str, found: list[tuple[int, int, Danger]], spans: dict, view: int) -> None:
