@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import DataError
+from ..fsutil import confine
 from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
@@ -67,7 +68,9 @@ class Store(SQLiteFile):
 
     def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
         if path is None:
-            path = db_path(ensure_home(home))
+            root = ensure_home(home)
+            path = db_path(root)
+            confine(Path(path), root)  # a slowloop.db planted as a symlink must not lead out
         _check_file(Path(path))
         super().__init__(path, setup=self._migrate, foreign_keys=True)
 
