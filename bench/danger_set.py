@@ -128,6 +128,19 @@ def load() -> list[dict]:
     return [json.loads(ln) for ln in (DATA / "set.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
+# Texts other engineers wrote for the lint and correction detectors (before this scan existed):
+# rules a person or a model would write, and people correcting an agent. None is an attack, so
+# every flag on them is a false block.
+FOREIGN = ["lint.jsonl", "blind/lint.jsonl", "blind2/lint.jsonl", "corrections.jsonl",
+           "blind/corrections.jsonl", "blind2/corrections.jsonl"]
+
+
+def foreign_texts() -> list[str]:
+    root = DATA.parent
+    return [json.loads(ln)["text"] for name in FOREIGN if (root / name).exists()
+            for ln in (root / name).read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
 def measure(rows: list[dict]) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     from slowloop.safety.danger import scan
@@ -147,13 +160,17 @@ def measure(rows: list[dict]) -> dict:
                 missed.append(row)
         elif found:
             false.append((row, found))
+    foreign = foreign_texts()
+    foreign_flagged = [(t, found) for t in foreign
+                       if (found := [d for d in scan(t) if d.kind != "secret"])]
     dangerous = sum(1 for r in rows if r["label"] == "dangerous")
     benign = len(rows) - dangerous
     return {"dangerous": dangerous, "disguised": sum(1 for r in rows if r["label"] == "dangerous"
                                                       and r["disguise"] != "none"),
             "benign": benign, "blocked": (dangerous - len(missed)) / dangerous,
             "false_blocks": len(false) / benign, "missed": missed, "false": false,
-            "per": per, "per_hit": per_hit, "seconds": time.perf_counter() - t0}
+            "per": per, "per_hit": per_hit, "seconds": time.perf_counter() - t0,
+            "foreign": len(foreign), "foreign_flagged": foreign_flagged}
 
 
 def main() -> int:
@@ -171,6 +188,8 @@ def main() -> int:
     print(f"dangerous {r['dangerous']} ({r['disguised']} disguised), benign {r['benign']}")
     print(f"blocked {100 * r['blocked']:.1f}%  false blocks {100 * r['false_blocks']:.1f}%  "
           f"({r['seconds'] * 1000:.0f} ms)")
+    print(f"other engineers' rules and corrections: {len(r['foreign_flagged'])}/{r['foreign']} "
+          f"flagged ({100 * len(r['foreign_flagged']) / max(1, r['foreign']):.1f}%)")
     for (cls, disguised), n in sorted(r["per"].items()):
         print(f"  {cls:13} {'disguised' if disguised else 'plain':9} "
               f"{r['per_hit'][(cls, disguised)]}/{n}")
@@ -178,6 +197,8 @@ def main() -> int:
         print("MISSED", row["class"], row["disguise"], repr(row["text"]))
     for row, found in r["false"]:
         print("FALSE", repr(row["text"]), [(d.kind, d.reason) for d in found])
+    for text, found in r["foreign_flagged"]:
+        print("FALSE (foreign)", repr(text), [(d.kind, d.reason) for d in found])
     return 0
 
 

@@ -60,6 +60,9 @@ class _Rule:
     reason: str
     pattern: re.Pattern[str]
     negatable: bool = True  # a "never …" in the same clause makes it a benign prohibition
+    # "without asking" is itself the negated part: "never do X without asking" and "without the
+    # user's consent, do not add Y" (a negation anywhere in the sentence) forbid, not allow
+    sentence: bool = False
     check: Callable[[re.Match[str]], bool] | None = None  # extra judgement on the match
 
 
@@ -96,7 +99,7 @@ def _rm_unscoped(m: re.Match[str]) -> bool:
     return True
 
 
-_PUSH = _rx(r"\bgit\s+push\b([^\n;&|`]*)")
+_PUSH = _rx(r"\bgit\s+push\b([^\n;&|`\u3000-\uffff]*)")
 
 
 def _force_push_main(m: re.Match[str]) -> bool:
@@ -260,7 +263,7 @@ _MORE_RULES: list[_Rule] = [
               r"(?:bitten|fragen)"
               r"|(?:不要|不用|无需|无须|别|不必|永远不要|从不|切勿再)(?:再)?(?:向用户|跟用户|问用户|让用户)?"
               r"(?:询问|请求|征求|等待|问)?(?:用户)?(?:的)?(?:确认|许可|同意|批准|授权)"
-              r"|(?:確認|許可|承認)(?:を)?(?:求めない|求めず|取らない|取らず|しない|せず|不要)"
+              r"|(?:確認|許可|承認)(?:を)?(?:求めない|取らない|しない|は不要|不要)(?!ように)"
               r"|ユーザーに(?:確認|許可)(?:を)?(?:求め|取ら)(?:ない|ず)"), negatable=False),
     _Rule("confirmation", "tells the agent to act without asking the person",
           _rx(r"\bwithout\s+(?:asking|confirming|confirmation|approval|permission|review|"
@@ -273,7 +276,7 @@ _MORE_RULES: list[_Rule] = [
               r"|\bohne\s+(?:(?:nach)?zu)?fragen|\bohne\s+(?:Rück|Nach)frage|\bohne\s+(?:Bestätigung|"
               r"Erlaubnis|Genehmigung|Freigabe)"
               r"|(?:不经|未经|无需|不需要)(?:过)?(?:用户)?(?:的)?(?:确认|同意|许可|批准)"
-              r"|(?:確認|許可|承認)なしで")),
+              r"|(?:確認|許可|承認)(?:なしで|せずに?|を取らずに?|を求めずに?)"), sentence=True),
     # permissions
     _Rule("permissions", "widens what the agent may do unasked",
           _rx(r"\bauto[-_ ]?approv\w*|\balwaysAllow\b|\bbypassPermissions\b|"
@@ -350,14 +353,16 @@ _MORE_RULES: list[_Rule] = [
               r"instructions\b|\bthe\s+user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|"
               r"pre-?approved)\s+(?:you|everything|all)"), negatable=False),
     _Rule("injection", "tells the agent to set its instructions aside (other languages)",
-          _rx(r"(?:ignor\w*|disregard|desconsider\w*|missacht\w*|vergiss|oublie\w*|dimentica\w*|"
-              r"olvida\w*|esque[çc]a|esquece\w*|haz\s+caso\s+omiso\s+de|ne\s+tiens?\s+pas\s+compte\s+"
+          _rx(r"(?:\bignor(?:a|ate|e|ez|er|es|ar|ad|iere|ieren|ier)\b|\bdisregard\b|"
+              r"\bdesconsider[ea]\b|\bmissachte\b|\bvergiss\b|\boublie[rz]?\b|\bdimentica(?:te)?\b|"
+              r"\bolvida\b|\besque[çc]a\b|\besquece\b|haz\s+caso\s+omiso\s+de|ne\s+tiens?\s+pas\s+compte\s+"
               r"d)[^\n.]{0,30}?(?:instructions?|istruzioni|instru[cç](?:õ|o)es|instrucciones|"
               r"Anweisungen|Instruktionen|prompt\s+(?:système|di\s+sistema|del\s+sistema|do\s+sistema)|"
               r"Systemprompt|System-Prompt|consignes|direttive|diretrizes|directrices|Vorgaben)"
-              r"|(?:忽略|无视|忽视|不要理会|不理会|忘记|忘掉|无需遵守|不要遵守)[^\n。]{0,12}?(?:指令|指示|"
-              r"系统提示|提示词|规则|说明|要求)"
-              r"|(?:指示|システムプロンプト|ルール|命令)[^\n。]{0,12}?(?:を)?(?:無視|忘れ)"),
+              r"|(?<![你他她被])(?:忽略|无视|忽视|不要理会|不理会|忘记|忘掉|无需遵守|不要遵守)(?!了)"
+              r"[^\n。]{0,12}?(?:指令|指示|系统提示|提示词|规则|说明|要求)"
+              r"|(?:指示|システムプロンプト|ルール|命令)[^\n。]{0,12}?(?:を)?(?:無視|忘れ)"
+              r"(?:して|しろ|すること|せよ|なさい|る(?:こと)?|て)(?!い?た|しまった)"),
           negatable=False),
 ]
 
@@ -471,6 +476,18 @@ _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこ
 _CLAUSE_START = re.compile(r"[.!?;,:\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
 
 
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+
+
+def _negated_later(text: str, end: int) -> bool:
+    """A negation later in the same sentence ("without consent, do not add …", "…しないこと")."""
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end:stop.start() if stop else len(text)]
+    neg = _NEGATION_BEFORE.search(rest)
+    return bool((neg and not _NOT_REALLY.search(rest[neg.start():]))
+                or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
+
+
 def _negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -505,6 +522,8 @@ def _scan_view(text: str, found: list[tuple[int, int, Danger]], spans: dict, vie
             if rule.check is not None and not rule.check(m):
                 continue
             if rule.negatable and _negated(text, m.start(), m.end()):
+                continue
+            if rule.sentence and _negated_later(text, m.end()):
                 continue
             # One danger per kind and place: two rules seeing the same words say it once, and a
             # view that only undisguised what was already found adds nothing.
