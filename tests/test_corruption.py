@@ -77,8 +77,9 @@ def test_a_truncated_or_damaged_ledger_stops_with_recovery_steps(slowloop_home: 
     r = CliRunner().invoke(cli, ["doctor", "--json"])
     assert r.exit_code == 3 and '"severity": "error"' in r.output
     db.write_bytes(b"not a database at all, just text " * 10)
-    with pytest.raises(DataError, match="not a SQLite database"):
+    with pytest.raises(DataError, match="not a usable SQLite database") as err:
         Store()
+    assert ".recover" in (err.value.hint or "")
 
 
 def test_a_folder_where_a_skill_file_should_be_costs_that_skill_only(slowloop_home: Path) -> None:

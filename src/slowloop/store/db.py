@@ -34,11 +34,10 @@ RECOVERY = ("stop what uses slowloop (hooks, `slowloop watch`, the daemon); copy
 # A file sqlite3.connect just created is empty for the few milliseconds before the first
 # migration writes its header; an empty ledger older than this is a truncated one.
 _FRESH_SECONDS = 10.0
-_HEADER = b"SQLite format 3\x00"
 
 
 def _check_file(path: Path) -> None:
-    """Refuse a ledger file that cannot be ours before SQLite silently makes a new one of it."""
+    """Refuse an empty ledger file before SQLite silently makes a new ledger of it."""
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -48,12 +47,9 @@ def _check_file(path: Path) -> None:
             raise DataError("the ledger is an empty (0-byte) file: its history is gone, and "
                             "slowloop will not start a new one over it", path=str(path),
                             hint=RECOVERY)
-        return
-    with open(path, "rb") as fh:
-        header = fh.read(len(_HEADER))
-    if header != _HEADER:
-        raise DataError("the ledger is not a SQLite database (damaged or overwritten)",
-                        path=str(path), hint=RECOVERY)
+    # Nothing else is read here: opening and closing the file in this process would drop the
+    # POSIX locks another connection of this process holds on it. A foreign file is refused by
+    # SQLite itself when it is opened ("not a usable SQLite database", with the same steps).
 
 
 class Store(SQLiteFile):
