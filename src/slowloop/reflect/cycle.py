@@ -175,7 +175,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
         f"{len(bundle.turn_ids)} turns → {out.sent_to}")
     try:
-        return _run(agent, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle,
+        return _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle,
                     seen_at)
     except SlowloopError:
         raise
@@ -188,7 +188,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         return out
 
 
-def _run(agent, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at
+def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at
          ) -> ReflectionOutcome:
     from .authorship import persons_words_at_stake
 
