@@ -106,3 +106,22 @@ def test_a_huge_memo_keeps_the_session_start_fast(slowloop_home: Path) -> None:
     assert "always run make test" in text and "case 199999" not in text
     r = CliRunner().invoke(cli, ["doctor"])
     assert "a session start reads only its first" in r.output
+
+
+def test_memo_add_keeps_what_a_person_wrote_under_a_section(slowloop_home: Path) -> None:
+    memo = Memo("default")
+    memo.add("plays", "When testing, always run make test.")
+    structured = memo.path.read_text().replace(
+        "- When testing, always run make test.\n",
+        "- When testing, always run make test.\n\n### Deploying\n\n1. build\n2. ship\n\n"
+        "```bash\nmake deploy\n```\n\n| env | host |\n|---|---|\n| prod | a |\n")
+    memo.path.write_text(structured)
+    Memo("default").add("plays", "When releasing, always tag first.")
+    Memo("default").add("strengths", "Pitfall: when editing YAML, check the indentation.")
+    text = memo.path.read_text()
+    # everything the person wrote is still there, byte for byte, and the new bullets were added
+    for block in ("### Deploying\n\n1. build\n2. ship\n", "```bash\nmake deploy\n```\n",
+                  "| env | host |\n|---|---|\n| prod | a |\n"):
+        assert block in text
+    assert text.index("| prod | a |") < text.index("- When releasing, always tag first.")
+    assert "- Pitfall: when editing YAML" in text.split("## Plays")[0]
