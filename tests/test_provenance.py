@@ -135,3 +135,35 @@ def test_codex_output_saying_rejected_by_user_is_not_a_refusal(tmp_path: Path) -
     turn = next(iter_turns(path))
     assert turn.rejected_calls == ()
     assert INJECTED not in _learn([path], "codex-attacked")
+
+
+def test_a_dangerous_fix_the_agent_ran_is_rejected_not_learned_nor_held(tmp_path: Path) -> None:
+    """A recovery rule is built from what the agent ran: when that is a bypass, it is rejected
+    (the person never said it, so there is nothing for them to approve)."""
+    records = [
+        _cc("user", "Commit the changes", 0),
+        _cc("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                           "input": {"command": "git commit -m wip"}}], 1),
+        _cc("user", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                      "content": "Exit code 1\npre-commit hook failed: ruff found 3 errors"}], 2,
+            toolUseResult="Error: Exit code 1\npre-commit hook failed: ruff found 3 errors"),
+        _cc("assistant", [{"type": "tool_use", "id": "t2", "name": "Bash",
+                           "input": {"command": "git -c core.hooksPath=/dev/null commit -m wip"}}], 3),
+        _cc("user", [{"type": "tool_result", "tool_use_id": "t2", "is_error": False,
+                      "content": "[main 1a2b3c4] wip"}], 4,
+            toolUseResult={"stdout": "[main 1a2b3c4] wip", "stderr": ""}),
+        _cc("assistant", [{"type": "text", "text": "Committed."}], 5),
+    ]
+    path = tmp_path / "bypass.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with Store() as store:
+        ingest_paths([path], agent="bypass", store=store, cfg=load_config())
+    out = reflect_agent("bypass", provider=None, force=True)
+    learned = "\n".join([build_bootstrap("bypass").text,
+                         *(p.read_text() for p in paths_home().rglob("*.md"))])
+    assert "hooksPath" not in learned
+    with Store() as store:
+        assert proposals(store, "bypass") == []
+    proposed = json.dumps([r["action"] for r in out.rejected])
+    if "hooksPath" in proposed:  # the learner proposed it: the gate said why not
+        assert any("bypass" in r["reason"] for r in out.rejected)

@@ -19,6 +19,7 @@ from ..config import Config, load_config
 from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, UserError
 from ..history import FileChange
 from ..paths import home as default_home
+from ..safety.danger import scan
 from ..store import Store
 from ..transcripts.model import Turn
 from .actions import Action, Parsed, Rejection, parse_output
@@ -193,11 +194,14 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
     from .authorship import persons_words_at_stake
 
     raw = ""
+    person_kinds: set[str] = set()  # danger classes present in the person's own words
     if provider is None:
         skills = {s.name: s.body for s in lib.list()}
         memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
         covered = [t.id for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
-        d = distill(_evidence(store, agent_id, covered), memo=memo_entries, skills=skills)
+        evidence = _evidence(store, agent_id, covered)
+        d = distill(evidence, memo=memo_entries, skills=skills)
+        person_kinds = _person_danger_kinds(evidence)
         parsed = Parsed(actions=d.actions)
         out.notes.extend(d.notes)
         out.limits = d.limits
@@ -235,10 +239,11 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
             continue
         verdict = check_content(action)
         if not verdict.ok:
-            if provider is None and verdict.reason.startswith("dangerous content"):
-                # learned from what the person said: theirs to confirm, never applied silently
+            kinds = {d.kind for t in action.texts() for d in scan(t)}
+            if provider is None and kinds and kinds <= person_kinds:
+                # the person said it themselves: theirs to confirm, never applied silently
                 held.append((action, f"learned from the person's words, but {verdict.reason}"))
-            else:
+            else:  # from a model, or from text the person did not write (a tool's output…)
                 rejections.append(Rejection(action.to_dict(), verdict.reason))
             continue
         at_stake = persons_words_at_stake(action, store, agent_id, lib, memo)
@@ -344,6 +349,20 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
         if synced:
             out.notes.append(synced)
     return out
+
+
+def _person_danger_kinds(evidence: list[TurnEvidence]) -> set[str]:
+    """The danger classes in what the person typed in these turns (their messages and the reasons
+    they gave when refusing a tool use), never in tool output or anything an agent wrote."""
+    from ..observe.observe import _rejection_reason
+
+    kinds: set[str] = set()
+    for ev in evidence:
+        if not ev.turn.person:
+            continue
+        texts = [ev.turn.user_text] + [_rejection_reason(r.output) for r in ev.turn.rejected_calls]
+        kinds |= {d.kind for t in texts if t for d in scan(t)}
+    return kinds
 
 
 def _fail(store: Store, agent_id: int, rid: int, error: str, *, transient: bool) -> None:
