@@ -58,6 +58,8 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
 
     for agent in names:
         for p in sorted((root / agent / "skills").glob("*/SKILL.md")):
+            if not p.is_file():
+                continue  # a folder where the file should be: the skills check reports it
             text = p.read_text(encoding="utf-8", errors="replace")
             if CONFLICT_BEGIN in text:
                 findings.append({"agent": agent, "path": str(p), "line": text[:text.find(CONFLICT_BEGIN)].count("\n") + 1,
