@@ -59,7 +59,7 @@ def _id(value: str) -> int:
 @click.argument("proposal")
 @agent_option
 def approve(proposal: str, agent: str) -> None:
-    """Apply one proposal now, against the files as they are (undo with `slowloop undo`).
+    """Apply one proposal now, against the files as they are (undo with `slowloop history undo`).
 
     \b
     Example:

@@ -6,7 +6,7 @@ A reflection applies what it may on its own and *holds* the rest here, with the 
 - a change over text a person wrote (replace, remove, merge, retire: :mod:`.authorship`).
 
 Approving plans the action against the files as they are now and applies it, recorded under the
-reflection that proposed it (so ``slowloop undo R<id>`` still reverts it); declining keeps the
+reflection that proposed it (so ``slowloop history undo R<id>`` still reverts it); declining keeps the
 proposal and its reason in the ledger. Either decision is final.
 """
 
