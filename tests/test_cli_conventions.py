@@ -36,7 +36,7 @@ def test_every_command_has_help_with_an_example(name, cmd):
 
 READING = {"agents", "config show", "explain", "schedule", "bundle", "search", "skills list",
            "skills stats", "memory status", "memory debt list", "history", "doctor", "lint",
-           "index status"}
+           "index status", "review list"}
 
 
 @pytest.mark.parametrize("name", sorted(READING))

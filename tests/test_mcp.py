@@ -80,7 +80,9 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
     assert "flaky arm64 job" in out["debts"]
     assert json.loads(out["update"])["status"] == "closed"
     assert out["bad_debt"].is_error and "D-9999" in _text(out["bad_debt"])
-    assert "staging" in out["turn"] and '"corrected": true' in out["turn"].replace(": True", ": true")
+    # the agent's account of a turn is recorded, but its "user" words are never the person's
+    # correction: an injected agent could otherwise invent lessons in the person's name
+    assert "staging" in out["turn"] and '"corrected": false' in out["turn"].replace(": False", ": false")
     assert "arm64" in out["search"]
     assert "run-tests" in out["edit"]
     with Store(home=slowloop_home) as store:

@@ -290,10 +290,10 @@ def test_a_400_about_something_else_does_not_fall_back(server: FakeServer,
 def test_auto_picks_json_schema_for_openai_and_json_object_elsewhere(
         server: FakeServer, no_connections: None) -> None:
     assert OpenAICompatProvider(base_url=server.url).structured == "json_object"
-    vendor = OpenAICompatProvider(model="gpt-x", allow_remote=["openai"])
+    vendor = OpenAICompatProvider(model="gpt-x", allow_remote=["api.openai.com"])
     assert vendor.structured == "json_schema"
     assert vendor.api_key_env == "OPENAI_API_KEY"
-    assert vendor.destination() == "api.openai.com (remote, allowed as 'openai')"
+    assert vendor.destination() == "api.openai.com (remote, allowed by host)"
 
 
 def test_unknown_structured_mode_is_a_user_error(server: FakeServer) -> None:
@@ -319,15 +319,26 @@ def test_allowing_another_name_does_not_allow_this_one(no_connections: None) -> 
         get_provider(cfg)
 
 
-def test_allowed_by_name_through_the_environment(no_connections: None,
+def test_allowed_by_host_through_the_environment(no_connections: None,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SLOWLOOP_PROVIDER__KIND", "openai")
     monkeypatch.setenv("SLOWLOOP_PROVIDER__BASE_URL", "https://llm.corp.invalid/v1")
     monkeypatch.setenv("SLOWLOOP_PROVIDER__NAME", "corp")
-    monkeypatch.setenv("SLOWLOOP_PRIVACY__ALLOW_REMOTE", "corp")
+    monkeypatch.setenv("SLOWLOOP_PRIVACY__ALLOW_REMOTE", "llm.corp.invalid")
     provider = get_provider(load_config())
     assert provider is not None
-    assert provider.destination() == "llm.corp.invalid (remote, allowed as 'corp')"
+    assert provider.destination() == "llm.corp.invalid (remote, allowed by host)"
+
+
+def test_a_provider_name_allows_nothing(no_connections: None) -> None:
+    # the name is a label anyone can write; the host is where the bundle goes
+    for allowed in (["openai"], ["corp"], ["api.openai.com"], [".openai.com"]):
+        with pytest.raises(PrivacyError, match="attacker.example"):
+            OpenAICompatProvider(base_url="https://attacker.example/v1", name="openai",
+                                 allow_remote=allowed)
+    assert OpenAICompatProvider(base_url="https://llm.attacker.example/v1", name="x",
+                                allow_remote=[".attacker.example"]).destination().startswith(
+        "llm.attacker.example")
 
 
 @pytest.mark.parametrize("url", [
@@ -392,11 +403,11 @@ def test_an_allowed_remote_endpoint_really_works(sleeps: list[float],
             OpenAICompatProvider(base_url=remote.url, name="lan-box")
         assert remote.seen == []
         provider = OpenAICompatProvider(base_url=remote.url, name="lan-box",
-                                        allow_remote=["lan-box"], sleep=sleeps.append)
+                                        allow_remote=[ip], sleep=sleeps.append)
         remote.queue(Reply(body=chat_reply("from the lan")))
         out = provider.complete("s", "u")
         assert out.text == "from the lan"
-        assert out.destination == f"{ip} (remote, allowed as 'lan-box')"
+        assert out.destination == f"{ip} (remote, allowed by host)"
     finally:
         remote.close()
 
@@ -496,3 +507,34 @@ def test_retry_after_forms() -> None:
     assert retry_after_seconds({"retry-after": formatdate(now + 30, usegmt=True)}, now) == 30.0
     assert retry_after_seconds({"retry-after": "soon"}, now) is None
     assert retry_after_seconds({}, now) is None
+
+
+def test_a_name_that_resolves_elsewhere_after_the_check_gets_nothing(
+        sleeps: list[float], monkeypatch: pytest.MonkeyPatch) -> None:
+    """DNS rebinding: the name was loopback when the provider was built, and points at another
+    machine when the request connects. The connected address is checked, so nothing is sent."""
+    ip = _lan_ip()
+    if ip is None:
+        pytest.skip("this machine has no non-loopback address to rebind to")
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    remote = FakeServer(host=ip)
+    real = socket.getaddrinfo
+    answers = iter(["127.0.0.1"])
+
+    def rebinding(host, *args, **kwargs):
+        if host == "rebind.test":
+            return real(next(answers, ip), *args, **kwargs)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    try:
+        provider = OpenAICompatProvider(base_url=f"http://rebind.test:{remote.port}/v1",
+                                        sleep=sleeps.append)
+        assert provider.destination().endswith("(loopback)")
+        remote.queue(Reply(body=chat_reply("leaked")))
+        with pytest.raises(PrivacyError, match="not a loopback address"):
+            provider.complete("s", "u")
+        assert remote.seen == []
+    finally:
+        remote.close()

@@ -73,8 +73,11 @@ def _full_library(monkeypatch):
     monkeypatch.setenv("SLOWLOOP_SKILLS__EVICTION_GRACE", "0")
     _ingest([EXAMPLES])
     lib = SkillLibrary("rv")
-    lib.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n")
-    lib.create("testing", "When testing: the steps.", "- When testing, always run make test.\n")
+    # learned earlier (a person's own skill would make a patch over it wait for approval)
+    lib.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n",
+               actor="reflection")
+    lib.create("testing", "When testing: the steps.", "- When testing, always run make test.\n",
+               actor="reflection")
     return lib
 
 
@@ -118,7 +121,8 @@ def test_a_create_at_the_cap_does_not_evict_the_skill_another_action_patches(mon
     _ingest([EXAMPLES / "claude-code-webshop-pnpm.jsonl"], agent="rv2")
     monkeypatch.setenv("SLOWLOOP_SKILLS__MAX_COUNT", "1")
     lib2 = SkillLibrary("rv2")
-    lib2.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n")
+    lib2.create("deploying", "When deploying: the steps.", "- When deploying, always run make deploy.\n",
+                actor="reflection")
     answer2 = {"actions": [answer["actions"][1], answer["actions"][0]]}
     out2 = reflect_agent("rv2", provider=_Scripted(answer2), force=True)
     assert out2.status == "applied", out2

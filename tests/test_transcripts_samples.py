@@ -182,7 +182,8 @@ def test_forked_session_keeps_both_branches_in_file_order(samples: Path) -> None
 def test_claude_small_fixture(samples: Path) -> None:
     turns, _ = read(samples, "claude-code/as-small.jsonl")
     first = turns[0]
-    assert first.user_text == "Hello"  # a sidechain-only start still yields a turn
+    # a sidechain-only start still yields a turn, but its prompt came from the main agent
+    assert first.user_text == "" and first.tool_calls
     assert first.aborted and first.abort_evidence == "assistant reply aborted mid-stream"
     rejected = first.rejected_calls
     assert len(rejected) == 1 and rejected[0].output.startswith("The user doesn't want to proceed")

@@ -38,7 +38,7 @@ from pathlib import Path
 from . import clock
 from .config import Config, load_config
 from .errors import DataError, UserError
-from .memo import HEADINGS, SECTIONS, Memo, memo_cap, section_chars
+from .memo import HEADINGS, SECTIONS, Memo, MemoContent, memo_cap, parse_memo
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
 from .skills.format import Skill
@@ -57,17 +57,43 @@ class Bootstrap:
     tokens: int
 
 
+# The memo is capped when rendered; a memo file far past any cap (pasted logs, a runaway script) is
+# read only this far, so the session start stays fast whatever is in it. doctor warns about it.
+MEMO_READ_BYTES = 256 * 1024
+
+
+def _within(entries: list[str], cap: int) -> list[str]:
+    """The first entries whose rendered bullets fit in ``cap`` (what ``section_chars`` counts)."""
+    used = -1
+    for i, e in enumerate(entries):
+        used += len(e) + 3  # "- " + entry + "\n"
+        if used > cap:
+            return entries[:i]
+    return entries
+
+
+def _read_memo(memo: Memo) -> MemoContent:
+    try:
+        size = memo.path.stat().st_size
+    except OSError:
+        size = 0
+    if size <= MEMO_READ_BYTES:
+        return memo.content()[0]
+    with open(memo.path, "rb") as fh:
+        head = fh.read(MEMO_READ_BYTES).decode("utf-8", errors="replace")
+    return parse_memo(head[:head.rfind("\n") + 1], str(memo.path))
+
+
 def _memo_text(memo: Memo, config: Config) -> str:
     try:
-        content = memo.content()[0]
+        content = _read_memo(memo)
     except DataError:
         return ""  # a hand-broken memo is reported by doctor; the session starts without it
     parts = []
     for s in SECTIONS:
         entries = list(content.entries[s])
         cap = memo_cap(config, s)
-        while entries and section_chars(entries) > cap:
-            entries.pop()
+        entries = _within(entries, cap)
         if entries:
             parts.append(f"## {HEADINGS[s]}\n" + "\n".join(f"- {e}" for e in entries))
     if not parts:

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,10 +38,11 @@ def file_hash(path: Path) -> str | None:
 
 
 def read_text(path: Path) -> tuple[str | None, str | None]:
-    """``(text, hash)``; ``(None, None)`` when missing."""
+    """``(text, hash)``; ``(None, None)`` when missing — or when a folder stands where the file
+    should be (there is no such file; ``doctor`` names the folder)."""
     try:
         data = Path(path).read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError):
         return None, None
     return data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest()
 
@@ -55,7 +57,8 @@ def atomic_write(path: Path, text: str, *, expect: str | None | bool = False, mo
     the hash check exists.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    confine(path)
+    make_private_dirs(path.parent)
     data = text.encode("utf-8")
     with file_lock(lock_path_for(path)):
         if expect is not False:
@@ -118,14 +121,72 @@ def fsync_dir(directory: Path) -> None:
 
 
 def lock_dir() -> Path:
-    """This user's lock folder (private, in the system temp dir)."""
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    d = Path(tempfile.gettempdir()) / f"slowloop-locks-{uid}"
-    d.mkdir(mode=0o700, exist_ok=True)
-    if hasattr(os, "getuid") and d.stat().st_uid != uid:
+    """This user's lock folder, where no other user can create it first.
+
+    ``$XDG_RUNTIME_DIR/slowloop`` (per-user, private, made by the login session) when there is one,
+    else the user's cache folder. A shared folder such as ``/tmp`` would let another local user
+    create the lock folder first and block every write (SessionStart would then deliver nothing).
+    """
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and _private_dir(Path(runtime)):
+        d = Path(runtime) / "slowloop"
+    elif sys.platform == "darwin":
+        d = Path.home() / "Library" / "Caches" / "slowloop" / "locks"
+    else:
+        d = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "slowloop" / "locks"
+    make_private_dirs(d)
+    if hasattr(os, "getuid") and d.stat().st_uid != os.getuid():
         raise LockedError(f"{d} belongs to another user; refusing to keep locks there",
-                          hint="remove it, or set TMPDIR to a private folder")
+                          hint="remove it, or set XDG_RUNTIME_DIR to a private folder")
     return d
+
+
+def _private_dir(d: Path) -> bool:
+    try:
+        st = d.stat()
+    except OSError:
+        return False
+    return (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o077
+
+
+def make_private_dirs(d: Path) -> None:
+    """``mkdir -p`` where every folder it creates is 0700 (whatever the umask)."""
+    d = Path(d)
+    missing = []
+    while not d.exists():
+        missing.append(d)
+        if d.parent == d:
+            break
+        d = d.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o700)
+
+
+def confine(path: Path, root: Path | None = None) -> None:
+    """Refuse a write in the home that a planted symlink would carry outside it.
+
+    Only paths under the slowloop home are confined (``hooks install`` writes a project's
+    settings.json through its symlink on purpose). The home itself may be a link; what is
+    inside it may not lead out.
+    """
+    from .errors import DataError
+    from .paths import home
+
+    root = os.path.abspath(root if root is not None else home())
+    target = os.path.abspath(path)
+    if os.path.commonpath([root, target]) != root:
+        return
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(target)
+    if os.path.commonpath([real_root, real]) != real_root:
+        raise DataError(f"a symlink in the slowloop home leads outside it ({target} -> {real}); "
+                        "not writing through it", path=target,
+                        hint="remove the symlink; slowloop keeps everything it writes in its home")
 
 
 def lock_path_for(path: Path) -> Path:
@@ -146,7 +207,7 @@ def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -
     ``flock`` locks die with their process, so a crashed holder never blocks anyone forever.
     """
     lock_path = Path(lock_path)
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dirs(lock_path.parent)
     fd = os.open(str(lock_path), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         if fcntl is None:  # pragma: no cover
@@ -176,7 +237,8 @@ def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -
 def append_line(path: Path, line: str) -> None:
     """Append one line under the file's lock (used for logs and append-only notes)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    confine(path)
+    make_private_dirs(path.parent)
     with file_lock(lock_path_for(path)):
         fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:

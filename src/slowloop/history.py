@@ -30,7 +30,8 @@ from typing import Iterable, Literal, Sequence
 
 from . import clock
 from .errors import ConflictError, UserError
-from .fsutil import atomic_write, file_hash, file_lock, lock_path_for, read_text, sha256_text
+from .fsutil import (atomic_write, confine, file_hash, file_lock, lock_path_for, make_private_dirs,
+                     read_text, sha256_text)
 from .store import Store
 
 ChangeKind = Literal["skill", "memo", "memory"]
@@ -110,7 +111,8 @@ def _tidy_skill_dir(folder: Path, archive_dir: Path | None) -> None:
             with contextlib.suppress(OSError):
                 entry.unlink()
         elif archive_dir is not None:
-            archive_dir.mkdir(parents=True, exist_ok=True)
+            confine(archive_dir / entry.name)  # a planted archive/ link must not carry it out
+            make_private_dirs(archive_dir)
             shutil.move(str(entry), str(archive_dir / entry.name))
     with contextlib.suppress(OSError):
         folder.rmdir()

@@ -103,6 +103,42 @@ def render_memo(content: MemoContent) -> str:
     return "\n\n".join(parts).rstrip() + "\n"
 
 
+def append_bullet(text: str, section: str, entry: str) -> str | None:
+    """``text`` with ``- entry`` added at the end of ``section``, nothing else touched; ``None``
+    when the section's heading is not there (the caller renders the memo instead)."""
+    lines = text.splitlines(keepends=True)
+    start = end = None
+    fence = ""
+    for i, raw in enumerate(lines):
+        stripped = raw.strip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+            continue
+        if fence:
+            continue
+        m = re.match(r"^##\s+(.+?)\s*#*$", raw.rstrip())
+        if m:
+            if start is not None:
+                end = i
+                break
+            if _section_of(m.group(1)) == section:
+                start = i
+    if start is None:
+        return None
+    if end is None:
+        end = len(lines)
+    at = end
+    while at > start + 1 and not lines[at - 1].strip():
+        at -= 1  # before the blank lines that close the section
+    if at > 0 and not lines[at - 1].endswith("\n"):
+        lines[at - 1] += "\n"
+    prev = lines[at - 1].lstrip()
+    # a blank line under a bare heading, or after a table, code or prose the bullet must not join
+    lead = ["\n"] if at == start + 1 or not prev.startswith(("- ", "* ", "+ ")) else []
+    return "".join(lines[:at] + lead + [f"- {entry}\n"] + lines[at:])
+
+
 def _check_section(section: str) -> str:
     if section not in SECTIONS:
         raise UserError(f"unknown memo section {section!r}", hint="use strengths or plays")
@@ -224,7 +260,14 @@ class Memo:
                 hint=f"replace or remove an entry instead (`slowloop memo replace|remove --section "
                      f"{section}`): be truer, not longer")
         new = MemoContent(content.preamble, {**content.entries, section: tuple(entries)})
-        return [FileChange(path=self.path, before=before, before_hash=digest, after=render_memo(new),
+        source = base_text if base_text is not None else before
+        after = None
+        if op == "add" and source:
+            # an added entry goes in as one more bullet: the sub-headings, lists, code and tables
+            # a person keeps under the section stay exactly as they wrote them
+            after = append_bullet(source, section, entries[-1])
+        return [FileChange(path=self.path, before=before, before_hash=digest,
+                           after=after if after is not None else render_memo(new),
                            kind="memo", target=section, op=op)]
 
     def _apply(self, changes: list[FileChange], actor: str, reflection_id: int | None) -> None:

@@ -7,6 +7,7 @@ one line on stderr (plus a hint) and an exit code that says who is at fault.
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 
 import click
@@ -35,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "memo": "memo:memo",
     "prompt": "prompt:prompt",
     "history": "history:history",
+    "review": "review:review",
     "doctor": "doctor:doctor",
     "record-edit": "record_edit:record_edit",
     "hooks": "hooks:hooks",
@@ -69,6 +71,13 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except SlowloopError as exc:
             raise Failure(exc) from exc
+        except sqlite3.DatabaseError as exc:  # a page damaged after the ledger was opened
+            if isinstance(exc, sqlite3.OperationalError):
+                raise  # locked, read-only, disk full: not damage
+            from ..errors import DataError
+
+            raise Failure(DataError(f"the ledger is damaged: {exc}",
+                                    hint="run `slowloop doctor` for how to recover")) from exc
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..bootstrap import MEMO_READ_BYTES
 from ..paths import validate_agent_name
 from .common import echo_json, get_app, json_option
 
@@ -28,6 +29,7 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
     from ..skills import SkillLibrary
 
     app = get_app()
+    _check_ledger(app, as_json)
     root = app.home / "agents"
     names = [validate_agent_name(a) for a in agents] or (
         sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else [])
@@ -40,6 +42,13 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                              "severity": p.severity, "message": p.message})
         memo = Memo(agent, home=app.home, config=app.config, store=app.store)
         memo.notice()
+        size = memo.path.stat().st_size if memo.path.is_file() else 0
+        if size > MEMO_READ_BYTES:
+            findings.append({"agent": agent, "path": str(memo.path), "line": None,
+                             "severity": "warning",
+                             "message": f"the memo is {size // 1024} KB; a session start reads only "
+                                        f"its first {MEMO_READ_BYTES // 1024} KB (and shows what "
+                                        "fits the caps): move old entries out of it"})
         for line, message, severity in memo.problems():
             findings.append({"agent": agent, "path": str(memo.path), "line": line,
                              "severity": severity, "message": message})
@@ -49,6 +58,8 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
 
     for agent in names:
         for p in sorted((root / agent / "skills").glob("*/SKILL.md")):
+            if not p.is_file():
+                continue  # a folder where the file should be: the skills check reports it
             text = p.read_text(encoding="utf-8", errors="replace")
             if CONFLICT_BEGIN in text:
                 findings.append({"agent": agent, "path": str(p), "line": text[:text.find(CONFLICT_BEGIN)].count("\n") + 1,
@@ -102,6 +113,31 @@ def _install_findings(home, only: list[str] | None) -> list[dict]:
     return out
 
 
+def _check_ledger(app, as_json: bool) -> None:
+    """The ledger first: every other check records into it. Damaged → say how to recover, exit 3."""
+    import sqlite3
+
+    from ..errors import DataError
+    from ..store.db import RECOVERY
+
+    try:
+        problems = app.store.integrity()
+        where = str(app.store.path)
+    except DataError as exc:
+        problems, where = [exc.message], exc.path or "slowloop.db"
+    except sqlite3.DatabaseError as exc:
+        problems, where = [str(exc)], "slowloop.db"
+    if not problems:
+        return
+    finding = {"agent": None, "path": where, "line": None, "severity": "error",
+               "message": f"the ledger is damaged ({'; '.join(problems[:3])}). To recover: {RECOVERY}"}
+    if as_json:
+        echo_json([finding])
+    else:
+        click.echo(f"error: {where}: {finding['message']}")
+    sys.exit(3)
+
+
 # The files slowloop rewrites in place; one saved in another encoding is read with U+FFFD where
 # its bytes were and every write to it is refused, so say so here before a command trips on it.
 EDITABLE = ("memo.md", "skills/*/SKILL.md", "memory/*.md", "contexts/*/CONTEXT.md")
@@ -110,6 +146,8 @@ EDITABLE = ("memo.md", "skills/*/SKILL.md", "memory/*.md", "contexts/*/CONTEXT.m
 def _not_utf8(agent_root):
     for pattern in EDITABLE:
         for path in sorted(agent_root.glob(pattern)):
+            if not path.is_file():
+                continue  # a folder where the file should be: the skills check reports it
             data = path.read_bytes()
             try:
                 data.decode("utf-8")

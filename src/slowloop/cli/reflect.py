@@ -37,6 +37,12 @@ def _print_outcome(o, as_json: bool) -> None:
         act = r["action"]
         label = act.get("type", "output") if isinstance(act, dict) else "output"
         click.echo(f"  - rejected {label}: {r['reason']}")
+    for h in o.held:
+        act = h["action"]
+        pid = f"P{h['proposal']} " if h.get("proposal") else ""
+        click.echo(f"  ? {pid}waits for approval ({act['type']} "
+                   f"{act.get('name') or act.get('into') or act.get('section')}): {h['reason']}"
+                   + (f" — `slowloop review approve {h['proposal']}`" if h.get("proposal") else ""))
     for n in o.notes:
         click.echo(f"  note: {n}")
     if o.limits and o.status in ("applied", "nothing", "dry-run"):

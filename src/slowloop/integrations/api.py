@@ -27,8 +27,12 @@ def get_bootstrap(agent: str = "default", *, task: str | None = None, home: Path
 
 def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
                      format: Literal["openai", "anthropic"] | None = None,
-                     session_id: str | None = None, home: Path | None = None) -> list[dict[str, Any]]:
+                     session_id: str | None = None, home: Path | None = None,
+                     reported_by_agent: bool = False) -> list[dict[str, Any]]:
     """Observe and record the turns of an OpenAI- or Anthropic-style message list.
+
+    ``reported_by_agent``: the list comes from the agent itself (the MCP ``record_turn`` tool), so
+    its "user" messages are the agent's account, never the person's correction.
 
     Call it after each turn with the whole conversation so far: turns already recorded come back
     ``unchanged``, a turn that grew is ``updated``. ``session_id`` keeps two conversations that
@@ -44,6 +48,8 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
     turns = turns_from_messages(messages, format=format)
     if session_id is not None:
         turns = [dataclasses.replace(t, session_id=str(session_id)) for t in turns]
+    if reported_by_agent:
+        turns = [dataclasses.replace(t, person=False) for t in turns]
     weakness = default_weakness(agent, home=h) if (h / "agents" / agent / "memo.md").exists() else None
     cfg = load_config(h)
     with Store(home=h) as store:

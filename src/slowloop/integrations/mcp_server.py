@@ -3,6 +3,11 @@
 Each tool is a thin wrapper over one library function, named like the CLI command that does the
 same. Arguments are validated by the library (a bad one comes back as a tool error that names the
 value and what to do). The ``mcp`` package is an optional extra, imported only here.
+
+The client is an agent, and possibly one a web page or a README has talked into something: every
+result passes the redaction layer before it reaches the model behind the client, text it writes
+where future sessions read it passes the safety gate, and the turns it records are its own account
+(``reported_by_agent``), never the person's corrections.
 """
 
 from __future__ import annotations
@@ -33,11 +38,31 @@ def _tool(server, tool_error, description: str):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             try:
-                return fn(*args, **kwargs)
+                return _redacted(fn(*args, **kwargs))
             except SlowloopError as exc:
                 raise tool_error(str(exc)) from exc
         return server.tool(description=description)(wrapper)
     return register
+
+
+def _redacted(value: Any) -> Any:
+    """A tool result as it may reach the model behind the client: no secret in any string."""
+    from ..providers.boundary import outgoing
+
+    if isinstance(value, str):
+        return outgoing(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
+
+
+def _gated(text: str | None, where: str) -> None:
+    if text:
+        from ..safety.gate import check
+
+        check(text, where=where, hint="a person can write it with `slowloop memory` at the CLI")
 
 
 def build_server(agent: str = "default", home: Path | None = None, project: Path | None = None):
@@ -116,6 +141,7 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
     @_tool(server, tool_error, "Append a note to the chronicle: what happened in this session and "
                              "why (one or two sentences).")
     def append_memory(text: str) -> dict[str, Any]:
+        _gated(text, "the chronicle")
         res = memory().note(text)
         return {"at": res.at, "text": res.text, "archived": res.archived is not None}
 
@@ -130,6 +156,8 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
                              "deferred, closed), its text, or add a note line.")
     def update_debt(debt_id: str, status: str | None = None, text: str | None = None,
                     note: str | None = None) -> dict[str, Any]:
+        _gated(text, "the debts register")
+        _gated(note, "the debts register")
         return memory().update_debt(debt_id, status=status, text=text, note=note).to_json()
 
     @_tool(server, tool_error, "Search everything past (turns, chronicle, debts, skills, memo) for "
@@ -148,7 +176,8 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
                     session_id: str | None = None) -> list[dict[str, Any]]:
         from .api import observe_messages
 
-        return observe_messages(messages, agent=agent, format=format, session_id=session_id, home=h)
+        return observe_messages(messages, agent=agent, format=format, session_id=session_id, home=h,
+                                reported_by_agent=True)
 
     @_tool(server, tool_error, "Tell slowloop the user changed the result of a skill-assisted answer "
                              "(name the skill, or omit it for the skills read last).")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Callable, Literal
 
 from .. import clock
 from ..errors import ConflictError, UserError
-from ..fsutil import atomic_write, file_hash, fsync_dir, sha256_text
+from ..fsutil import atomic_write, confine, file_hash, fsync_dir, make_private_dirs, sha256_text
 from ..tokens import estimate_tokens
 from . import debts as debts_mod
 from . import sections
@@ -153,7 +153,8 @@ def slug(milestone: str) -> str:
 
 
 def _write_durable(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    confine(path)
+    make_private_dirs(path.parent)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
@@ -238,7 +239,8 @@ def _roll_forward(mem: "Memory", plan: dict) -> None:
     staging = mem.root / STAGING
     dest = mem.root / PAST / plan["layer"]
     if (staging / "layer").exists() and not dest.exists():
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        confine(dest)
+        make_private_dirs(dest.parent)
         os.replace(staging / "layer", dest)
         fsync_dir(dest.parent)
     _stage("layer-moved")

@@ -14,6 +14,8 @@ from typing import Callable, Literal
 
 from .. import markdown
 from ..errors import SlowloopError
+from ..safety.danger import scan
+from ..safety.gate import describe
 from .debts import Debt
 from .sections import ChronicleEntry
 
@@ -154,6 +156,11 @@ def build_summary(header: str, info: CycleInfo, entries: list[ChronicleEntry], c
         except SlowloopError as exc:
             body = ""
             warning = f"the model could not summarise ({exc.message}); used the extractive summary"
+        dangers = scan(body) if body else []
+        if dangers:  # the summary is read at every session start: a model's text is gated
+            body = ""
+            warning = (f"the model's summary was not used ({describe(dangers)}); used the "
+                       "extractive summary")
         if body:
             pointer = f"(cycle {info.number} is in {info.layer}; earlier summaries nest in each layer)"
             return hard_cap(f"{header}\n\n{body}\n\n{pointer}\n", cap), "model", None

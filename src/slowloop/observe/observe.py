@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ..config import Config
+from ..transcripts.anthropic import REJECTED
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
@@ -15,9 +16,11 @@ from .signals import WeaknessMatcher, score_turn
 
 def observe_turn(turn: Turn) -> Observation:
     errors = find_errors(turn)
-    correction = detect_correction(turn.user_text) if turn.user_text else Correction(False)
+    # Only the person's own words can correct the agent (a turn an agent reported has none).
+    correction = (detect_correction(turn.user_text) if turn.user_text and turn.person
+                  else Correction(False))
     rejected = turn.rejected_calls
-    if not correction.corrected:
+    if not correction.corrected and turn.person:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the
         # user correcting the agent mid-turn.
         for r in rejected:
@@ -42,6 +45,10 @@ def observe_turn(turn: Turn) -> Observation:
 
 
 def _rejection_reason(output: str) -> str:
+    """The person's words given with a refusal: only after the harness's own template (the
+    adapter has already checked that the result *is* the harness's refusal)."""
+    if not output.startswith(REJECTED):
+        return ""
     marker = "the user said:"
     low = output.lower()
     i = low.find(marker)

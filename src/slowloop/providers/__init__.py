@@ -2,7 +2,8 @@
 
 ``get_provider(cfg)`` builds the configured one (``None`` for the offline distiller). Building
 applies the privacy rule, so a remote endpoint that the user has not allowed by name fails here,
-before any bundle exists. ``provider.destination()`` is the line reflection prints about what
+before any bundle exists, and every provider it returns redacts what it sends
+(:mod:`.boundary`). ``provider.destination()`` is the line reflection prints about what
 left the machine and to whom.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from ..config import Config
 from ..errors import PrivacyError, ProviderError, UserError
 from .anthropic import AnthropicProvider
+from .boundary import guarded
 from .base import KINDS, Completion, Provider, ProviderKind
 from .command import CommandProvider
 from .openai_compat import OpenAICompatProvider
@@ -27,11 +29,11 @@ def get_provider(cfg: Config) -> Provider | None:
     if kind == "offline":
         return None
     if kind == "openai":
-        return OpenAICompatProvider.from_config(cfg)
+        return guarded(OpenAICompatProvider.from_config(cfg))
     if kind == "anthropic":
-        return AnthropicProvider.from_config(cfg)
+        return guarded(AnthropicProvider.from_config(cfg))
     if kind == "command":
-        return CommandProvider.from_config(cfg)
+        return guarded(CommandProvider.from_config(cfg))
     raise UserError(f"provider.kind = {kind!r} is not one of {', '.join(KINDS)}",
                     hint="\"offline\" needs no model; \"openai\" also covers Ollama, llama.cpp, "
                          "vLLM and LM Studio")

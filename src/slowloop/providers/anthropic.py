@@ -88,7 +88,8 @@ class AnthropicProvider:
 
         def attempt() -> dict:
             answer = post_json(self.url, body, headers=headers, timeout=self.timeout,
-                               use_env_proxy=not self.endpoint.loopback)
+                               use_env_proxy=not self.endpoint.loopback,
+                               loopback_only=self.endpoint.loopback)
             raise_for_status(answer, url=self.url, key_env=self.api_key_env, secret=key,
                              model=self.model)
             try:

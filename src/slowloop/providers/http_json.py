@@ -18,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ProviderError
+from ..errors import PrivacyError, ProviderError
 from .base import RetryableError, excerpt
 
 # 408 Request Timeout, 409 (Anthropic/OpenAI use it for transient conflicts), 425 Too Early,
@@ -62,12 +62,50 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # urllib then raises HTTPError with the 3xx code, which we report
 
 
+class _Elsewhere(OSError):
+    """The socket reached an address that is not the one the privacy check approved."""
+
+
+def _pinned(base: type[http.client.HTTPConnection]) -> type[http.client.HTTPConnection]:
+    class Pinned(base):  # type: ignore[misc, valid-type]
+        """A connection that checks, once connected, that its peer is a loopback address: the
+        check made when the provider was built resolved the name then, and a name can resolve
+        somewhere else a moment later (DNS rebinding)."""
+
+        def connect(self) -> None:
+            super().connect()
+            from .privacy import _is_loopback_ip
+
+            peer = self.sock.getpeername()[0] if self.sock is not None else ""
+            if not _is_loopback_ip(str(peer)):
+                self.close()
+                raise _Elsewhere(f"{self.host} now resolves to {peer}, not a loopback address")
+    return Pinned
+
+
+class _LoopbackHTTP(urllib.request.HTTPHandler):
+    def http_open(self, req):  # noqa: ANN001, D102
+        return self.do_open(_pinned(http.client.HTTPConnection), req)
+
+
+class _LoopbackHTTPS(urllib.request.HTTPSHandler):
+    def https_open(self, req):  # noqa: ANN001, D102
+        return self.do_open(_pinned(http.client.HTTPSConnection), req,
+                            context=self._context)
+
+
 def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
-              use_env_proxy: bool) -> HttpAnswer:
-    """POST ``body``; return any HTTP answer, raise RetryableError for network-class failures."""
+              use_env_proxy: bool, loopback_only: bool = False) -> HttpAnswer:
+    """POST ``body``; return any HTTP answer, raise RetryableError for network-class failures.
+
+    ``loopback_only``: the endpoint was approved as this machine, so the connection must reach a
+    loopback address (checked on the connected socket), or nothing is sent.
+    """
     handlers: list[urllib.request.BaseHandler] = [_NoRedirect()]
     if not use_env_proxy:
         handlers.append(urllib.request.ProxyHandler({}))
+    if loopback_only:
+        handlers += [_LoopbackHTTP(), _LoopbackHTTPS()]
     opener = urllib.request.build_opener(*handlers)
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")
     req = urllib.request.Request(url, data=data, method="POST", headers={
@@ -87,8 +125,16 @@ def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
         return HttpAnswer(exc.code, hdrs, payload)
     except (TimeoutError, socket.timeout):
         raise RetryableError(f"{url} did not answer within {timeout:g}s (provider.timeout)") from None
+    except _Elsewhere as exc:
+        raise PrivacyError(f"not sending to {url}: {exc}",
+                           hint="the endpoint was approved as this machine; check provider.base_url "
+                                "and the name's DNS") from None
     except urllib.error.URLError as exc:
         reason = exc.reason
+        if isinstance(reason, _Elsewhere):
+            raise PrivacyError(f"not sending to {url}: {reason}",
+                               hint="the endpoint was approved as this machine; check "
+                                    "provider.base_url and the name's DNS") from None
         if isinstance(reason, (TimeoutError, socket.timeout)):
             raise RetryableError(
                 f"{url} did not answer within {timeout:g}s (provider.timeout)") from None

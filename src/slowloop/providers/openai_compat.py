@@ -115,12 +115,14 @@ class OpenAICompatProvider:
         def attempt() -> dict:
             mode = self.structured
             answer = post_json(url, self._body(system, user, schema, mode), headers=headers,
-                               timeout=self.timeout, use_env_proxy=not self.endpoint.loopback)
+                               timeout=self.timeout, use_env_proxy=not self.endpoint.loopback,
+                               loopback_only=self.endpoint.loopback)
             if schema is not None and mode != "none" and _rejects_format(answer.status,
                                                                         answer.error_text()):
                 self.structured = "none"  # remembered: this server does not do it
                 answer = post_json(url, self._body(system, user, schema, "none"), headers=headers,
-                                   timeout=self.timeout, use_env_proxy=not self.endpoint.loopback)
+                                   timeout=self.timeout, use_env_proxy=not self.endpoint.loopback,
+                               loopback_only=self.endpoint.loopback)
             raise_for_status(answer, url=url, key_env=self.api_key_env, secret=key,
                              model=self.model)
             try:

@@ -1,9 +1,13 @@
-"""Privacy by default: bundles go only to this machine unless the user allowed a remote by name.
+"""Privacy by default: bundles go only to this machine unless the user allowed a remote host.
 
 The check runs when a provider is built, before any connection: an endpoint is loopback when its
 host is a loopback address (127.0.0.0/8, ::1) or a name whose every resolved address is loopback
 ("localhost" usually). Anything else — including a name that does not resolve — is remote, and a
-remote endpoint is refused unless ``privacy.allow_remote`` lists the provider's name.
+remote endpoint is refused unless ``privacy.allow_remote`` lists its *host* (``api.openai.com``,
+or ``.example.com`` for every host under it). A provider's name proves nothing: ``name =
+"openai"`` with ``base_url = https://attacker.example`` is attacker.example. And since a name can
+resolve differently a moment later, the request itself checks the address it connected to
+(:func:`slowloop.providers.http_json.post_json` with ``loopback_only``).
 """
 
 from __future__ import annotations
@@ -70,12 +74,27 @@ def check_endpoint(base_url: str, *, name: str, allow_remote: Iterable[str]) -> 
         shown = f"[{host}]" if ":" in host else host
         return Endpoint(url, host, True, f"{parts.scheme}://{shown}{port} (loopback)")
     allowed = [str(a) for a in allow_remote]
-    if name not in allowed:
+    if not host_allowed(host, allowed):
         listed = ", ".join(repr(a) for a in allowed) or "nothing"
         raise PrivacyError(
             f"provider {name!r} would send reflection bundles to {host} ({why}), "
             f"and privacy.allow_remote lists {listed}",
-            hint=(f"to allow it, put `allow_remote = [\"{name}\"]` under [privacy] in config.toml; "
-                  "or point provider.base_url at a local server (llama.cpp, Ollama) on 127.0.0.1"),
+            hint=(f"to allow it, put `allow_remote = [\"{host}\"]` under [privacy] in config.toml "
+                  "(hosts, not provider names); or point provider.base_url at a local server "
+                  "(llama.cpp, Ollama) on 127.0.0.1"),
         )
-    return Endpoint(url, host, False, f"{host} (remote, allowed as {name!r})")
+    return Endpoint(url, host, False, f"{host} (remote, allowed by host)")
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """``api.openai.com`` matches itself; ``.openai.com`` matches every host under openai.com."""
+    h = host.strip("[]").lower().rstrip(".")
+    for entry in allowed:
+        e = entry.strip().lower().rstrip(".")
+        if not e:
+            continue
+        if e.startswith(".") and (h.endswith(e) or h == e[1:]):
+            return True
+        if h == e.strip("[]"):
+            return True
+    return False

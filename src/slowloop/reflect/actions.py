@@ -23,6 +23,10 @@ MAX_DESCRIPTION_CHARS = 1024
 MAX_ENTRY_CHARS = 400
 MAX_REASON_CHARS = 600
 MAX_ACTIONS = 12
+# A model's answer is untrusted input: bounded before it is parsed, so one deeply nested or huge
+# answer is a rejection recorded for that reflection, never a RecursionError that stops the cycle.
+MAX_ANSWER_CHARS = 200_000
+MAX_JSON_DEPTH = 16
 SKILL_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _str = {"type": "string"}
@@ -112,6 +116,15 @@ class Parsed:
 def parse_output(raw: str) -> Parsed:
     """Turn a model's text into actions. Junk becomes recorded rejections, never an exception."""
     out = Parsed()
+    if len(raw) > MAX_ANSWER_CHARS:
+        out.rejections.append(Rejection(_clip(raw), f"the output is {len(raw)} chars; at most "
+                                                    f"{MAX_ANSWER_CHARS}"))
+        return out
+    depth = json_depth(raw)
+    if depth > MAX_JSON_DEPTH:
+        out.rejections.append(Rejection(_clip(raw), f"the output nests {depth} levels deep; at "
+                                                    f"most {MAX_JSON_DEPTH}"))
+        return out
     data = _load_json(raw)
     if data is None:
         out.rejections.append(Rejection(_clip(raw), "the output is not valid JSON"))
@@ -137,6 +150,28 @@ def parse_output(raw: str) -> Parsed:
     return out
 
 
+def json_depth(text: str) -> int:
+    """The deepest bracket nesting in ``text``, strings skipped: one linear pass, no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _clip(text: str, n: int = 2000) -> str:
     return text if len(text) <= n else text[:n] + f"… [{len(text) - n} chars more]"
 
@@ -148,13 +183,13 @@ def _load_json(raw: str) -> Any:
         text = fence.group(1).strip()
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, ValueError):
+    except (json.JSONDecodeError, ValueError, RecursionError):
         pass
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
         try:
             return json.loads(text[start:end + 1])
-        except (json.JSONDecodeError, ValueError):
+        except (json.JSONDecodeError, ValueError, RecursionError):
             return None
     return None
 

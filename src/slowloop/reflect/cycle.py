@@ -16,9 +16,10 @@ from typing import Any, Callable
 
 from .. import clock
 from ..config import Config, load_config
-from ..errors import ConflictError, LockedError, ProviderError, SlowloopError
+from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, UserError
 from ..history import FileChange
 from ..paths import home as default_home
+from ..safety.danger import scan
 from ..store import Store
 from ..transcripts.model import Turn
 from .actions import Action, Parsed, Rejection, parse_output
@@ -41,6 +42,8 @@ class ReflectionOutcome:
     reflection_id: int | None = None
     applied: list[dict] = field(default_factory=list)  # {"action", "changes": [ids]}
     rejected: list[dict] = field(default_factory=list)  # {"action", "reason"}
+    # waiting for the person (`slowloop review`): {"proposal", "action", "reason"}
+    held: list[dict] = field(default_factory=list)
     planned: list[dict] = field(default_factory=list)  # dry-run: what would change
     sent_to: str = "nowhere: the offline distiller ran on this machine"
     bundle_tokens: int = 0
@@ -139,6 +142,9 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
             from ..providers import get_provider
 
             provider = get_provider(cfg)
+        from ..providers.boundary import guarded
+
+        provider = guarded(provider)  # whatever was handed in, the bundle is redacted on the way out
         try:
             with agent_lease(store, agent, cfg):
                 return _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say,
@@ -169,13 +175,33 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     out.reflection_id = rid
     say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
         f"{len(bundle.turn_ids)} turns → {out.sent_to}")
+    try:
+        return _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle,
+                    seen_at)
+    except SlowloopError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one bad answer must not leave R<id> 'running'
+        # Whatever went wrong with this reflection (a pathological answer, a bug) is recorded on
+        # it, and the cycle goes on to the next agent; nothing was applied.
+        reason = f"{type(exc).__name__}: {exc}"[:2000]
+        _fail(store, agent_id, rid, reason, transient=False)
+        out.status, out.reason = "failed", reason
+        return out
+
+
+def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at
+         ) -> ReflectionOutcome:
+    from .authorship import persons_words_at_stake
 
     raw = ""
+    person_kinds: set[str] = set()  # danger classes present in the person's own words
     if provider is None:
         skills = {s.name: s.body for s in lib.list()}
         memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
         covered = [t.id for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
-        d = distill(_evidence(store, agent_id, covered), memo=memo_entries, skills=skills)
+        evidence = _evidence(store, agent_id, covered)
+        d = distill(evidence, memo=memo_entries, skills=skills)
+        person_kinds = _person_danger_kinds(evidence)
         parsed = Parsed(actions=d.actions)
         out.notes.extend(d.notes)
         out.limits = d.limits
@@ -193,6 +219,7 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         parsed = parse_output(raw)
 
     rejections: list[Rejection] = list(parsed.rejections)
+    held: list[tuple[Action, str]] = []  # waits for the person: `slowloop review`
     planned: list[tuple[Action, list[FileChange]]] = []
     touched: set[str] = set()
     memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes
@@ -212,7 +239,16 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
             continue
         verdict = check_content(action)
         if not verdict.ok:
-            rejections.append(Rejection(action.to_dict(), verdict.reason))
+            kinds = {d.kind for t in action.texts() for d in scan(t)}
+            if provider is None and kinds and kinds <= person_kinds:
+                # the person said it themselves: theirs to confirm, never applied silently
+                held.append((action, f"learned from the person's words, but {verdict.reason}"))
+            else:  # from a model, or from text the person did not write (a tool's output…)
+                rejections.append(Rejection(action.to_dict(), verdict.reason))
+            continue
+        at_stake = persons_words_at_stake(action, store, agent_id, lib, memo)
+        if at_stake:
+            held.append((action, at_stake))
             continue
         targets = set() if action.type == "update_memo" else (
             {action.target()} | {f"skill:{n}" for n in action.names})
@@ -253,9 +289,18 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         db.executemany("INSERT INTO rejections(reflection_id, action, reason, at) VALUES (?,?,?,?)",
                        [(rid, json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
                          else r.action, r.reason, clock.iso()) for r in rejections])
+        if not dry_run:
+            from .review import hold
+
+            out.held = [{"proposal": hold(db, agent_id, rid, a, why), "action": a.to_dict(),
+                         "reason": why} for a, why in held]
+    if dry_run:
+        out.held = [{"proposal": None, "action": a.to_dict(), "reason": why} for a, why in held]
     out.rejected = [{"action": r.action, "reason": r.reason} for r in rejections]
     all_changes = [c for _a, cs in planned for c in cs]
     summary = _summary(planned, rejections, nothing_reason, evictions)
+    if held:
+        summary += f" ({len(held)} waiting for approval: slowloop review)"
 
     if dry_run:
         out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs],
@@ -304,6 +349,20 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         if synced:
             out.notes.append(synced)
     return out
+
+
+def _person_danger_kinds(evidence: list[TurnEvidence]) -> set[str]:
+    """The danger classes in what the person typed in these turns (their messages and the reasons
+    they gave when refusing a tool use), never in tool output or anything an agent wrote."""
+    from ..observe.observe import _rejection_reason
+
+    kinds: set[str] = set()
+    for ev in evidence:
+        if not ev.turn.person:
+            continue
+        texts = [ev.turn.user_text] + [_rejection_reason(r.output) for r in ev.turn.rejected_calls]
+        kinds |= {d.kind for t in texts if t for d in scan(t)}
+    return kinds
 
 
 def _fail(store: Store, agent_id: int, rid: int, error: str, *, transient: bool) -> None:
@@ -371,8 +430,15 @@ def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: li
     outcomes = []
     with Store(home=home) as store:
         for name in [a.agent for a in plan_cycle(store, cfg, agents=agents) if a.due]:
-            outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg, provider=provider,
-                                          dry_run=dry_run, on_event=on_event))
+            try:
+                outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg,
+                                              provider=provider, dry_run=dry_run,
+                                              on_event=on_event))
+            except UserError:
+                raise  # the configuration is wrong for every agent: say so once
+            except Exception as exc:  # noqa: BLE001 - one agent's failure must not starve the rest
+                outcomes.append(ReflectionOutcome(agent=name, status="failed",
+                                                  reason=f"{type(exc).__name__}: {exc}"[:2000]))
         if not dry_run:
             mark_cycle(store)
     return outcomes

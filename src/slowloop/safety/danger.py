@@ -1,12 +1,29 @@
 """Scan text a model proposed to learn for instructions an agent must never carry.
 
 A learned rule is injected into every future conversation, so one bad line does lasting harm.
-Four kinds are looked for:
-- ``exfiltration``: sending keys, credentials, ``~/.ssh`` or environment variables somewhere;
-- ``destructive``: unscoped ``rm -rf``, force-pushing main, ``DROP TABLE``, ``mkfs``, ``dd`` to a
-  device, ``chmod -R 777 /``, fork bombs, and switching safety off (``--no-verify``, the sandbox);
-- ``injection``: text aimed at the agent itself ("ignore previous instructions" in eight
-  languages, "you are now…", "do not tell the user", hidden characters, ``curl … | sh``);
+The text is first undisguised (:mod:`slowloop.safety.normalize`: full-width and look-alike
+letters, quotes inside words, line continuations, base64/hex payloads), then judged by intent:
+- ``remote_code``: running what was just downloaded or decoded (``curl … | sh``,
+  ``bash -c "$(curl …)"``, ``source <(curl …)``, ``curl -o f && bash f``, ``base64 -d | sh``,
+  ``exec(urlopen(…))``, ``iex``), reverse shells;
+- ``exfiltration``: sending keys, credentials, ``~/.ssh``, ``.env`` or the environment somewhere
+  (shell, Python one-liners, Markdown images whose URL carries data, and the request in words in
+  the eight languages we detect);
+- ``confirmation``: switching the person off ("never ask the user for confirmation", "without
+  asking", "sans demander confirmation", "不要询问用户确认"…);
+- ``permissions``: widening what the agent may do unasked (``Bash(*)``, ``autoApprove``,
+  ``bypassPermissions``, ``--dangerously-skip-permissions``, ``approval_policy = "never"``,
+  ``NOPASSWD``, ``sudo npm install -g``, ``chmod 777``);
+- ``bypass``: switching a check off (``core.hooksPath``, ``--no-verify``,
+  ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``curl -k``, ``verify=False``, ``--nogpgcheck``, the sandbox);
+- ``persistence``: planting something that outlives the session (``authorized_keys``, shell rc
+  files that fetch or alias, cron, launch agents, ``.git/hooks``);
+- ``destructive``: unscoped ``rm -rf`` (``"${HOME:?}"/*`` included), ``find ~ -delete``,
+  force-pushing main, ``DROP TABLE``, ``mkfs``, ``dd`` to a device, fork bombs, ``terraform
+  destroy -auto-approve``…;
+- ``injection``: text aimed at the agent itself ("ignore previous instructions" / "disregard what
+  the system prompt says" in eight languages, "you are now…", "do not tell the user", hidden
+  characters, chat-template markers);
 - ``secret``: anything :func:`slowloop.safety.redact.redact` would redact.
 
 Rules that *forbid* the dangerous thing are what a good reflection writes ("Never run ``rm -rf``
@@ -21,11 +38,13 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Literal
 
+from .normalize import views
 from .redact import redact
 
 __all__ = ["Danger", "DangerKind", "scan"]
 
-DangerKind = Literal["exfiltration", "destructive", "injection", "secret"]
+DangerKind = Literal["remote_code", "exfiltration", "confirmation", "permissions", "bypass",
+                     "persistence", "destructive", "injection", "secret"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +60,9 @@ class _Rule:
     reason: str
     pattern: re.Pattern[str]
     negatable: bool = True  # a "never …" in the same clause makes it a benign prohibition
+    # "without asking" is itself the negated part: "never do X without asking" and "without the
+    # user's consent, do not add Y" (a negation anywhere in the sentence) forbid, not allow
+    sentence: bool = False
     check: Callable[[re.Match[str]], bool] | None = None  # extra judgement on the match
 
 
@@ -50,9 +72,9 @@ def _rx(pattern: str, flags: int = re.I) -> re.Pattern[str]:
 
 # --- destructive shell: judged on the target, not on the command name ---------------------------
 
-_RM = _rx(r"\brm\s+((?:-{1,2}[\w-]+\s+)+)([^\n;&|`'\")]*)")
+_RM = _rx(r"\brm\s+((?:-{1,2}[\w-]+\s+)+)([^\n;&|`'\")\u3000-\uffff]*)")
 _DANGEROUS_TARGET = re.compile(
-    r"^(?:/\*?|/+\.{0,2}|~/?\*?|\$\{?HOME\}?/?\*?|\*|\.{1,2}/?\*?|/(?:bin|boot|dev|etc|home|lib|"
+    r"^(?:/\*?|/+\.{0,2}|~/?\*?|\$\{?HOME(?::[?-][^}]*)?\}?/?\*?|\*|\.{1,2}/?\*?|/(?:bin|boot|dev|etc|home|lib|"
     r"lib64|opt|proc|root|sbin|srv|sys|usr|var|Users|System|Applications)/?\*?)$")
 _CD_BEFORE = re.compile(r"\bcd\s+(\S+)\s*(?:&&|;)\s*(?:sudo\s+)?$")
 
@@ -77,7 +99,7 @@ def _rm_unscoped(m: re.Match[str]) -> bool:
     return True
 
 
-_PUSH = _rx(r"\bgit\s+push\b([^\n;&|`]*)")
+_PUSH = _rx(r"\bgit\s+push\b([^\n;&|`\u3000-\uffff]*)")
 
 
 def _force_push_main(m: re.Match[str]) -> bool:
@@ -85,7 +107,7 @@ def _force_push_main(m: re.Match[str]) -> bool:
     force = any(a in ("-f", "--force") or a.startswith("+") for a in args)
     if not force:
         return False
-    refs = [a.lstrip("+") for a in args if not a.startswith("-")]
+    refs = [a.lstrip("+").rstrip(".,;:!?)") for a in args if not a.startswith("-")]
     # "git push --force" with no branch pushes the current one, which may well be main.
     return len(refs) <= 1 or any(r.split(":")[-1] in ("main", "master") for r in refs[1:])
 
@@ -123,6 +145,226 @@ _SECRET_WORDS = (r"(?<![\w/])(?:~/\.ssh\S*|~/\.aws\S*|id_rsa|id_ed25519|api[ _-]
                  r"(?:auth |access |bearer |github |api )?tokens?|"
                  r"credentials?|passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|\.env\b|"
                  r"ssh keys?|private keys?|cookies|session cookies?)")
+
+_DL = (r"(?:curl|wget|fetch|aria2c|https?|httpie|xh|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|"
+       r"DownloadString|urlopen|requests\.get|urllib\.request)")
+_INTERP = (r"(?:(?:sudo|env|doas)\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi|c|tc|a)?sh|python[0-9.]*|"
+           r"perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|osascript|lua|bun|deno|"
+           r"source)")
+_RUN_FILE = re.compile(r"(?:&&|;|\|\||\n[^\n]{0,24}?|\bthen\b|\band\b|,)\s*(?:sudo\s+)?\b(?:(?:(?:ba|z|da|k)?sh|"
+                       r"python[0-9.]*|perl|ruby|node|php|source|\.)\s+|chmod\s+[+\w]*x\s+)"
+                       r"(?:\./)?(\S+)", re.I)
+_OUT_FILE = re.compile(r"(?:-o|--output|-O|--output-document|>)\s*(?:\./)?([^\s|&;]+)")
+
+
+def _downloaded_then_run(m: re.Match[str]) -> bool:
+    """``curl -o f https://… && bash f``: the file run is the file just downloaded."""
+    seg = m.group(0)
+    names = {n.rsplit("/", 1)[-1] for n in _OUT_FILE.findall(seg)}
+    if re.search(r"\s-O\b|--remote-name", seg):  # -O: named after the URL
+        names |= {u.rsplit("/", 1)[-1] for u in re.findall(r"https?://\S+", seg)}
+    ran = {r.rsplit("/", 1)[-1].strip("`'\".,;") for r in _RUN_FILE.findall(seg)}
+    return bool({n.strip("`'\".,;") for n in names if n} & ran)
+
+
+_SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(?:ssh|aws|gnupg|"
+                   r"netrc|env\b|docker/config|kube/config|config/gcloud|git-credentials|npmrc|"
+                   r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
+                   r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
+_SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|"
+            r"envoie[rz]?|envoyer|transmets|transmettre|t[ée]l[ée]verse[rz]?|partage[rz]?|"
+            r"invia(?:re)?|manda(?:re)?|carica(?:re)?|condividi|trasmetti|"
+            r"envi[ae]r?|envíe|envía|mande|carregue|compartilhe|transmita|sube|subir|comparte|"
+            r"transmite|sende[n]?|schicke[n]?|hochladen|lade\s+\S+\s+hoch|übertrage[n]?|teile|"
+            r"发送|发到|发给|上传|传到|寄给|转发|提交到|贴到|送信|送って|送る|アップロード|転送)")
+_SECRET_ML = (r"(?:api[ _-]?keys?|access\s+keys?|ssh\s+keys?|private\s+keys?|tokens?|credentials?|"
+              r"passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|cookies|"
+              r"cl[ée]s?\s+(?:api|ssh|priv[ée]e)|mot\s+de\s+passe|jetons?|identifiants|"
+              r"chiav[ei]\s+(?:api|ssh|privat[ae])|credenziali|segreti|"
+              r"chaves?\s+(?:api|ssh|privadas?)|senhas?|credenciais|segredos|"
+              r"claves?\s+(?:api|ssh|privadas?)|contraseñas?|credenciales|secretos|"
+              r"Schlüssel|Passw(?:ort|örter)|Zugangsdaten|Umgebungsvariablen|"
+              r"密钥|私钥|秘钥|密码|令牌|凭证|凭据|环境变量|口令|秘密鍵|パスワード|トークン|認証情報|環境変数|APIキー)")
+_DEST = (r"(?:https?://|\S+@\S+\.\w|\bwebhook|\bserver|\bendpoint|\bpastebin|\bgist|\bme\b|\bmoi\b|"
+         r"\bmir\b|serveur|servidor|indirizzo|endere[cç]o|direcci[óo]n|adresse|服务器|地址|サーバ|"
+         r"アドレス|\b(?:to|at|à|a|an|para|per|zu|nach)\s+\S+\.\w)")
+
+_MORE_RULES: list[_Rule] = [
+    # remote code execution
+    _Rule("remote_code", "pipes a download into an interpreter",
+          _rx(rf"\b{_DL}\b[^\n|]*(?:\|\s*(?:tee|cat)\b[^\n|]*)*\|\s*{_INTERP}\b")),
+    _Rule("remote_code", "runs a download through command substitution",
+          _rx(rf"\b{_INTERP}\s+(?:-\w+\s+)*-c\s+\S{{0,3}}(?:\$\(|`)\s*{_DL}\b"
+              rf"|\beval\b[^\n]{{0,20}}(?:\$\(|`)\s*{_DL}\b"
+              rf"|(?:\b{_INTERP}|(?:^|[\s;&|(]))\.?\s*<\(\s*{_DL}\b"
+              rf"|\b{_INTERP}\s+<\s*<\(\s*{_DL}\b"
+              r"|\biex\s*\(|\bInvoke-Expression\b|\bIEX\b[^\n]{0,40}DownloadString")),
+    _Rule("remote_code", "downloads a script and runs it",
+          _rx(rf"\b{_DL}\b[^\n]{{0,240}}?{_RUN_FILE.pattern}"), check=_downloaded_then_run),
+    _Rule("remote_code", "decodes a payload and runs it",
+          _rx(rf"\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:enc\s+)?-d|"
+              rf"openssl\s+base64\s+-d|rev|gunzip|zcat)\b[^\n|]*\|\s*{_INTERP}\b"
+              r"|\b(?:exec|eval|system|spawn|Function)\s*\(\s*[^\n]{0,80}?(?:b64decode|atob|"
+              r"fromhex|decode\(|base64|urlopen|requests\.get|urllib|http\.get|fetch\(|"
+              r"DownloadString|Net\.WebClient|read\(\))"
+              r"|\beval\s+\S{0,2}\$\((?:echo|printf)\b[^)]*\|\s*(?:base64|xxd)")),
+    _Rule("remote_code", "opens a remote shell",
+          _rx(r"\b(?:ba)?sh\s+-i\b[^\n]*(?:/dev/tcp|\bnc\b)|\bnc(?:at)?\s+(?:-\S+\s+)*-[ec]\s+"
+              r"\S*/(?:ba)?sh\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\bnc\b|"
+              r"New-Object\s+(?:System\.)?Net\.Sockets\.TCPClient")),
+    # exfiltration
+    _Rule("exfiltration", "sends files or the environment from a one-liner",
+          _rx(r"\b(?:urlopen|requests\.(?:post|put|get)|http\.request|fetch|urllib\.request\.Request|"
+              r"httpx\.(?:post|put|get))\s*\([^\n]{0,240}?(?:os\.environ|process\.env|ENV\[|getenv|"
+              r"open\([^)]*(?:\.ssh|\.aws|\.env|id_rsa|credentials|\.netrc)|\.ssh|\.aws/|id_rsa)"
+              r"|\b(?:curl|wget|nc|ncat|http)\b[^\n]*\$\(\s*(?:env|printenv|set|cat\s+(?:"
+              + _SENSITIVE_FILE + r"))"
+              r"|\b(?:env|printenv|set|export\s+-p|cat\s+(?:" + _SENSITIVE_FILE + r"))\s*\|\s*"
+              r"(?:\w+\s+[^\n|]*\|\s*)?(?:curl|wget|nc|ncat|netcat|base64|http|ssh)\b")),
+    _Rule("exfiltration", "a Markdown or HTML image whose URL carries data out",
+          _rx(r"!\[[^\]]*\]\(\s*<?https?://[^)\s]*[?&#][^)\s]*(?:\{|\$|%7B|<|\[|secret|token|key|"
+              r"passw|env|ssh|cookie|session|history|conversation|chat|content|prompt|data=)"
+              r"|<img\b[^>]*src\s*=\s*\S*https?://[^>\s]*[?&][^>\s]*(?:\{|\$|%7B|secret|token|key|"
+              r"passw|env|ssh|cookie|data=)")),
+    _Rule("exfiltration", "tells the agent to send key material somewhere (any language)",
+          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{_SEND_ML}")),
+    _Rule("exfiltration", "tells the agent to send secrets somewhere (any language)",
+          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?{_SECRET_ML}[^\n]{{0,80}}?{_DEST}"
+              rf"|{_SECRET_ML}[^\n]{{0,40}}?{_SEND_ML}[^\n]{{0,60}}?{_DEST}"
+              rf"|{_SECRET_ML}[^\n]{{0,60}}?{_DEST}[^\n]{{0,40}}?{_SEND_ML}"
+              rf"|(?:把|将){_SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
+    # the person switched off
+    _Rule("confirmation", "tells the agent to stop asking the person",
+          _rx(r"\b(?:never|don'?t|do\s+not|stop|no\s+need\s+to|no\s+longer)\s+(?:ever\s+)?"
+              r"(?:ask(?:ing)?|request(?:ing)?|wait(?:ing)?\s+for|seek(?:ing)?|prompt(?:ing)?|"
+              r"check(?:ing)?\s+with|bother(?:ing)?)\s+(?:(?:the\s+)?(?:user|human|person|"
+              r"operator|developer|owner|me|anyone)(?:'s)?\s*)?(?:for\s+|about\s+)?"
+              r"(?:(?:their|your|any|explicit|an?)\s+)?(?:confirmation|permission|approval|"
+              r"consent|review|sign-?off|go-?ahead|ok\b)"
+              r"|\bnever\s+ask\s+(?:the\s+)?(?:user|human|person|me)\b(?!\s+(?:for\s+)?(?:their\s+|"
+              r"a\s+|the\s+)?(?:passwords?|secrets?|tokens?|credentials?|keys?|personal))"
+              r"|\b(?:always|automatically)\s+(?:approve|accept|say\s+yes|answer\s+yes|confirm|"
+              r"allow|grant)\b[^\n.]{0,30}?\b(?:tools?|commands?|prompts?|requests?|permissions?|"
+              r"everything|all\b|any\b)"
+              r"|\bassume\s+(?:the\s+)?(?:user|person)\s+(?:already\s+)?(?:approves|agreed|consents|"
+              r"said\s+yes)"
+              r"|\bne\s+(?:demande|demandez|demander)\s+(?:jamais|pas|plus|aucune)\s+(?:de\s+|la\s+|"
+              r"d'|à\s+l'utilisateur\s+(?:de\s+|la\s+)?)?(?:confirmation|permission|autorisation|"
+              r"validation|accord)"
+              r"|\bnon\s+chiedere\s+(?:mai\s+|più\s+)?(?:all'utente\s+)?(?:la\s+)?(?:conferma|"
+              r"permesso|autorizzazione)"
+              r"|\b(?:nunca|n[ãa]o)\s+(?:peça|pedir|pergunte|pe[çc]a|pidas|pida|preguntes|"
+              r"solicites)\s+(?:ao\s+usu[áa]rio\s+|al\s+usuario\s+)?(?:a\s+|la\s+)?(?:confirma[çc][ãa]o|"
+              r"permiss[ãa]o|autoriza[çc][ãa]o|confirmaci[óo]n|permiso|autorizaci[óo]n)"
+              r"|\b(?:frag|frage|fragen)\s+(?:den\s+(?:Benutzer|Nutzer|Anwender)\s+)?(?:nie|niemals|"
+              r"nicht)\s+(?:mehr\s+)?(?:nach\s+)?(?:Bestätigung|Erlaubnis|Genehmigung|Freigabe)"
+              r"|\bnie(?:mals)?\s+(?:um\s+|nach\s+)?(?:Bestätigung|Erlaubnis|Genehmigung)\s+"
+              r"(?:bitten|fragen)"
+              r"|(?:不要|不用|无需|无须|别|不必|永远不要|从不|切勿再)(?:再)?(?:向用户|跟用户|问用户|让用户)?"
+              r"(?:询问|请求|征求|等待|问)?(?:用户)?(?:的)?(?:确认|许可|同意|批准|授权)"
+              r"|(?:確認|許可|承認)(?:を)?(?:求めない|取らない|しない|は不要|不要)(?!ように)"
+              r"|ユーザーに(?:確認|許可)(?:を)?(?:求め|取ら)(?:ない|ず)"), negatable=False),
+    _Rule("confirmation", "tells the agent to act without asking the person",
+          _rx(r"\bwithout\s+(?:asking|confirming|confirmation|approval|permission|review|"
+              r"(?:the\s+)?(?:user|person)'s\s+(?:approval|consent|confirmation|ok))"
+              r"|\bsans\s+(?:demander|attendre)\s+(?:de\s+|la\s+|une\s+|l')?(?:confirmation|"
+              r"permission|autorisation|validation|accord)|\bsans\s+confirmation\b"
+              r"|\bsenza\s+(?:chiedere\s+)?(?:la\s+)?(?:conferma|permesso|autorizzazione)"
+              r"|\bsem\s+(?:pedir\s+)?(?:a\s+)?(?:confirma[çc][ãa]o|permiss[ãa]o|autoriza[çc][ãa]o)"
+              r"|\bsin\s+(?:pedir\s+)?(?:la\s+)?(?:confirmaci[óo]n|permiso|autorizaci[óo]n)"
+              r"|\bohne\s+(?:(?:nach)?zu)?fragen|\bohne\s+(?:Rück|Nach)frage|\bohne\s+(?:Bestätigung|"
+              r"Erlaubnis|Genehmigung|Freigabe)"
+              r"|(?:不经|未经|无需|不需要)(?:过)?(?:用户)?(?:的)?(?:确认|同意|许可|批准)"
+              r"|(?:確認|許可|承認)(?:なしで|せずに?|を取らずに?|を求めずに?)"), sentence=True),
+    # permissions
+    _Rule("permissions", "widens what the agent may do unasked",
+          _rx(r"\bauto[-_ ]?approv\w*|\balwaysAllow\b|\bbypassPermissions\b|"
+              r"dangerously[-_]?skip[-_]?permissions|--dangerously-[\w-]+|"
+              r"approval[_-]?policy\W{0,4}never|--ask-for-approval\s+never|(?:^|\s)-a\s+never\b|"
+              r"sandbox[_-]?mode\W{0,4}danger-full-access|--full-auto\b|--yolo\b|"
+              r"\b(?:Bash|Shell|Write|Edit|WebFetch|Read|mcp__[\w-]+)\(\s*\*?\s*\)|"
+              r"\bpermissions\.allow\b[^\n]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
+              r"\bdefaultMode\W{0,4}(?:bypassPermissions|acceptEdits)|\bNOPASSWD\b|"
+              r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|[ug]\+s)\b|"
+              r"\busermod\s+-a?G\s+(?:sudo|wheel|docker|root)\b|"
+              r"\bsudo\s+(?:-H\s+)?(?:npm|pnpm|yarn|pip[0-9.]*|gem|cargo)\s+install\b|"
+              r"\benableAllProjectMcpServers\b|\bskipDangerousModePermissionPrompt\b|"
+              r"\ballow[_-]?all[_-]?tools\b|\btrust\s+all\s+tools\b")),
+    # checks switched off
+    _Rule("bypass", "switches off hooks, TLS or signature checks",
+          _rx(r"\bcore\.hooksPath\b|\bNODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0|"
+              r"\bPYTHONHTTPSVERIFY\W{0,3}0|\bGIT_SSL_NO_VERIFY\b|\bhttp\.sslVerify\W{0,3}false|"
+              r"\bsslverify\W{0,3}(?:0|false)|\bstrict-ssl\W{0,3}false|--no-check-certificate|"
+              r"\bcurl\b[^\n|]*\s(?:-k|--insecure)\b|\brejectUnauthorized\W{0,3}false|"
+              r"\bInsecureSkipVerify\W{0,3}true|CURLOPT_SSL_VERIFY(?:PEER|HOST)\W{0,4}(?:false|0)|"
+              r"_create_unverified_context|\bcheck_hostname\s*=\s*False|"
+              r"StrictHostKeyChecking\W{0,3}no\b|UserKnownHostsFile\W{0,3}/dev/null|"
+              r"--trusted-host\b|--allow-unauthenticated\b|--nogpgcheck\b|--no-gpg-checks\b|"
+              r"\bgpgcheck\s*=\s*0|--skip-signature|--insecure-skip-tls-verify|\bGOINSECURE\b|"
+              r"\bGONOSUMDB\b|\bGONOSUMCHECK\b|\bGOSUMDB\W{0,3}off|\bdisableAllHooks\W{0,4}true|"
+              r"\bREQUESTS_CA_BUNDLE\s*=\s*(?:\"\"|''|\s|$)|\bsetenforce\s+0|\bufw\s+disable|"
+              r"\bcsrutil\s+disable|\bspctl\s+--master-disable|DisableRealtimeMonitoring|"
+              r"--disable-(?:tls|ssl|signature|verification)\w*")),
+    # persistence
+    _Rule("persistence", "adds a key to authorized_keys",
+          _rx(r"(?:>>?|\btee\b|\bcp\b|\bmv\b|\bssh-copy-id\b|\badd\b|\bappend\b|\bajout\w*|"
+              r"\baggiung\w*|\badicion\w*|\bañad\w*|\bagreg\w*|\bfüge|\bhinzu\w*|添加|追加|写入|加入)"
+              r"[^\n]{0,100}?authorized_keys|authorized_keys[^\n]{0,40}?(?:添加|追加|に追加|"
+              r"hinzufügen|hinzu)")),
+    _Rule("persistence", "makes a shell start-up file fetch, run or alias something",
+          _rx(r"(?:curl|wget|\bnc\b|/dev/tcp|base64|\beval\b|alias\s+(?:sudo|git|ssh|ls|cd|cat|"
+              r"python|npm)=|LD_PRELOAD|PROMPT_COMMAND|\btrap\b|python[0-9.]*\s+-c)[^\n]{0,200}?"
+              r"(?:>>|\btee\s+-a)\s*\S*\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|"
+              r"bash_login|config/fish/config\.fish)\b|\bPROMPT_COMMAND\s*=|/etc/ld\.so\.preload")),
+    _Rule("persistence", "installs something that runs later by itself",
+          _rx(r"\|\s*crontab\b|\bcrontab\s+(?!-l\b)(?:-\s|-e\b|-u\b|\S+\.(?:cron|txt)\b)|"
+              r"/etc/cron|/var/spool/cron|@reboot\b|\blaunchctl\s+(?:load|bootstrap|submit)\b|"
+              r"/LaunchAgents/|/LaunchDaemons/|\.config/autostart|\bschtasks\s+/create\b|"
+              r"\\CurrentVersion\\Run\b|(?:>>?|\btee\b|\bcp\b|\bmv\b|\bln\s+-s\w*)\s+[^\n]*"
+              r"\.git/hooks/|\bgit\s+config\s+(?:--global\s+)?core\.(?:sshCommand|fsmonitor)\b")),
+    # destructive, beyond rm
+    _Rule("destructive", "deletes a home or system tree with find",
+          _rx(r"\bfind\s+(?:/|~|\$\{?HOME\}?|/home|/Users|\.\.)/?\*?\s[^\n]*?(?:-delete\b|"
+              r"-exec\s+rm\b)")),
+    _Rule("destructive", "deletes a home or system tree",
+          _rx(r"\bshutil\.rmtree\(\s*(?:os\.path\.expanduser\(\s*.?~.?\s*\)|.?/.?\)|Path\.home\(\)|"
+              r"os\.environ\[.?HOME.?\]|os\.getenv\(.?HOME.?\))|\bRemove-Item\b[^\n]*-Recurse[^\n]*"
+              r"(?:C:\\\s|C:\\$|C:\\\*|~|\$HOME|\$env:USERPROFILE)|\b(?:rd|rmdir)\s+/s\s+/q\s+C:\\|"
+              r"\bformat\s+C:|\bdel\s+/[fsq]\s+/[fsq][^\n]*C:\\")),
+    _Rule("destructive", "destroys infrastructure or data wholesale",
+          _rx(r"\bterraform\s+destroy\b[^\n]*-auto-approve|\bkubectl\s+delete\b[^\n]*(?:--all\b|"
+              r"\s(?:ns|namespace|namespaces)\s)|\baws\s+s3\s+(?:rm\b[^\n]*--recursive|rb\b[^\n]*"
+              r"--force)|\bgsutil\s+(?:-m\s+)?rm\s+-r|\bFLUSHALL\b|\bdropdb\b|\bgh\s+repo\s+delete\b|"
+              r"\bgit\s+push\b[^\n]*--mirror|\bgit\s+branch\s+-D\s+(?:main|master)\b")),
+    # instructions aimed at the agent
+    _Rule("injection", "tells the agent to set its instructions aside",
+          _rx(r"\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to|"
+              r"stop\s+following|(?:do\s+not|don'?t)\s+(?:follow|obey|listen\s+to))\s+(?:what\s+|"
+              r"whatever\s+)?(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|those\s+|these\s+)?"
+              r"(?:previous|prior|above|earlier|preceding|original|system|initial|former|developer|"
+              r"safety|other|existing)\s*(?:instructions|rules|prompts?|directions|guidelines|"
+              r"messages|guardrails|policies|policy)\b"
+              r"|\b(?:ignore|disregard|forget|override)\s+(?:what\s+)?(?:the\s+|your\s+)?"
+              r"(?:AGENTS\.md|CLAUDE\.md|system\s+prompt|system\s+message)"
+              r"|\btakes?\s+precedence\s+over\s+(?:the\s+|your\s+|all\s+|any\s+)?(?:system|previous|"
+              r"other|prior)\b|\byou\s+(?:have|are\s+under)\s+no\s+(?:restrictions|rules|"
+              r"guidelines|limits)\b|\bnew\s+system\s+prompt\b|\bthe\s+(?:real|actual|true)\s+"
+              r"instructions\b|\bthe\s+user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|"
+              r"pre-?approved)\s+(?:you|everything|all)"), negatable=False),
+    _Rule("injection", "tells the agent to set its instructions aside (other languages)",
+          _rx(r"(?:\bignor(?:a|ate|e|ez|er|es|ar|ad|iere|ieren|ier)\b|\bdisregard\b|"
+              r"\bdesconsider[ea]\b|\bmissachte\b|\bvergiss\b|\boublie[rz]?\b|\bdimentica(?:te)?\b|"
+              r"\bolvida\b|\besque[çc]a\b|\besquece\b|haz\s+caso\s+omiso\s+de|ne\s+tiens?\s+pas\s+compte\s+"
+              r"d)[^\n.]{0,30}?(?:instructions?|istruzioni|instru[cç](?:õ|o)es|instrucciones|"
+              r"Anweisungen|Instruktionen|prompt\s+(?:système|di\s+sistema|del\s+sistema|do\s+sistema)|"
+              r"Systemprompt|System-Prompt|consignes|direttive|diretrizes|directrices|Vorgaben)"
+              r"|(?<![你他她被])(?:忽略|无视|忽视|不要理会|不理会|忘记|忘掉|无需遵守|不要遵守)(?!了)"
+              r"[^\n。]{0,12}?(?:指令|指示|系统提示|提示词|规则|说明|要求)"
+              r"|(?:指示|システムプロンプト|ルール|命令)[^\n。]{0,12}?(?:を)?(?:無視|忘れ)"
+              r"(?:して|しろ|すること|せよ|なさい|る(?:こと)?|て)(?!い?た|しまった)"),
+          negatable=False),
+]
 
 _RULES: list[_Rule] = [
     # exfiltration
@@ -162,13 +404,14 @@ _RULES: list[_Rule] = [
     _Rule("destructive", "opens permissions on a whole tree",
           _rx(r"\bch(?:mod|own)\s+(?:-R\s+[\w:.]+|[\w:.]+\s+-R)\s+(?:/|~|\$HOME)(?:\s|$|`|\*)")),
     _Rule("destructive", "fork bomb", _rx(r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:")),
-    _Rule("destructive", "skips verification hooks", _rx(r"--no-verify\b")),
-    _Rule("destructive", "switches a safety mechanism off",
+    _Rule("bypass", "skips verification hooks", _rx(r"--no-verify\b")),
+    _Rule("bypass", "switches a safety mechanism off",
           _rx(r"\b(?:disable|turn\s+off|bypass|skip|deactivate)\s+(?:the\s+|all\s+|any\s+)?"
               r"(?:sandbox(?:ing)?|safety\s+(?:checks?|filters?)|guardrails?|permission\s+"
               r"(?:checks?|prompts?)|approvals?|pre-commit\s+hooks?|ssl\s+verification|"
-              r"certificate\s+verification)|--dangerously-[\w-]+|--yolo\b|"
-              r"--no-sandbox\b|--insecure\b|\bverify\s*=\s*False\b")),
+              r"certificate\s+verification|tls\s+verification|signature\s+(?:checks?|verification)|"
+              r"gpg\s+(?:checks?|verification)|checksums?|the\s+firewall|selinux|antivirus|"
+              r"(?:git\s+)?hooks|code\s+signing)|--no-sandbox\b|--insecure\b|\bverify\s*=\s*False\b")),
     # injection
     _Rule("injection", "tells the agent to ignore its instructions",
           _rx(r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?"
@@ -197,7 +440,7 @@ _RULES: list[_Rule] = [
               r"\b(?:developer|god|jailbreak)\s+mode\b"), negatable=False),
     _Rule("injection", "tells the agent to hide something from the user",
           _rx(r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|"
-              r"let)\s+the\s+user\b|\bwithout\s+(?:telling|informing|asking)\s+the\s+user\b|"
+              r"let)\s+the\s+user\b|\bwithout\s+(?:telling|informing)\s+the\s+user\b|"
               r"\bhide\s+(?:this|it|that|these)\s+from\s+the\s+user\b|"
               r"\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b"), negatable=False),
     _Rule("injection", "asks the agent to reveal its system prompt",
@@ -213,11 +456,7 @@ _RULES: list[_Rule] = [
     _Rule("injection", "invisible characters that can smuggle instructions",
           re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069"
                      "\U000e0000-\U000e007f]+"), negatable=False),
-    _Rule("injection", "runs a downloaded script without reading it",
-          _rx(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?"
-              r"(?:ba|z|da|k|fi)?sh\b"
-              r"|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?python[0-9.]*\b"
-              r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\biex\s*\(|\bInvoke-Expression\b")),
+    *_MORE_RULES,
 ]
 
 # --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
@@ -235,6 +474,18 @@ _NOT_REALLY = re.compile(
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
                              r"してはならない|は不要|ではいけない)")
 _CLAUSE_START = re.compile(r"[.!?;,:\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+
+
+def _negated_later(text: str, end: int) -> bool:
+    """A negation later in the same sentence ("without consent, do not add …", "…しないこと")."""
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end:stop.start() if stop else len(text)]
+    neg = _NEGATION_BEFORE.search(rest)
+    return bool((neg and not _NOT_REALLY.search(rest[neg.start():]))
+                or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
 
 
 def _negated(text: str, start: int, end: int) -> bool:
@@ -261,23 +512,43 @@ def _evidence(text: str, start: int, end: int) -> str:
     return redact(snippet).text
 
 
-def scan(text: str) -> list[Danger]:
-    """Every dangerous instruction in ``text``, in order of appearance (secrets last)."""
-    found: list[tuple[int, Danger]] = []
-    seen: set[tuple[str, int]] = set()
+# A learned text is small (a skill body is at most 6,000 chars); past this only the head is judged.
+MAX_SCAN_CHARS = 100_000
+
+
+def _scan_view(text: str, found: list[tuple[int, int, Danger]], spans: dict, view: int) -> None:
     for rule in _RULES:
         for m in rule.pattern.finditer(text):
             if rule.check is not None and not rule.check(m):
                 continue
             if rule.negatable and _negated(text, m.start(), m.end()):
                 continue
-            if (rule.kind, m.start()) in seen:
+            if rule.sentence and _negated_later(text, m.end()):
                 continue
-            seen.add((rule.kind, m.start()))
-            found.append((m.start(), Danger(rule.kind, _evidence(text, m.start(), m.end()),
-                                            rule.reason)))
-    found.sort(key=lambda pair: pair[0])
-    dangers = [d for _, d in found]
+            # One danger per kind and place: two rules seeing the same words say it once, and a
+            # view that only undisguised what was already found adds nothing.
+            mine = spans.setdefault(rule.kind, [])
+            if any(v != view or (s < m.end() and m.start() < e) for v, s, e in mine):
+                continue
+            mine.append((view, m.start(), m.end()))
+            found.append((view, m.start(), Danger(rule.kind, _evidence(text, m.start(), m.end()),
+                                                  rule.reason)))
+
+
+def scan(text: str) -> list[Danger]:
+    """Every dangerous instruction in ``text``, in order of appearance (secrets last).
+
+    The text is judged as written, then undisguised, then each payload it hides
+    (:func:`slowloop.safety.normalize.views`); a danger found only in a later view is reported
+    once, after those of the text as written.
+    """
+    text = text[:MAX_SCAN_CHARS]
+    found: list[tuple[int, int, Danger]] = []
+    spans: dict = {}
+    for i, view in enumerate(views(text)):
+        _scan_view(view, found, spans, i)
+    found.sort(key=lambda t: (t[0], t[1]))
+    dangers = [d for _, _, d in found]
     for kind, count in sorted(redact(text).kinds.items()):
         dangers.extend(Danger("secret", f"[REDACTED:{kind}]", f"contains a {kind}")
                        for _ in range(count))

@@ -59,10 +59,67 @@ _SHAPED: list[tuple[str, str]] = [
     ("aws_access_key_id", r"ASIA[A-Z0-9]{16}(?![A-Z0-9])"),
     ("github_token", r"gh[pousr]_[A-Za-z0-9]{36,}"),
     ("github_token", r"github_pat_[A-Za-z0-9_]{22,}"),
-    ("slack_token", r"xox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
+    ("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("slack_token", r"xapp-\d-[A-Za-z0-9-]{10,}"),
+    ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"),
     # Hugging Face tokens mix case and digits; the lookahead keeps "hf_hub_download" and friends.
     ("huggingface_token", r"hf_(?=[A-Za-z0-9]*[0-9A-Z])[A-Za-z0-9]{30,}"),
+    ("huggingface_token", r"api_org_[A-Za-z0-9]{30,}"),
+    # The token shapes of gitleaks' and detect-secrets' rule lists, by service.
+    ("gitlab_token", r"gl(?:pat|dt|ptt|rt|cbt|imt|oas|soat|ffct|agent)-[A-Za-z0-9_-]{20,}"),
+    ("gitlab_token", r"GR1348941[A-Za-z0-9_-]{20,}"),
+    ("stripe_key", r"whsec_[A-Za-z0-9]{24,}"),
+    ("npm_token", r"npm_[A-Za-z0-9]{36}"),
+    ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("sendgrid_key", r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}"),
+    ("sendinblue_key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    ("mailgun_key", r"key-[0-9a-zA-Z]{32}(?![A-Za-z0-9])"),
+    ("mailgun_key", r"pubkey-[0-9a-zA-Z]{32}(?![A-Za-z0-9])"),
+    ("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}"),
+    ("vault_token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    ("terraform_token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
+    ("twilio_key", r"SK[0-9a-fA-F]{32}(?![0-9a-fA-F])"),
+    ("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    ("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?"),
+    ("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}"),
+    ("grafana_token", r"glc_[A-Za-z0-9+/]{32,400}={0,2}"),
+    ("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    ("grafana_token", r"eyJrIjoi[A-Za-z0-9]{60,400}={0,2}"),
+    ("square_token", r"EAAA[A-Za-z0-9_-]{50,80}"),
+    ("square_token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}"),
+    ("atlassian_token", r"ATATT3[A-Za-z0-9_=-]{50,}"),
+    ("atlassian_token", r"ATCTT3[A-Za-z0-9_=-]{50,}"),
+    ("age_secret_key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    ("discord_webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
+    ("teams_webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}"),
+    ("doppler_token", r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,44}"),
+    ("dropbox_token", r"sl\.[A-Za-z0-9_-]{130,}"),
+    ("dynatrace_token", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    ("easypost_key", r"EZ[AT]K[a-zA-Z0-9]{54}"),
+    ("flutterwave_key", r"FLW(?:SECK|PUBK)_TEST-[a-h0-9]{32}-X"),
+    ("frameio_token", r"fio-u-[A-Za-z0-9_=-]{64}"),
+    ("infracost_key", r"ico-[a-zA-Z0-9]{32}"),
+    ("mapbox_token", r"sk\.eyJ[A-Za-z0-9_.-]{50,}"),
+    ("newrelic_key", r"NR(?:AK|JS|II)-[A-Za-z0-9]{19,32}"),
+    ("planetscale_token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
+    ("postman_key", r"PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}"),
+    ("prefect_key", r"pnu_[a-zA-Z0-9]{36}"),
+    ("pulumi_token", r"pul-[a-f0-9]{40}"),
+    ("readme_key", r"rdme_[a-z0-9]{70}"),
+    ("rubygems_key", r"rubygems_[a-f0-9]{48}"),
+    ("scalingo_token", r"tk-us-[A-Za-z0-9_-]{48}"),
+    ("sentry_token", r"sntry[su]_[A-Za-z0-9+/=_]{40,}"),
+    ("shippo_token", r"shippo_(?:live|test)_[a-f0-9]{40}"),
+    ("typeform_token", r"tfp_[A-Za-z0-9_.=-]{59}"),
+    ("onepassword_token", r"ops_eyJ[A-Za-z0-9+/=_-]{100,}"),
+    ("alibaba_key", r"LTAI[a-zA-Z0-9]{20}(?![A-Za-z0-9])"),
+    ("artifactory_key", r"AKCp[A-Za-z0-9]{60,}"),
+    ("heroku_key", r"HRKU-[A-Za-z0-9_-]{60}"),
+    ("clojars_token", r"CLOJARS_[a-z0-9]{60}"),
+    ("contentful_token", r"CFPAT-[A-Za-z0-9_-]{43}"),
+    ("duffel_token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}"),
+    ("gocardless_token", r"live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])"),
+    ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/]{80,90}={0,2}"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
 ]
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -74,7 +131,59 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 # Starts with the literal "://" so the scan is fast; user and host are kept.
-_URL_PASSWORD = re.compile(r"://([^\s:/@\"'<>]+):([^\s@/\"'<>]+)@")
+_URL_PASSWORD = re.compile(r"://([^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")
+
+
+# Credentials that only their context gives away: (kind, hints, pattern with the secret in the
+# last group). Each runs only when one of its hints is in the text.
+_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
+    # curl -u user:pw / --user user:pw (the user is kept)
+    ("password", ("-u", "--user"), re.compile(
+        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:)([^\s\"'@]{3,})")),
+    # sshpass -p pw, mysql -ppw / -p pw (mysql's -p takes the password glued to it)
+    ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
+    ("password", ("mysql", "mariadb"), re.compile(
+        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)([^\s\"'-][^\s\"']*)")),
+    # header-style keys anywhere on a line: -H "X-Api-Key: …", {"x-api-key": "…"}
+    ("api_key", ("pi-key", "pi-Key", "PI-KEY", "uth-token", "uth-Token", "ccess-token",
+                 "rivate-token", "RIVATE-TOKEN", "pikey", "piKey"), re.compile(
+        r"(?i)(\b(?:x-)?(?:api-?key|auth-token|access-token|private-token|goog-api-key)[\"']?"
+        r"\s*[:=]\s*[\"']?)([A-Za-z0-9._~+/=-]{8,})")),
+    # Azure SAS signatures in a URL query
+    ("azure_sas", ("sig=",), re.compile(r"([?&]sig=)([A-Za-z0-9%+/=]{20,})")),
+    # Docker's config.json: "auth": base64 of user:password
+    ("docker_auth", ('"auth',), re.compile(
+        r'(\\?"auth\\?"\s*:\s*\\?")([A-Za-z0-9+/]{8,}={0,2})(?=\\?")')),
+    # Telegram bot tokens: <bot id>:<35 chars starting AA>
+    ("telegram_bot_token", (":AA",), re.compile(r"(?:(?<=bot)|(?<![\w:]))()(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![\w-])")),
+    # Discord bot tokens, only where Discord is named
+    ("discord_bot_token", ("iscord", "DISCORD"), re.compile(
+        r"(?<![\w.-])()([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![\w-])")),
+    # Twilio auth tokens and Mailchimp keys
+    ("mailchimp_key", ("-us",), re.compile(r"(?<![\w-])()([0-9a-f]{32}-us\d{1,2})(?![\w-])")),
+    # An AWS secret access key in prose: 40 base64 characters where AWS or a secret is named
+    ("aws_secret_key", ("aws", "AWS", "Aws", "secret", "Secret", "SECRET", "AKIA"), re.compile(
+        r"(?<![A-Za-z0-9/+=])()((?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])"
+        r"[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")),
+]
+
+
+def _contextual(kind: str):
+    def sub(m: re.Match[str], counts: Counter) -> str:
+        value = m.group(2)
+        if "[REDACTED:" in value or _PLACEHOLDER.match(value):
+            return m.group(0)
+        if kind == "docker_auth" and not _basic_is_credential(value):
+            return m.group(0)
+        if kind == "aws_secret_key" and not _AWS_NEAR.search(
+                m.string, max(0, m.start() - 160), min(len(m.string), m.end() + 160)):
+            return m.group(0)
+        counts[kind] += 1
+        return m.group(1) + _marker(kind)
+    return sub
+
+
+_AWS_NEAR = re.compile(r"(?i)aws|secret[ _-]?access|AKIA|ASIA|\bsecret\b")
 
 
 def _basic_is_credential(token: str) -> bool:
@@ -92,7 +201,8 @@ _SECRET_PARTS = {"password", "passwd", "passphrase", "pwd", "secret", "secrets",
                  "apikey", "credential", "credentials", "pat"}
 # "*_KEY" is a secret only with a qualifier in front ("api_key", "private_key"), not "sort_key".
 _KEY_QUALIFIERS = {"api", "private", "access", "secret", "auth", "encryption", "signing",
-                   "client", "master", "service", "account", "openai", "anthropic", "license"}
+                   "client", "master", "service", "account", "openai", "anthropic", "license",
+                   "app", "application", "session", "jwt", "hmac", "webhook", "storage", "shared"}
 # A name ending in one of these describes a setting about the secret, not the secret itself.
 _SETTING_SUFFIXES = {"count", "counts", "length", "len", "size", "limit", "limits", "min", "max",
                      "ttl", "timeout", "expiry", "expires", "expiration", "lifetime", "env", "var",
@@ -122,7 +232,9 @@ _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _SEP = re.compile(r"[ \t]*(:=|=|:(?![:/\\]))[ \t]*")
-_VALUE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\s,;'\"}\])#]+")
+_VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
+                    r"[^\s,;'\"}\])#\\]+")
+_TOKEN_LIKE = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[A-Za-z])[A-Za-z0-9_.+/=~-]{12,}$")
 _FLAG_VALUE = re.compile(r"[ \t]+([^\s\-'\"][^\s'\"]*|\"[^\"\n]*\"|'[^'\n]*')")
 
 
@@ -132,6 +244,8 @@ def is_secret_name(name: str) -> bool:
     ``token_count``, ``PASSWORD_MIN_LENGTH``, ``api_key_env``, ``sort_key`` no."""
     parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
     if not parts or parts[-1] in _SETTING_SUFFIXES:
+        return False
+    if name in ("PWD", "OLDPWD"):  # the shell's working directory, not a password
         return False
     for i, part in enumerate(parts):
         if part in _SECRET_PARTS:
@@ -196,9 +310,12 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
         quoted_key = s > 0 and text[s - 1] in "\"'"
         pos = e
         if quoted_key:
-            if text[e:e + 1] != text[s - 1]:
-                continue
-            pos = e + 1
+            escaped = s > 1 and text[s - 2] == "\\"  # \"password\": inside a JSON string
+            close = "\\" + text[s - 1] if escaped else text[s - 1]
+            if text.startswith(close, e):
+                pos = e + len(close)
+            else:  # the quote opens an outer string: "command": "PASSWORD=… ./deploy.sh"
+                quoted_key = False
         # The cheap syntactic test before judging the name: most hits are prose or code.
         sep = _SEP.match(text, pos)
         if sep is None and not flag:
@@ -207,15 +324,19 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
         if not name or not is_secret_name(name):
             continue
         if sep:
+            mid_line = False
             if sep.group(1) == ":" and not quoted_key:
                 line_start = text.rfind("\n", 0, s) + 1
-                if text[line_start:s].strip(" \t-") != "":
-                    continue
+                mid_line = text[line_start:s].strip(" \t-") != ""
             value = _VALUE.match(text, sep.end())
             if not value:
                 continue
             vs, ve = value.span()
-            if sep.group(1) == ":" and not quoted_key:
+            # "Token: see below" mid-line is prose; "client_secret: 8f3kQ…" mid-line is a secret
+            token_like = bool(_TOKEN_LIKE.match(text[vs:ve].strip("\"'")))
+            if mid_line and not token_like:
+                continue
+            if sep.group(1) == ":" and not quoted_key and not token_like:
                 line_end = text.find("\n", ve)
                 rest = text[ve:line_end if line_end >= 0 else n]
                 if rest.split("#")[0].strip():
@@ -226,6 +347,8 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
                 continue
             vs, ve = value.span(1)
         raw = text[vs:ve]
+        if raw.startswith('\\"') and raw.endswith('\\"') and len(raw) >= 4:  # \"value\"
+            raw, vs, ve = raw[1:-1], vs + 1, ve - 1
         if not _value_is_secret(raw, name):
             continue
         if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
@@ -236,11 +359,16 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
 
 # --- the pass -----------------------------------------------------------------------------------
 
+_KEBAB = re.compile(r"^sk-(?:[a-z0-9]{1,15}-)+[a-z0-9]{1,15}$")
+
+
 def _shaped(m: re.Match[str], counts: Counter) -> str:
     kind = m.lastgroup or "secret"
     start = m.start()
     if kind != "private_key" and start > 0 and m.string[start - 1] in _TOKEN_CHARS:
         return m.group(0)  # the tail of a longer identifier, not a token
+    if kind in ("openai_key", "anthropic_key") and _KEBAB.match(m.group(0)):
+        return m.group(0)  # sk-my-component-v2: a kebab-case name, not a key
     counts[kind] += 1
     return _marker(kind)
 
@@ -288,6 +416,7 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     (("Bearer",), _BEARER, _bearer),
     (("Basic",), _BASIC, _basic),
     (("://",), _URL_PASSWORD, _url_password),
+    *[(hints, pattern, _contextual(kind)) for kind, hints, pattern in _CONTEXTUAL],
 ]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
@@ -289,6 +290,9 @@ def load_skill(path: Path | str, *, retired: bool = False, folder: str | None = 
     """Parse ``path`` (cached by mtime and size). Raises ``DataError`` for a broken file."""
     key = os.fspath(path)
     st = os.stat(key)
+    if stat.S_ISDIR(st.st_mode):  # one bad entry must cost that skill only, never the library
+        raise DataError("SKILL.md is a folder, not a file", path=key,
+                        hint="move the folder away and put the skill's SKILL.md file there")
     # atomic writes replace the inode, so (inode, mtime, size) changes on every write we make
     stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
     hit = _CACHE.get(key)

@@ -12,10 +12,13 @@ crash leaves all of a write or none of it.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 from .. import clock
+from ..errors import DataError
+from ..fsutil import confine
 from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
@@ -23,16 +26,58 @@ from .migrations import MIGRATIONS
 __all__ = ["Store", "open_store", "BUSY_TIMEOUT_MS"]
 
 
+RECOVERY = ("stop what uses slowloop (hooks, `slowloop watch`, the daemon); copy slowloop.db and "
+            "its -wal/-shm files aside; try `sqlite3 slowloop.db .recover | sqlite3 recovered.db` "
+            "and put recovered.db in its place; failing that, move slowloop.db aside and slowloop "
+            "starts a new ledger (skills, memo and memory files are kept; history, undo and "
+            "ingest offsets start over)")
+# A file sqlite3.connect just created is empty for the few milliseconds before the first
+# migration writes its header; an empty ledger older than this is a truncated one.
+_FRESH_SECONDS = 10.0
+
+
+def _check_file(path: Path) -> None:
+    """Refuse an empty ledger file before SQLite silently makes a new ledger of it."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    if st.st_size == 0:
+        if time.time() - st.st_mtime > _FRESH_SECONDS:  # the file's clock, not a test's
+            raise DataError("the ledger is an empty (0-byte) file: its history is gone, and "
+                            "slowloop will not start a new one over it", path=str(path),
+                            hint=RECOVERY)
+    # Nothing else is read here: opening and closing the file in this process would drop the
+    # POSIX locks another connection of this process holds on it. A foreign file is refused by
+    # SQLite itself when it is opened ("not a usable SQLite database", with the same steps).
+
+
 class Store(SQLiteFile):
-    """A connection to the ledger. Cheap to open; open one per process (or per thread)."""
+    """A connection to the ledger. Cheap to open; open one per process (or per thread).
+
+    Opening refuses an empty, truncated or foreign file instead of taking it for a new ledger;
+    :meth:`integrity` runs SQLite's own check (``doctor`` does, hooks do not: it reads every page).
+    """
 
     what = "the store"
-    broken_hint = "move the file aside; slowloop will start a new one"
+    broken_hint = RECOVERY
 
     def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
         if path is None:
-            path = db_path(ensure_home(home))
+            root = ensure_home(home)
+            path = db_path(root)
+            confine(Path(path), root)  # a slowloop.db planted as a symlink must not lead out
+        _check_file(Path(path))
         super().__init__(path, setup=self._migrate, foreign_keys=True)
+
+    def integrity(self, limit: int = 10) -> list[str]:
+        """SQLite's ``quick_check``: ``[]`` when the ledger is sound, else what is damaged."""
+        try:
+            rows = self.conn.execute(f"PRAGMA quick_check({int(limit)})").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return [str(exc)]
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
 
     # -- schema -------------------------------------------------------------------------------
     def _migrate(self) -> None:

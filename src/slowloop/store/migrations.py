@@ -207,3 +207,26 @@ def m003_offsets_resume(db: sqlite3.Connection) -> None:
     # resumed reads give turns the same keys a full read would (slowloop.integrations.follow).
     db.execute("ALTER TABLE offsets ADD COLUMN line INTEGER NOT NULL DEFAULT 1")
     db.execute("ALTER TABLE offsets ADD COLUMN turn_index INTEGER NOT NULL DEFAULT 0")
+
+
+@migration
+def m004_proposals(db: sqlite3.Connection) -> None:
+    # Actions a reflection may not apply on its own: a rule learned from a person's words that
+    # falls in a danger class, or a change over text a person wrote. They wait here for
+    # `slowloop review`.
+    db.executescript(
+        """
+        CREATE TABLE proposals (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            reflection_id INTEGER REFERENCES reflections(id),
+            at TEXT NOT NULL,
+            action TEXT NOT NULL,             -- the action, as JSON
+            reason TEXT NOT NULL,             -- why it waits
+            status TEXT NOT NULL DEFAULT 'pending',  -- pending | approved | declined
+            decided_at TEXT,
+            outcome TEXT NOT NULL DEFAULT ''  -- what approving it did (change ids) or why not
+        );
+        CREATE INDEX proposals_agent ON proposals(agent_id, status);
+        """
+    )

@@ -15,6 +15,27 @@ INTERRUPT = "[Request interrupted by user"
 # reason in the output) or interrupts while it runs.
 REJECTED = ("The user doesn't want to proceed with this tool use",
             "The user doesn't want to take this action right now")
+# What Claude Code records beside a refusal (``toolUseResult``). A tool that ran records its own
+# result there (``{"stdout": …}``, a file, ``"Error: Exit code 1…"``): its output may *say* the
+# user refused, but it is the tool's text, and the person's words are never taken from it.
+HARNESS_REFUSALS = ("User rejected tool use", "The user doesn't want", "Error: The user doesn't want")
+
+
+def refusal_by_harness(output: str, is_error: bool, tool_use_result: object = None, *,
+                       recorded: bool = False, denied: bool = False) -> bool:
+    """Whether a tool result is the harness refusing the call (the tool never ran).
+
+    Text alone proves nothing: ``cat README.md`` or a web page can start with the refusal
+    template. A refusal is an error result starting with the template and, where the format
+    records the tool's own result (``recorded``), that record must be the harness's refusal too.
+    """
+    if denied:
+        return True
+    if not is_error or not output.startswith(REJECTED):
+        return False
+    if not recorded:
+        return True
+    return isinstance(tool_use_result, str) and tool_use_result.startswith(HARNESS_REFUSALS)
 
 
 def exit_code_of(output: str) -> int | None:
@@ -50,14 +71,17 @@ def assistant_blocks(b: TurnBuilder, content: Any, *, at: str | None = None,
 
 def tool_result_block(b: TurnBuilder, block: dict[str, Any], *, at: str | None = None,
                       sidechain: bool = False, fallback_error: bool | None = None,
-                      call_id: str | None = None, denied: bool = False) -> None:
+                      call_id: str | None = None, denied: bool = False,
+                      tool_use_result: object = None, recorded: bool = False) -> None:
     output = block_text(block.get("content"))
     if not output and isinstance(block.get("text"), str):
         output = block["text"]
     flag = block.get("is_error")
     is_error = bool(flag) if isinstance(flag, bool) else bool(fallback_error)
-    rejected = denied or output.startswith(REJECTED) or output.startswith(INTERRUPT)
-    if output.startswith(INTERRUPT):
+    interrupted = is_error and output.startswith(INTERRUPT) and not isinstance(tool_use_result, dict)
+    rejected = interrupted or refusal_by_harness(output, is_error, tool_use_result,
+                                                 recorded=recorded, denied=denied)
+    if interrupted:
         b.abort(output.split("\n", 1)[0])
     b.result(block.get("tool_use_id") or call_id, output, is_error=is_error,
              exit_code=exit_code_of(output) if is_error else None, rejected=rejected, at=at,

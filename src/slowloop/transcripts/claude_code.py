@@ -11,7 +11,10 @@ record carrying text the person typed opens a turn; these do not:
 - ``[Request interrupted by user…]``: it marks the turn it interrupted as aborted;
 - a sub-agent's prompt (``isSidechain``) while a turn is open: the sub-agent's tool calls and
   results are folded into that turn, marked ``sidechain``. A file holding only sidechain records
-  (a sub-agent transcript read on its own) still yields turns.
+  (a sub-agent transcript read on its own, or any file under ``subagents/``) still yields turns
+  for its tool calls and errors, but their ``user_text`` is empty: nobody but the agent spoke.
+- a tool result whose text *looks* like a refusal: only the harness's own refusal record counts
+  (see ``anthropic.refusal_by_harness``); a tool's output is never the person's words.
 
 A slash command (``<command-name>/init</command-name>…``) opens a turn whose text is
 ``/init <args>``; one answered locally (``/clear``, ``/model``: only ``<local-command-stdout>``
@@ -68,6 +71,9 @@ class ClaudeCodeAdapter:
 
     def __init__(self, b: TurnBuilder) -> None:
         self.b = b
+        # Claude Code keeps a sub-agent's transcript in ``<session>/subagents/agent-*.jsonl``:
+        # every "user" message in it is the main agent talking.
+        self.subagent_file = "/subagents/" in b.source.replace("\\", "/")
 
     def feed(self, rec: Any, line: int | None, start: int | None, end: int | None
              ) -> Turn | None:
@@ -117,7 +123,7 @@ class ClaudeCodeAdapter:
         if not isinstance(content, (str, list)):
             b.problem(line, "user record has no 'message.content'")
             return None
-        side = rec.get("isSidechain") is True
+        side = rec.get("isSidechain") is True or self.subagent_file
         if isinstance(content, list):
             if not all(isinstance(c, dict) for c in content):
                 b.problem(line, "user 'content' list holds something other than content blocks")
@@ -131,16 +137,22 @@ class ClaudeCodeAdapter:
                 for c in results:
                     tool_result_block(b, c, at=at, sidechain=side, fallback_error=fallback,
                                       call_id=src if isinstance(src, str) else None,
-                                      denied=denied)
+                                      denied=denied, tool_use_result=tur,
+                                      recorded="toolUseResult" in rec)
                 return None
         text = user_text_of(content)
         stripped = text.lstrip()
         if stripped.startswith(INTERRUPT):
             b.abort(stripped.split("\n", 1)[0])
             return None
-        if side and b.draft is not None:  # a sub-agent's prompt, written by the agent
-            b.skip()
-            return None
+        if side:  # a sub-agent's prompt: the main agent wrote it, not the person
+            if b.draft is not None:
+                b.skip()
+                return None
+            # A sub-agent transcript read on its own: its work is observed, but nobody spoke.
+            sid = rec.get("sessionId")
+            return b.start("", line=line, byte_start=start, at=at, origin="agent",
+                           session_id=sid if isinstance(sid, str) else None)
         origin = rec.get("origin")
         if (rec.get("isMeta") or rec.get("isCompactSummary") or rec.get("isVisibleInTranscriptOnly")
                 or (isinstance(origin, dict) and origin.get("kind") == "task-notification")

@@ -44,6 +44,17 @@ def _exit_from_text(out: str) -> int | None:
     return None
 
 
+# What Codex itself writes as the output of a call the person refused. A call that ran has an
+# exit code; its output saying "rejected by user" is the tool's text, not a refusal.
+_REFUSALS = ("exec command rejected by user", "patch rejected by user",
+             "command rejected by user", "user rejected", "rejected by user")
+
+
+def _refusal(text: str) -> bool:
+    t = text.strip().lower().rstrip(".")
+    return len(t) <= 80 and t in _REFUSALS
+
+
 def _output(raw: Any) -> tuple[str, int | None, bool | None]:
     """(text, exit code, error flag) of a tool output in any of the shapes Codex has written."""
     if isinstance(raw, str) and raw.startswith('{"output"'):
@@ -195,7 +206,7 @@ class CodexAdapter:
             text, code, flag = _output(raw)
             if call_id:
                 self.escalated.pop(call_id, None)
-            rejected = "rejected by user" in text[:200]
+            rejected = code is None and _refusal(text)
             if flag is None and code is not None:
                 flag = code != 0
             name = p.get("name")

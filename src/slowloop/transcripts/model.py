@@ -77,6 +77,9 @@ class Turn:
     # start_line=turn.line_start, start_index=turn.index).
     byte_start: int | None = None
     byte_end: int | None = None
+    # ``user_text`` is what the person typed. False when someone else reported it (an agent over
+    # MCP says what "the user" said): kept for recall, never read as the person's correction.
+    person: bool = True
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -112,6 +115,8 @@ class Turn:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["steps"] = [_step_dict(s) for s in self.steps]
         d["skills_read"] = list(self.skills_read)
+        if self.person:
+            del d["person"]  # the usual case leaves the stored form (and its hash) as it was
         return d
 
     def to_json(self) -> str:

@@ -1,0 +1,130 @@
+"""Proposals that wait for a person: ``slowloop review``.
+
+A reflection applies what it may on its own and *holds* the rest here, with the reason:
+- a rule learned from a person's words that falls in a danger class (:mod:`slowloop.safety.danger`)
+  — typed by them or not, a standing instruction to run ``curl … | sh`` is not applied silently;
+- a change over text a person wrote (replace, remove, merge, retire: :mod:`.authorship`).
+
+Approving plans the action against the files as they are now and applies it, recorded under the
+reflection that proposed it (so ``slowloop history undo R<id>`` still reverts it); declining keeps the
+proposal and its reason in the ledger. Either decision is final.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import clock
+from ..errors import UserError
+from ..history import apply_changes
+from ..paths import home as default_home
+from ..store import Store
+from .actions import Action, _to_action
+
+
+@dataclass(frozen=True)
+class Proposal:
+    id: int
+    agent: str
+    reflection_id: int | None
+    at: str
+    action: dict[str, Any]
+    reason: str
+    status: str
+    decided_at: str | None
+    outcome: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        a = self.action
+        what = a.get("name") or a.get("into") or a.get("section") or ""
+        text = a.get("text") or a.get("new") or a.get("body") or a.get("match") or ""
+        return f"{a.get('type')} {what}: {' '.join(str(text).split())[:160]}"
+
+
+def hold(db, agent_id: int, reflection_id: int | None, action: Action, reason: str) -> int:
+    """Record one held action (inside the caller's transaction); returns its id."""
+    return int(db.execute(
+        "INSERT INTO proposals(agent_id, reflection_id, at, action, reason) VALUES (?,?,?,?,?)",
+        (agent_id, reflection_id, clock.iso(), json.dumps(action.to_dict(), ensure_ascii=False),
+         reason)).lastrowid)
+
+
+def _row(r, agent: str) -> Proposal:
+    return Proposal(id=int(r["id"]), agent=agent, reflection_id=r["reflection_id"], at=r["at"],
+                    action=json.loads(r["action"]), reason=r["reason"], status=r["status"],
+                    decided_at=r["decided_at"], outcome=r["outcome"])
+
+
+def proposals(store: Store, agent: str, *, include_decided: bool = False) -> list[Proposal]:
+    agent_id = store.agent_id(agent)
+    sql = "SELECT * FROM proposals WHERE agent_id = ?"
+    if not include_decided:
+        sql += " AND status = 'pending'"
+    return [_row(r, agent) for r in store.query(sql + " ORDER BY id", (agent_id,))]
+
+
+def _pending(store: Store, agent: str, proposal_id: int) -> Proposal:
+    rows = store.query("SELECT * FROM proposals WHERE id = ? AND agent_id = ?",
+                       (proposal_id, store.agent_id(agent)))
+    if not rows:
+        raise UserError(f"agent {agent!r} has no proposal {proposal_id}",
+                        hint="see `slowloop review list`")
+    p = _row(rows[0], agent)
+    if p.status != "pending":
+        raise UserError(f"proposal {proposal_id} was already {p.status} at {p.decided_at}")
+    return p
+
+
+def _decide(store: Store, p: Proposal, status: str, outcome: str) -> Proposal:
+    now = clock.iso()
+    with store.transaction() as db:
+        db.execute("UPDATE proposals SET status = ?, decided_at = ?, outcome = ? WHERE id = ?",
+                   (status, now, outcome, p.id))
+    return Proposal(**{**p.to_dict(), "status": status, "decided_at": now, "outcome": outcome})
+
+
+def approve(agent: str, proposal_id: int, *, home: Path | None = None,
+            store: Store | None = None) -> Proposal:
+    """Apply a held action now, as the person's decision (raises when it no longer applies)."""
+    from ..memo import Memo
+    from ..skills import SkillLibrary
+    from .cycle import _plan
+
+    home = home or default_home()
+    own = store is None
+    store = store or Store(home=home)
+    try:
+        p = _pending(store, agent, proposal_id)
+        action, problem = _to_action(p.action)
+        if action is None:
+            raise UserError(f"proposal {proposal_id} is not a valid action any more: {problem}")
+        lib = SkillLibrary(agent, home=home, store=store)
+        memo = Memo(agent, home=home, store=store)
+        lib.list()  # record hand edits first: the plan is made against the files as they are
+        memo.notice()
+        changes = _plan(action, lib, memo)
+        ids = apply_changes(changes, store=store, agent=agent, actor="reflection",
+                            reflection_id=p.reflection_id,
+                            note=f"approved in review (P{p.id})") if changes else []
+        return _decide(store, p, "approved", f"applied as change(s) {', '.join(map(str, ids))}"
+                       if ids else "nothing to change")
+    finally:
+        if own:
+            store.close()
+
+
+def decline(agent: str, proposal_id: int, *, home: Path | None = None,
+            store: Store | None = None) -> Proposal:
+    own = store is None
+    store = store or Store(home=home or default_home())
+    try:
+        return _decide(store, _pending(store, agent, proposal_id), "declined", "declined by a person")
+    finally:
+        if own:
+            store.close()

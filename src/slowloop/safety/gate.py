@@ -1,0 +1,39 @@
+"""The gate in front of every text saved where an agent will read it.
+
+Skills, the memo, the operational memory and its summaries are read by a coding agent with a shell
+at the start of every session, so a line saved there is a standing instruction. Whatever an agent
+or a model hands in (MCP writes, a model's summary, a reflection's actions) passes :func:`check`;
+a person typing at the CLI writes their own files and is not gated, and a rule *learned from* a
+person's words that falls in a danger class waits for that person's approval instead
+(``slowloop review``).
+"""
+
+from __future__ import annotations
+
+from ..errors import UserError
+from .danger import Danger, scan
+
+__all__ = ["UnsafeText", "check", "describe"]
+
+
+class UnsafeText(UserError):
+    """Text refused because an agent would read it as a dangerous standing instruction."""
+
+    def __init__(self, where: str, dangers: list[Danger], *, hint: str | None = None) -> None:
+        self.dangers = dangers
+        super().__init__(f"not saved to {where}: {describe(dangers)}",
+                         hint=hint or "if a person means it, they can write it themselves "
+                                      "(the CLI, or by editing the file)")
+
+
+def describe(dangers: list[Danger]) -> str:
+    d = dangers[0]
+    more = f" (+{len(dangers) - 1} more)" if len(dangers) > 1 else ""
+    return f"{d.kind}: {d.reason} ({d.evidence}){more}"
+
+
+def check(text: str, *, where: str, hint: str | None = None) -> None:
+    """Raise :class:`UnsafeText` when ``text`` holds a dangerous instruction or a secret."""
+    dangers = scan(text)
+    if dangers:
+        raise UnsafeText(where, dangers, hint=hint)

@@ -1,0 +1,85 @@
+"""Local hardening: nothing slowloop writes in its home is carried out of it by a planted symlink,
+its locks live where no other user can create them first, and its folders are private."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from slowloop.errors import DataError
+from slowloop.fsutil import atomic_write, lock_dir
+from slowloop.memo import Memo
+from slowloop.skills import SkillLibrary
+from slowloop.store import Store
+
+
+def test_a_planted_skills_link_does_not_take_writes_out(slowloop_home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    skills = slowloop_home / "agents" / "default" / "skills"
+    skills.parent.mkdir(parents=True)
+    skills.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(DataError, match="leads outside"):
+        SkillLibrary("default").create("testing", "When testing.", "- When testing, always run make test.\n")
+    assert list(outside.iterdir()) == []
+
+
+def test_a_planted_file_link_is_not_written_through(slowloop_home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "bashrc"
+    target.write_text("# mine\n")
+    memo = slowloop_home / "agents" / "default" / "memo.md"
+    memo.parent.mkdir(parents=True)
+    memo.symlink_to(target)
+    with pytest.raises(DataError, match="leads outside"):
+        Memo("default").add("plays", "When testing, always run make test.")
+    assert target.read_text() == "# mine\n"
+
+
+def test_a_planted_ledger_link_is_refused(slowloop_home: Path, tmp_path: Path) -> None:
+    slowloop_home.mkdir(parents=True)
+    (slowloop_home / "slowloop.db").symlink_to(tmp_path / "elsewhere.db")
+    with pytest.raises(DataError, match="leads outside"):
+        Store()
+    assert not (tmp_path / "elsewhere.db").exists()
+
+
+def test_a_home_that_is_itself_a_link_still_works(tmp_path: Path, monkeypatch) -> None:
+    real = tmp_path / "real-home"
+    real.mkdir()
+    link = tmp_path / "home-link"
+    link.symlink_to(real, target_is_directory=True)
+    monkeypatch.setenv("SLOWLOOP_HOME", str(link))
+    Memo("default").add("plays", "When testing, always run make test.")
+    assert (real / "agents" / "default" / "memo.md").exists()
+
+
+def test_locks_live_in_a_private_per_user_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    d = lock_dir()
+    assert d == tmp_path / "cache" / "slowloop" / "locks"
+    assert not str(d).startswith("/tmp/slowloop-locks")
+    assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    assert lock_dir() == runtime / "slowloop"
+    os.chmod(runtime, 0o777)  # a runtime folder others can write is not used
+    assert lock_dir() == tmp_path / "cache" / "slowloop" / "locks"
+
+
+def test_folders_slowloop_creates_are_private(slowloop_home: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        SkillLibrary("default").create("testing", "When testing.",
+                                       "- When testing, always run make test.\n")
+        atomic_write(slowloop_home / "agents" / "default" / "memory" / "x" / "y.md", "y\n")
+    finally:
+        os.umask(old)
+    for folder in (slowloop_home / "agents", slowloop_home / "agents" / "default",
+                   slowloop_home / "agents" / "default" / "skills" / "testing",
+                   slowloop_home / "agents" / "default" / "memory" / "x"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
