@@ -215,3 +215,20 @@ def test_watch_leaves_a_session_a_hook_already_observes_to_that_hook(slowloop_ho
                            " ORDER BY t.id")
     assert [(r["name"], r["user_text"]) for r in rows] == [("hooked", "add an HTTP client"),
                                                           ("watcher", "a session no hook saw")]
+
+
+def test_logs_never_follow_a_planted_symlink_out_of_the_home(slowloop_home: Path, tmp_path: Path) -> None:
+    from slowloop.integrations.hooks_runtime import log
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    slowloop_home.mkdir(parents=True, exist_ok=True)
+    (slowloop_home / "logs").symlink_to(outside, target_is_directory=True)
+    log(slowloop_home, "a line")
+    auto.log(slowloop_home, "another line")
+    assert list(outside.iterdir()) == []
+    (slowloop_home / "logs").unlink()
+    (slowloop_home / "logs").mkdir()
+    (slowloop_home / "logs" / "hooks.log").symlink_to(outside / "stolen.log")
+    log(slowloop_home, "a line")
+    assert not (outside / "stolen.log").exists()

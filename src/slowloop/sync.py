@@ -315,6 +315,8 @@ def _settle_leftovers(repo: Path, result: SyncResult) -> None:
 def conflicted_skills(repo: Path) -> list[str]:
     out = []
     for p in sorted((repo / "skills").glob("*/SKILL.md")):
+        if not p.is_file():  # a folder where the file should be: doctor's skills check says so
+            continue
         try:
             if CONFLICT_BEGIN in p.read_text(encoding="utf-8", errors="replace"):
                 out.append(p.parent.name)

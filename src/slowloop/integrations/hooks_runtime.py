@@ -82,24 +82,45 @@ def _home(explicit: str | None) -> Path:
     return home()
 
 
-def log(home: Path, message: str) -> None:
-    """One line in ``<home>/logs/hooks.log`` (rotated at 1 MB); never raises."""
+def log_file(home: Path, name: str) -> Path | None:
+    """``<home>/logs/<name>``, or None when a planted symlink would carry the write out of the
+    home (the logs folder linked elsewhere); the file itself is opened with O_NOFOLLOW."""
+    path = Path(home) / "logs" / name
     try:
-        path = home / "logs" / "hooks.log"
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    real_home = os.path.realpath(home)
+    if os.path.commonpath([real_home, os.path.realpath(path.parent)]) != real_home:
+        return None
+    return path
+
+
+def append_log(home: Path, name: str, message: str) -> None:
+    """One line in ``<home>/logs/<name>`` (rotated at 1 MB); never raises, never follows a link."""
+    try:
+        path = log_file(home, name)
+        if path is None:
+            return
         try:
             if path.stat().st_size > LOG_MAX_BYTES:
-                os.replace(path, path.with_name("hooks.log.1"))
+                os.replace(path, path.with_name(name + ".1"))
         except FileNotFoundError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(str(path), flags, 0o600)
         try:
             os.write(fd, f"{stamp} pid={os.getpid()} {message}\n".encode("utf-8", "replace"))
         finally:
             os.close(fd)
     except OSError:
         pass
+
+
+def log(home: Path, message: str) -> None:
+    """One line in ``<home>/logs/hooks.log``; never raises."""
+    append_log(home, "hooks.log", message)
 
 
 # -- input --------------------------------------------------------------------------------------
@@ -395,17 +416,18 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
         args += ["--skills-dir", str(skills_dir)]
     if agents_md is not None:
         args += ["--agents-md", str(agents_md)]
-    log_path = home / "logs" / "hooks.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path = log_file(home, "hooks.log")
+    err_path = str(log_path) if log_path is not None else os.devnull
     if hasattr(os, "posix_spawn"):
         # posix_spawn instead of subprocess: importing subprocess costs more than the spawn.
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 2, str(log_path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)]
+                   (os.POSIX_SPAWN_OPEN, 2, err_path,
+                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)]
         return os.posix_spawn(sys.executable, args, os.environ, file_actions=actions, setsid=True)
     import subprocess
 
-    with open(log_path, "ab") as err:
+    with open(err_path, "ab") as err:
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True, close_fds=True)
     return proc.pid

@@ -26,27 +26,14 @@ from pathlib import Path
 
 MODULE = "slowloop.reflect.auto"
 LOG = "reflect.log"
-LOG_MAX_BYTES = 1 << 20
 
 
 def log(home: Path, message: str) -> None:
-    """One line in ``<home>/logs/reflect.log`` (rotated at 1 MB); never raises."""
-    try:
-        path = Path(home) / "logs" / LOG
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            if path.stat().st_size > LOG_MAX_BYTES:
-                os.replace(path, path.with_name(LOG + ".1"))
-        except FileNotFoundError:
-            pass
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, f"{stamp} pid={os.getpid()} {message}\n".encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
-    except OSError:
-        pass
+    """One line in ``<home>/logs/reflect.log`` (rotated at 1 MB); never raises, never follows a
+    planted symlink out of the home."""
+    from ..integrations.hooks_runtime import append_log
+
+    append_log(Path(home), LOG, message)
 
 
 def _pid_file(home: Path, agent: str) -> Path:
@@ -113,18 +100,21 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
 
 def _spawn(home: Path, agent: str) -> int:
     args = [sys.executable, "-m", MODULE, "--agent", agent, "--home", str(home)]
-    log_path = Path(home) / "logs" / LOG
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    from ..integrations.hooks_runtime import log_file
+
+    found = log_file(Path(home), LOG)
+    err_path = str(found) if found is not None else os.devnull
     env = dict(os.environ)
     env["SLOWLOOP_HOME"] = str(home)
     if hasattr(os, "posix_spawn"):
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 2, str(log_path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)]
+                   (os.POSIX_SPAWN_OPEN, 2, err_path,
+                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)]
         return os.posix_spawn(sys.executable, args, env, file_actions=actions, setsid=True)
     import subprocess
 
-    with open(log_path, "ab") as err:
+    with open(err_path, "ab") as err:
         return subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True, close_fds=True, env=env).pid
 

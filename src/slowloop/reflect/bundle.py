@@ -142,6 +142,7 @@ class _Item:
     corrects: int | None = None  # for a corrected turn: the id of the turn whose answer it corrects
     protected: bool = False
     user: str = ""
+    person: bool = True  # False: an agent reported what "the user" said (MCP); not the person's words
     answer: str = ""  # the last assistant text of the turn
     steps: list[str] = field(default_factory=list)  # rendered full-level steps
     tools: dict[str, int] = field(default_factory=dict)
@@ -186,6 +187,7 @@ def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Reda
                  aborted=bool(row["aborted"]), abort_evidence=red(turn.abort_evidence or ""),
                  pending=pending_turn)
     item.user = red(turn.user_text)
+    item.person = bool(getattr(turn, "person", True))
     for step in turn.steps:
         if step.kind == "text" and step.text:
             text = red(step.text)
@@ -269,7 +271,8 @@ def _render_turn(it: _Item, level: Level) -> str:
     if it.corrects_next:
         lines.append("- The user corrects this answer in the next turn.")
     lines.append("")
-    lines.append("**User:**")
+    lines.append("**User:**" if it.person else
+                 "**User, as reported by the agent (not the person's own words; never a correction):**")
     lines.append(_quote(cut_head(it.user, USER_CHARS[level])))
     if level == "full":
         lines.extend(["", *"\n\n".join(it.steps).split("\n")] if it.steps else [])
