@@ -31,4 +31,4 @@ def test_use_instead_in_several_languages():
 def test_a_correction_without_a_stated_fix_gives_nothing_and_says_so():
     out = distill([_ev("No, that's not what I asked for.")], memo={}, skills={})
     assert [a.type for a in out.actions] == ["nothing"]
-    assert any("did not say what to do" in n for n in out.notes)
+    assert any("no rule kept" in n and "about this task only" in n for n in out.notes)

@@ -1,0 +1,449 @@
+"""What a person's correction says to do, read from their words alone (no model).
+
+``read_lesson(text)`` turns one correcting message into a :class:`Lesson`:
+
+- a **choice** — use X, never Y — from the forms people use in the eight languages the detector
+  knows: "X, not Y", "use X instead of / rather than Y", "don't use Y, we use X", "stop using Y",
+  "prefer X over Y", "we moved / migrated / switched to X", "Y again?? we use X", "wrong library.
+  We use X", "I said X", with or without spaces around Latin words in Chinese and Japanese
+  ("不要用npm，用pnpm", "requestsではなくhttpxを使って");
+- a **requirement** — "the timeout must be 30 seconds, not 5, because the API is slow";
+- an **instruction** kept in the person's words when it is clearly meant to last ("from now on …",
+  "in this project we …", "again: …", "always / never …") but no clean imperative can be built;
+- or nothing, when the correction is about this task only ("no, the other file", "make the title
+  bigger"): that is not a standing rule, and the reason says so.
+
+What comes from a tool's output never reaches here: the caller passes only what the person typed,
+with pasted code blocks and ``>`` quoted lines already removed by :func:`person_text`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["choice", "require", "quote", "none"]
+
+_I = re.IGNORECASE
+
+# An item is a name: a tool, a package, a file, a branch, a value ("30 seconds", "local time").
+_L = "A-Za-z0-9_\u00c0-\u024f"
+_TOKEN = rf"\.?[{_L}@](?:[{_L}@/+:#'-]|\.(?=[{_L}]))*"
+_CJK_CHARS = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+_HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
+
+# Words that end an item when reading to the right ("use httpx for HTTP calls" → httpx).
+_STOP_RIGHT = (r"for|in|on|at|here|there|please|instead|rather|than|over|because|since|as|from|now"
+               r"|when|if|not|and|or|but|so|which|this|that|anymore|again|too|also|only"
+               r"|per|qui|qua|invece|anziché|al|nel|nella|perché|adesso|ora|sempre|e|o|ma|non|a"
+               r"|por|para|aqui|aquí|em|no|na|porque|agora|sempre|ao|não|nao|y"
+               r"|pour|ici|dans|au|plutôt|parce|maintenant|toujours|pas|et|ou|à"
+               r"|en|aquí|ahora|siempre|de|del|porque|lugar|vez"
+               r"|für|hier|statt|anstatt|weil|jetzt|immer|nicht|und|oder|bitte|ab|im|mit|zu")
+_ART = (r"(?:the|a|an|il|lo|la|l'|o|os|as|um|uma|le|les|un|une|el|los|las|der|die|das|den|dem"
+        r"|ein|eine|einen)")
+_RIGHT_ITEM = re.compile(
+    rf"^\s*[`'\"“‘«「]?(?P<item>{_ART}\s+{_TOKEN}(?:\s+(?!(?:{_STOP_RIGHT})\b){_TOKEN}){{0,2}}|{_TOKEN})", _I)
+# after "not" the rejected alternative may be a short phrase ("local time", "docker compose directly")
+_RIGHT_PHRASE = re.compile(
+    rf"^\s*[`'\"“‘«「]?(?P<item>{_TOKEN}(?:\s+(?!(?:{_STOP_RIGHT})\b){_TOKEN}){{0,2}})", _I)
+_CJK_RIGHT_ITEM = re.compile(rf"^\s*[`'\"“‘«「]?(?P<item>{_TOKEN}|[{_CJK_CHARS}]{{2,8}}?(?=[的了吧呢，。、,.!！?？；;\s]|$))")
+
+_ARTICLES = re.compile(r"^(?:the|a|an|il|lo|la|i|gli|le|l'|o|os|as|um|uma|le|les|un|une|el|los|las"
+                       r"|der|die|das|den|dem|ein|eine|einen)\s+|^l'", _I)
+_PRONOUN = re.compile(r"^(?:that'?s|it'?s|what|which|how|why|who|where|ce|que|was|wie|lo que|o que"
+                      r"|quello che|ce que|it|that|this|them|those|these|one|quello|quella|questo|lo|la|ele|ela"
+                      r"|isso|esse|le|la|ça|celui-ci|lo|eso|ese|es|ihn|das|它|这个|那个|それ|これ)$", _I)
+# Deictic items point at something in this task ("the other file", "this one"): a one-off.
+_DEICTIC = re.compile(r"\b(?:other|this one|that one|altr[oa]|outr[oa]|autre|otr[oa]|andere[nrs]?)\b"
+                      r"|另一个|那个|这个|もう一つ|別の|あっち|そっち", _I)
+_COMPARATIVE = re.compile(r"^(?:bigger|smaller|shorter|longer|larger|higher|lower|more|less|faster"
+                          r"|slower|darker|lighter|louder|wider|narrower|better|worse)$", _I)
+
+
+# Words that open a correction and are never the thing to use ("Nein, nicht requests, …").
+_FILLER = re.compile(r"^(?:no+|nope|nein|non|não|nao|yes|ok|okay|wrong|again|actually|sorry|please"
+                     r"|ancora|encore|nochmal|bitte|falsch|errado|faux|mal|sbagliato|also|so)$", _I)
+
+
+_GENERIC = re.compile(r"^(?:module|modulo|módulo|modul|modulet|library|libreria|biblioteca|bibliothèque"
+                      r"|librería|bibliothek|package|paquete|pacote|tool|\S+-modul|モジュール|模块)$", _I)
+
+
+def _display(item: str) -> str:
+    """"o pnpm" → "pnpm"; "il modulo logging" → "logging": the name, without article or noun."""
+    words = _ARTICLES.sub("", item).split()
+    if len(words) == 2 and re.fullmatch(r"(?:en|in|de|di|da|dans|im|no|na|nel|nella)", words[0], _I):
+        words = words[1:]
+    if len(words) > 1:
+        names = [w for w in words if not _GENERIC.match(w) and not re.match(_ART + "$", w, _I)]
+        named = [w for w in names if category(w)]
+        if named and len(names) == 1:
+            return named[0]
+        if len(words) == 2 and re.search(r"-modul$", words[1], _I):
+            return words[1].split("-")[0]
+    if len(words) == 1:
+        return re.sub(r"-(?:modul|module)$", "", words[0], flags=_I)
+    return item if item.lower().startswith(("the ", "a ", "an ")) else " ".join(words)
+
+
+def _item(raw: str | None) -> str:
+    if not raw:
+        return ""
+    s = raw.strip().strip("`'\"“”‘’«»「」.,;:!?。，、！？").strip()
+    s = re.sub(r"\s+", " ", s)
+    return s
+
+
+def _bare(item: str) -> str:
+    """An item as compared: lowercase, no leading article."""
+    return _ARTICLES.sub("", item.strip()).lower().strip()
+
+
+# -- categories: what two items are alternatives for, and how the rule is scoped ----------------
+
+CATEGORIES: tuple[tuple[str, str, frozenset[str]], ...] = (
+    ("http-client", "making HTTP requests in this project",
+     frozenset("requests httpx aiohttp urllib urllib3 axios fetch got node-fetch superagent".split())),
+    ("package-manager", "installing packages in this project",
+     frozenset("npm pnpm yarn bun pip pip3 uv poetry conda pipenv".split())),
+    ("test-runner", "running the tests",
+     frozenset("pytest unittest nose nose2 jest vitest mocha".split())),
+    ("linter", "formatting or linting code",
+     frozenset("ruff flake8 black pylint isort eslint prettier biome autopep8 yapf".split())),
+    ("branch", "using git in this repository",
+     frozenset("main master develop trunk".split())),
+    ("time", "handling dates and times in this project",
+     frozenset({"utc", "local time", "localtime", "gmt", "ora locale", "l'ora locale", "heure locale",
+                "horário local", "hora local", "ortszeit", "本地时间", "ローカル時間"})),
+    ("logging", "logging in this project",
+     frozenset({"print", "logging", "logging module", "loguru", "structlog", "console.log"})),
+    ("ci", "changing the CI configuration",
+     frozenset({"github actions", "travis", ".travis.yml", "circleci", "jenkins", "gitlab ci"})),
+    ("config-file", "changing the project configuration",
+     frozenset("pyproject.toml setup.cfg setup.py tox.ini".split())),
+    ("type-checker", "type-checking code", frozenset("mypy pyright pytype".split())),
+    ("container", "running containers", frozenset({"docker", "podman", "docker compose",
+                                                    "docker-compose"})),
+)
+
+
+def category(*items: str) -> tuple[str, str] | None:
+    """(slug, scope phrase) of the first item that names a known alternative."""
+    for it in items:
+        b = _bare(it)
+        if not b:
+            continue
+        for slug, phrase, members in CATEGORIES:
+            if b in members or any(w in members for w in b.split()):
+                return slug, phrase
+    return None
+
+
+# -- the person's words, without what they pasted -----------------------------------------------
+
+_FENCE = re.compile(r"(?:```|~~~)[\s\S]*?(?:```|~~~|\Z)")
+
+
+def person_text(text: str) -> str:
+    """What the person wrote themselves: fenced blocks and ``>`` quoted lines are pasted material
+    (a log, a file, a tool's output) and never a correction of theirs."""
+    text = _FENCE.sub("\n", text or "")
+    return "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(">"))
+
+
+# -- the forms ----------------------------------------------------------------------------------
+
+# "X, not Y": the negation that opens the rejected alternative, per language.
+_NEG = (r"(?:,\s*|\s+|—\s*|-\s+)(?:and\s+|e\s+|et\s+|y\s+|und\s+)?(?:not|never|non|não|nao|pas|no"
+        r"|nicht|kein|keine|keinen)\s+(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|avec\s+"
+        r"|en\s+|mit\s+|im\s+|in\s+)?")
+# What sits before the kept alternative and is not part of it ("I said httpx", "the config lives in
+# pyproject.toml", "it should be UTC").
+_ANCHOR = re.compile(
+    r"^(?P<head>.*?\b(?P<verb>said|say|told you|is|are|be|use|using|uses|used|with|in|into|to|lives in"
+    r"|goes in|go in|go|goes|it'?s|was|prefer|detto|dico|è|e'|essere|usa|usiamo|usare|con|in|nel|nella"
+    r"|disse|falei|é|ser|fica no|fica na|usamos|com|dit|est|c'est|être|utilise|on utilise|avec|dans"
+    r"|dije|es|ser|está en|usamos|sagte|gesagt|ist|sein|nutzen|nutze|nehmen|mit|liegt in|sollte|soll"
+    r"|muss|müssen)\s+)"
+    r"(?P<rest>[^\s].*)$", _I)
+_MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)?be\b", _I)
+
+_USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?|this (?:project|repo|team|codebase) )?"
+        r"(?:use|uses|using|go with|switch(?:ed)? to|moved to|migrated to|prefer|run"
+        r"|usa|usiamo|usare|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
+        r"|use|usamos|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
+        r"|utilise|utilisez|utilisons|on utilise|préfère|préférez|passés à|passé à|migré vers|migré à"
+        r"|usa|usamos|utiliza|prefiero|prefiere|pasamos a|cambiamos a|migramos a"
+        r"|nutzen|nutze|nutzt|verwende|verwenden|benutze|benutzen|nimm|nehmen wir|nehmen|lieber)\s+")
+_DONT = (r"(?:don'?t|do not|never|stop|quit|no more)\s+(?:use|using)\s+"
+         r"|non usare\s+|smetti di usare\s+|basta (?:con\s+)?"
+         r"|não (?:use|usa|utilize)\s+|pare de usar\s+|chega de\s+"
+         r"|n'utilise[sz]? (?:plus |pas )|arrête[sz]? d'utiliser\s+|plus de\s+"
+         r"|no (?:uses|use|utilices)\s+|deja de usar\s+"
+         r"|(?:benutze|verwende|nimm|nutze)\s+(?:kein(?:e|en)?|nicht)\s+|hör auf,?\s+(?=\S+ zu)")
+_INSTEAD = (r"(?:instead of|rather than|over|invece di|invece che|al posto di|anziché|piuttosto che"
+            r"|em vez de|ao invés de|no lugar de|au lieu de|plutôt que|en vez de|en lugar de"
+            r"|statt|anstatt|anstelle von|als)\s+")
+_AGAIN_AFTER = (r"\s*(?:again|ancora|di nuovo|de novo|outra vez|encore|otra vez|de nuevo)\b\s*[?!]")
+_AGAIN_BEFORE = r"(?:^|[.!?;:,]\s*)(?:ancora|encore|schon wieder|wieder)\s+"
+
+_RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _USE, _I)
+_RX_DONT = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _DONT, _I)
+_RX_INSTEAD = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _INSTEAD, _I)
+_RX_NEG = re.compile(_NEG, _I)
+_RX_AGAIN_AFTER = re.compile(rf"(?P<y>{_TOKEN}){_AGAIN_AFTER}", _I)
+_RX_AGAIN_BEFORE = re.compile(_AGAIN_BEFORE + rf"(?P<y>{_TOKEN})\s*[?!]", _I)
+_RX_PREFER_A = re.compile(rf"\b(?:preferisco|preferiamo|prefiro|prefira|préfère[sz]?|prefiero|prefiere)\s+"
+                          rf"(?P<x>{_TOKEN})\s+(?:a|à|al|ao|a la)\s+(?P<y>{_TOKEN})", _I)
+_RX_FROM_TO = re.compile(rf"\b(?:switch|switched|change|changed|move|moved|migrate|migrated|go)\s+from\s+"
+                         rf"[`'\"]?(?P<y>{_TOKEN})[`'\"]?\s+to\s+[`'\"]?(?P<x>{_TOKEN})", _I)
+_RX_LIEBER = re.compile(rf"\blieber\s+(?P<x>{_TOKEN})\s+als\s+(?P<y>{_TOKEN})", _I)
+_RX_DE_MOVED = re.compile(rf"\b(?:auf|zu)\s+(?P<x>{_TOKEN})\s+(?:umgestiegen|gewechselt|migriert|umgezogen)", _I)
+
+# Chinese: 用X / 改用X / 换成X / 我们用X; 不要用Y / 别用Y / 别再用Y / 不是Y; 用X代替Y; X，不是Y.
+# A Latin name is tried first: "httpx" in "我说了用httpx" is the item, not the characters around it.
+def _zi(g: str, cjk: bool) -> str:
+    alt = f"|[{_CJK_CHARS}]{{2,6}}?" if cjk else ""
+    return rf"\s*[`'\"“「]?(?P<{g}>{_TOKEN}{alt})[`'\"”」]?\s*"
+
+
+def _both(build) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(build(False)), re.compile(build(True))
+
+
+_ZH_USE = _both(lambda c: r"(?:改用|换成|換成|切换到|迁移到|改成|还是用|我们用|我們用|都用|就用|优先用|優先用|要用|请用"
+                r"|(?<![不别別])用(?![错錯])|使用)" + _zi("x", c) + r"(?=[，,。.！!；;、]|代替|替代|而不是|吧|了|$|\s)")
+_ZH_CONTRAST = _both(lambda c: r"(?:是|在|用|^|[：:，,、])" + _zi("x", c) + r"[里裡中]?\s*[，,]\s*"
+                     r"(?:不是|不在|而不是|不用)" + _zi("y", c) + r"(?=[，,。.！!；;、？?]|$|的|了)")
+_ZH_DONT = _both(lambda c: r"(?:不要再用|不要用|别再用|別再用|别用|別用|不用|不是|不在|而不是|代替|替代|不要)"
+                 + _zi("y", c) + r"(?=[，,。.！!；;、？?]|了|$|\s|模块|模組)")
+_ZH_AGAIN = _both(lambda c: r"(?:又是|又用|怎么又是|怎么又用)" + _zi("y", c))
+# Japanese: YではなくX / Yの代わりにX / YよりX / Xを使って / Xに移行 / うちはXです / Yはやめて.
+_JA_Y_FIRST = _both(lambda c: _zi("y", c) + r"(?:ではなく|じゃなくて|でなく|の代わりに|より)[、,]?" + _zi("x", c))
+_JA_X_FIRST = _both(lambda c: _zi("x", c) + r"[^、。,]{0,10}[、,]\s*" + _zi("y", c)
+                    + r"(?:では|じゃ)(?:ない|ありません|なくて)")
+_JA_USE = _both(lambda c: _zi("x", c) + r"(?:モジュール|ライブラリ|パッケージ)?(?:を使|に移行|に切り替え|を優先|を使用|です(?=[。!！、]|$))")
+_JA_DONT = _both(lambda c: _zi("y", c) + r"(?:はやめて|を使わないで|は使わないで|はダメ)")
+_JA_AGAIN = _both(lambda c: r"また" + _zi("y", c) + r"[？?]")
+# A requirement ("must be", "deve essere", "必须是"…): kept in the person's words outside English.
+_MODAL_ANY = re.compile(
+    r"\b(?:must|should|needs? to|has to|have to|deve|devono|dovrebbe|tem que|têm que|deveria|doit"
+    r"|doivent|devrait|tiene que|tienen que|debe|debería|muss|müssen|sollte|soll)\b"
+    r"|必须|必須|应该|應該|でないと|べき|なければ", _I)
+
+# Marks of a lesson meant to last, not of this task only.
+_LASTING = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
+    r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|again|i (?:said|told you)|every time"
+    r"|each time|once more|third time|(?:must|should|has to|needs to) be)\b"
+    r"|\b(?:sempre|mai|d'ora in poi|da (?:ora|adesso) in poi|in questo progetto|usiamo|di nuovo|ho detto"
+    r"|nunca|a partir de agora|neste projeto|usamos|de novo|eu disse|toujours|jamais|désormais"
+    r"|à partir de maintenant|dans ce projet|on utilise|encore|j'ai dit|siempre|a partir de ahora"
+    r"|de ahora en adelante|en este proyecto|otra vez|dije|immer|nie|niemals|ab jetzt|ab sofort"
+    r"|künftig|in diesem projekt|wir (?:nutzen|nehmen|verwenden)|nochmal|schon wieder|ich sagte)\b"
+    r"|以后|今后|從現在起|从现在起|我们用|我們用|这个项目|再说一遍|又是|一直|总是|永远|不要再|别再"
+    r"|今後|これからは|いつも|必ず|うちは|このプロジェクト|もう一度|言いました", _I)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    kind: Kind
+    x: str = ""        # what to use / the required value
+    y: str = ""        # what not to use ("" when not said)
+    subject: str = ""  # requirement: what must be so ("the timeout")
+    reason: str = ""   # "because the upstream API is slow"
+    quote: str = ""    # the person's instruction, when kept in their words
+    why_none: str = ""
+
+    @property
+    def key_item(self) -> str:
+        return _bare(self.x)
+
+
+def _right_item(s: str, phrase: bool = False) -> str:
+    rx = _CJK_RIGHT_ITEM if _HAS_CJK.match(s.lstrip()[:1] or " ") else (
+        _RIGHT_PHRASE if phrase else _RIGHT_ITEM)
+    m = rx.match(s)
+    return _item(m.group("item")) if m else ""
+
+
+def _left_item(left: str) -> tuple[str, str, str]:
+    """The kept alternative ending ``left`` ("No — httpx" → httpx), with what precedes it: (item,
+    head, verb). An unanchored run of several plain words is a description, not an item."""
+    seg = re.split(r"[,;:\n—–(]\s*|[.!?]+(?:\s+|$)|\s-\s", left.rstrip(" ,—–-"))[-1].strip()
+    seg = re.sub(r"\s+sein$", "", seg, flags=_I)  # German puts the verb last: "das sollte UTC sein"
+    if not seg:
+        return "", "", ""
+    m = _ANCHOR.match(seg)
+    while m and _ANCHOR.match(m.group("rest")):  # the last anchor: "we said it is X" → X
+        inner = _ANCHOR.match(m.group("rest"))
+        m = inner if inner and len(inner.group("rest").split()) >= 1 else None
+    if m:
+        head, verb, rest = m.group("head")[: -len(m.group("verb")) - 1].strip(), m.group("verb"), m.group("rest")
+        words = rest.split()
+        if 1 <= len(words) <= 4:
+            return _item(rest), head, verb.lower()
+        return "", "", ""
+    words = seg.split()
+    if len(words) == 1 and not _COMPARATIVE.match(_item(words[0])):
+        return _item(words[0]), "", ""
+    return "", seg, ""
+
+
+def _last_word(left: str) -> str:
+    """"Ab sofort ruff statt flake8": with no verb of use, the word before "instead of"."""
+    words = left.strip().split()
+    return _item(words[-1]) if words and re.fullmatch(_TOKEN, _item(words[-1]) or "-") else ""
+
+
+def _good(item: str) -> bool:
+    b = _bare(item)
+    return bool(b) and not _PRONOUN.match(b) and not _PRONOUN.match(b.split()[0]) and not _DEICTIC.search(item) and len(b) <= 40 \
+        and not _COMPARATIVE.match(b) and not _FILLER.match(b)
+
+
+def _reason(text: str) -> str:
+    m = re.search(r"\b(?:because|since|as|perché|poiché|porque|parce que|car|weil|da)\s+([^.!?\n]{3,80})"
+                  r"|因为([^。！？\n]{2,40})|(?:ので|から)", text, _I)
+    if not m:
+        return ""
+    return _item(m.group(1) or m.group(2) or "")
+
+
+def _choice_latin(s: str) -> tuple[str, str, str, str] | None:
+    """(x, y, head, verb) from the Latin-script forms, the most explicit first."""
+    for rx in (_RX_FROM_TO, _RX_PREFER_A, _RX_LIEBER):
+        m = rx.search(s)
+        if m and _good(m.group("x")) and _good(m.group("y")):
+            return _item(m.group("x")), _item(m.group("y")), "", "prefer"
+    # "use X instead of Y" / "prefer X over Y" / "X statt Y"
+    for m in _RX_INSTEAD.finditer(s):
+        y = _right_item(s[m.end():])
+        left = s[: m.start()]
+        um = None
+        for um in _RX_USE.finditer(left):
+            pass
+        x = _right_item(left[um.end():]) if um else (_left_item(left)[0] or _last_word(left))
+        if x and y and _good(x) and _good(y) and (m.group(0).strip().lower() not in ("over", "als")
+                                                  or um is not None):
+            return x, y, "", "use"
+    # "don't use Y, (we/this project) use X" / "stop using Y; we use X" / "non usare Y, usiamo X"
+    dm = _RX_DONT.search(s)
+    if dm:
+        y, rest, x = _right_item(s[dm.end():]), s[dm.end():], ""
+        um = _RX_USE.search(rest)
+        if um:
+            x = _right_item(rest[um.end():])
+        else:
+            for um in _RX_USE.finditer(s[: dm.start()]):
+                x = _right_item(s[um.end(): dm.start()])
+        if y and _good(y):
+            return (x if _good(x) and _bare(x) != _bare(y) else ""), y, "", "use"
+    # "X, not Y" / "Nein, nicht Y, wir nutzen X"
+    for m in _RX_NEG.finditer(s):
+        y = _right_item(s[m.end():], phrase=True)
+        x, head, verb = _left_item(s[: m.start()])
+        if not _good(x):
+            x = ""
+            um = _RX_USE.search(s[m.end():])
+            if um:
+                x, head, verb = _right_item(s[m.end() + um.end():]), "", "use"
+        if not verb and not re.match(r"\s*[,—-]", m.group(0)):
+            continue  # "that's not what I asked": with no comma and no verb, not an alternative
+        if x and y and _good(x) and _good(y) and _bare(x) != _bare(y):
+            return x, y, head, verb
+    # "requests again?? we use httpx" / "Wrong library. We use httpx." / "we moved to pnpm"
+    am = _RX_AGAIN_AFTER.search(s) or _RX_AGAIN_BEFORE.search(s)
+    y = _item(am.group("y")) if am and _good(am.group("y")) else ""
+    dem = _RX_DE_MOVED.search(s)
+    if dem:
+        return _item(dem.group("x")), y, "", "use"
+    for um in _RX_USE.finditer(s):
+        x = _right_item(s[um.end():])
+        if x and _good(x) and _bare(x) != _bare(y):
+            return x, y, "", "use"
+    return None
+
+
+def _choice_cjk(s: str) -> tuple[str, str] | None:
+    for cjk in (False, True):
+        k = int(cjk)
+        for rx in (_JA_Y_FIRST[k], _JA_X_FIRST[k], _ZH_CONTRAST[k]):
+            m = rx.search(s)
+            if m and _good(m.group("x")) and _good(m.group("y")) and _bare(m.group("x")) != _bare(m.group("y")):
+                return _item(m.group("x")), _item(m.group("y"))
+    for cjk in (False, True):
+        k = int(cjk)
+        ys = [_item(m.group("y")) for rx in (_ZH_DONT, _ZH_AGAIN, _JA_DONT, _JA_AGAIN)
+              for m in rx[k].finditer(s)]
+        ys = [y for y in ys if _good(y)]
+        xs = [_item(m.group("x")) for rx in (_ZH_USE, _JA_USE) for m in rx[k].finditer(s)]
+        xs = [x for x in xs if _good(x) and _bare(x) not in {_bare(y) for y in ys}]
+        if xs:
+            return xs[0], ys[0] if ys else ""
+        if ys:
+            return "", ys[0]
+    return None
+
+
+def _requirement(s: str) -> tuple[str, str, str] | None:
+    """(subject, value, rejected value) from "the timeout must be 30 seconds, not 5"."""
+    m = re.search(r"\b(?P<subj>(?:the|all|every|each|our|my|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+                  r"\s+(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?be\s+"
+                  r"(?P<pred>[^,.!?;\n]{1,60})(?:,?\s+not\s+(?P<y>[^,.!?;\n]{1,40}))?", s, _I)
+    if not m:
+        return None
+    return _item(m.group("subj")), _item(m.group("pred")), _item(m.group("y"))
+
+
+def _instruction(text: str) -> str:
+    """The sentence(s) holding the lasting instruction, in the person's words."""
+    parts = [p.strip() for p in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if p.strip()]
+    keep = [p for p in parts if _LASTING.search(p) or _MODAL_ANY.search(p)]
+    if not keep:
+        return ""
+    # an opening "No," / "不对，" only says the agent was wrong; the instruction is what follows
+    out = " ".join(keep)
+    out = re.sub(r"^(?:no+|nope|nein|non|não|wrong|不对|違います)\s*[,，、!！.—-]+\s*", "", out, flags=_I)
+    return out[:200].rstrip() + ("…" if len(out) > 200 else "")
+
+
+def read_lesson(text: str) -> Lesson:
+    """The lesson one correcting message states (``text``: the person's own words)."""
+    s = " ".join(person_text(text).split())
+    if not s:
+        return Lesson("none", why_none="the message is empty once pasted material is left out")
+    reason = _reason(s)
+    req = _requirement(s)
+    if req and not (category(req[1]) and len(req[1].split()) == 1):
+        subj, pred, y = req
+        return Lesson("require", x=pred, y=y, subject=subj, reason=reason)
+    found: tuple[str, str] | None
+    if _HAS_CJK.search(s):
+        found = _choice_cjk(s)
+        head = verb = ""
+    else:
+        got = _choice_latin(s)
+        found = (got[0], got[1]) if got else None
+        head, verb = (got[2], got[3]) if got else ("", "")
+    if found and found[0] and _MODAL_ANY.search(s) and not category(found[0], found[1]) \
+            and not re.search(r"\b(?:must|should|needs? to|has to|have to)\b", s, _I):
+        found = None  # "il timeout deve essere 30 secondi, non 5": kept in the person's words
+    if found and found[0]:
+        x, y = found
+        subj = head if verb not in ("said", "say", "told you", "use", "using", "prefer", "") else ""
+        if _MODAL.search(head + " " + verb) and subj and not category(x, y) and \
+                re.match(r"(?:the|all|every|each|our|my)\b", subj, _I):
+            return Lesson("require", x=x, y=y, subject=re.sub(r"\s+(?:must|should|needs?|has|have)\b.*$", "",
+                                                                 subj, flags=_I), reason=reason)
+        return Lesson("choice", x=_display(x), y=_display(y), subject=subj, reason=reason)
+    quote = _instruction(s)
+    if quote:
+        return Lesson("quote", y=found[1] if found else "", quote=quote, reason=reason)
+    if found and found[1]:
+        return Lesson("none", y=found[1], why_none=f"it says not to use {found[1]} but not what to use "
+                      "instead, and nothing marks it as meant beyond this task")
+    return Lesson("none", why_none="it reads as about this task only (no \"always/never\", "
+                                  "\"from now on\", \"we use …\", \"again\"), so it is not a standing rule")
