@@ -426,11 +426,12 @@ def _relation(rule: Rule, entry: str) -> str | None:
 
 
 def _pitfall(rule: Rule, n: int) -> str:
+    """A strengths-and-pitfalls entry: what ``known_weakness`` matches a later task against."""
     if rule.use and rule.avoid:
-        return (f"Pitfall: when {rule.topic_phrase}, I reached for {rule.avoid} where this user wants "
-                f"{rule.use} (corrected {n} times).")
+        return (f"Pitfall: when {rule.topic_phrase}, I tend to reach for {rule.avoid}; always use "
+                f"{rule.use} instead (corrected {n} times).")
     core = rule.text.split(", ", 1)[-1].rstrip(".")
-    return f"Pitfall: when {rule.topic_phrase}, I needed the same correction {n} times: {core}."
+    return f"Pitfall: when {rule.topic_phrase}, I needed this correction {n} times; {core}."
 
 
 def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],

@@ -171,7 +171,7 @@ _ANCHOR = re.compile(
 _MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)?be\b", _I)
 
 _USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?|this (?:project|repo|team|codebase) )?"
-        r"(?:use|uses|using|go with|switch(?:ed)? to|moved to|migrated to|prefer|run"
+        r"(?:use|uses|using|go with|switch(?:ed)? to|moved to|migrated to|prefer"
         r"|usa|usiamo|usare|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
         r"|use|usamos|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
         r"|utilise|utilisez|utilisons|on utilise|préfère|préférez|passés à|passé à|migré vers|migré à"
@@ -236,8 +236,8 @@ _MODAL_ANY = re.compile(
 # Marks of a lesson meant to last, not of this task only.
 _LASTING = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
-    r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|again|i (?:said|told you)|every time"
-    r"|each time|once more|third time|(?:must|should|has to|needs to) be)\b"
+    r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|i (?:said|told you)|every time"
+    r"|each time|(?:must|should|has to|needs to) be)\b"
     r"|\b(?:sempre|mai|d'ora in poi|da (?:ora|adesso) in poi|in questo progetto|usiamo|di nuovo|ho detto"
     r"|nunca|a partir de agora|neste projeto|usamos|de novo|eu disse|toujours|jamais|désormais"
     r"|à partir de maintenant|dans ce projet|on utilise|encore|j'ai dit|siempre|a partir de ahora"
@@ -398,10 +398,16 @@ def _requirement(s: str) -> tuple[str, str, str] | None:
     return _item(m.group("subj")), _item(m.group("pred")), _item(m.group("y"))
 
 
+# "you always forget the tests", "it never works", "never mind", "always the same error": a
+# complaint or a filler, not an instruction meant to last.
+_COMPLAINT = re.compile(r"\b(?:you|it|this|that|they|he|she)\s+(?:always|never)\b|\bnever\s+mind\b"
+                        r"|\balways\s+the\s+same\b", _I)
+
+
 def _instruction(text: str) -> str:
     """The sentence(s) holding the lasting instruction, in the person's words."""
     parts = [p.strip() for p in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if p.strip()]
-    keep = [p for p in parts if _LASTING.search(p) or _MODAL_ANY.search(p)]
+    keep = [p for p in parts if _LASTING.search(_COMPLAINT.sub(" ", p)) or _MODAL_ANY.search(p)]
     if not keep:
         return ""
     # an opening "No," / "不对，" only says the agent was wrong; the instruction is what follows
