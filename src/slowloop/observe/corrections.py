@@ -210,8 +210,8 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bje voulais\b[^.\n]{0,60}\bpas (?:du|de|des|le|la|les|un|une|l'|\w+er|\w+ir)\b",
         r"^non,? non\b",
     ),
-    "es": _cues(
-        _OPENING_NO, r"\b(?:está|esta) mal\b|\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
+    "es": _cues(r"(?<!\bno )\b(?:está|esta) mal\b", question=True) + _cues(
+        _OPENING_NO, r"\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
         r"\bte equivocaste\b|\bequivocad[oa]\b|\b(?:lo )?entendiste mal\b",
         r"\bte (?:lo )?dije\b|\bcomo te pedí\b|\bno te pedí\b|\bya te lo dije\b",
         r"\bpor qué (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
@@ -253,6 +253,56 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"^nein,? nein\b",
     ),
 }
+
+# Forms that state the lesson itself (issue 11, measured on tests/data/blind3): "X, not Y" after a
+# verb or a pause, "again: …", "we moved to X", "from now on use …", "Y again?? we use X", "I said",
+# "prefer X to Y". Each is narrow on purpose: "we moved the meeting to Thursday", "from now on we
+# work on the login page", "Again, thanks" and "No está mal" are not corrections.
+_NAME = r"[A-Za-z0-9_][\w./@+#-]*"
+_CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?:is|are|be|said|in|into|with|using|detto|è|essere"
+             r"|nel|nella|disse|é|ser|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
+             r"|lives in|goes in|go in)\s+)(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
+             r"(?:not|non|não|pas|no|nicht)\s+(?!(?:è|é|e'|est|es|ist|is|sono|são|c'|only|just|bad|male|mal|schlecht"
+             r"|problem\w*|serve|hay|need\w*|necessar\w*|changes|colpa|culpa|faute|schuld)\b)(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|en\s+"
+             r"|mit\s+|im\s+|o\s+|a\s+|la\s+|el\s+|l'|le\s+|il\s+)?[^\s,.!?;]+(?:\s+[^\s,.!?;]+){0,2}"
+             r"\s*(?:[.!;,]|$)")
+_FORMS: dict[str, tuple[_Cue, ...]] = {
+    "en": _cues(_CONTRAST, r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
+                r"\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th)) time\b",
+                r"\bwe(?:'ve| have)?\s+(?:moved|migrated|switched|changed)\s+(?:over\s+)?to\b",
+                r"\bfrom now on,?\s+(?:please\s+)?(?:use|always|never|run|don'?t|do not|write|put|keep|stick)\b"
+                r"|\buse (?:it|that|them|this) from now on\b|\bgoing forward,?\s+(?:use|always|never)\b"),
+    "it": _cues(_CONTRAST, r"^di nuovo\s*[:!,]|^ancora\s+" + _NAME + r"\s*[?!]|\bdi nuovo\s*[?!]{2,}",
+                r"\bsiamo (?:passati|migrati) a\b|\babbiamo (?:migrato|cambiato) (?:a|in)\b",
+                r"\b(?:d'ora in poi|da (?:ora|adesso) in poi)\b", r"\bho detto\b",
+                r"\bpreferisco " + _NAME + r" a " + _NAME),
+    "pt": _cues(_CONTRAST, r"^de novo\s*[:!,]|\bde novo\s*[?!]{2,}",
+                r"\b(?:mudamos|migramos|passamos) para\b",
+                r"\ba partir de agora,?\s+(?:\w+\s+){0,2}?(?:use|usa|utilize|sempre|nunca|não)\b"
+                r"|\b(?:use|usa) \w+ a partir de agora\b", r"\bprefir[ao] " + _NAME + r" a " + _NAME),
+    "fr": _cues(_CONTRAST, r"^encore\s*[:!,]|^encore\s+" + _NAME + r"\s*[?!]",
+                r"\b(?:on est|nous sommes) pass[ée]e?s? à (?!la |l'|une |un )|\bon a migré (?:vers|à)\b",
+                r"\bdésormais,?\s+(?:\w+\s+)?(?:utilise|toujours|jamais|ne|n')|\butilise\S* à partir de maintenant\b",
+                r"\bj'ai dit\b", r"\bn'utilise[sz]? (?:pas|plus)\b|\barrête[sz]? d'", r"^mauvaise?s? \w+",
+                r"\bje préfère " + _NAME + r" à " + _NAME),
+    "es": _cues(_CONTRAST, r"^otra vez\s*[:!,]|\botra vez\s*[?!]{2,}", r"\b(?:nos pasamos|migramos|cambiamos) a\b",
+                r"\b(?:de ahora en adelante|a partir de ahora),?\s+(?:\w+\s+)?(?:usa|úsalo|utiliza|siempre|nunca|no)\b"
+                r"|\ba partir de ahora úsalo\b", r"^dije\b|\bya (?:te )?dije\b", r"\bprefiero " + _NAME + r" a " + _NAME),
+    "de": _cues(_CONTRAST, r"\b" + _NAME + r" sein,\s+nicht\b", r"^nochmal\s*[:!]",
+                r"\b(?:auf|zu) \S+ (?:umgestiegen|gewechselt|migriert)\b",
+                r"\bab (?:jetzt|sofort)\b.{0,40}\b(?:verwenden|nutzen|benutzen|nehmen|immer|nie)\b",
+                r"\bich sagte\b", r"\b(?:benutze|verwende|nimm|nutze)\s+(?:kein|keine|keinen|nicht)\b",
+                r"^falsche[rsn]? \w+", r"\blieber " + _NAME + r" als " + _NAME),
+    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", r"[，,]\s*(?:不是|不在|而不是)\s*[A-Za-z0-9_\u4e00-\u9fff]",
+                r"换成|換成|迁移到|切换到|改用", r"以后(?:都|就)?用|今后(?:都)?用|以後(?:都)?用"),
+    "ja": _cues(r"[A-Za-z0-9_.-]\s*(?:ではなく|じゃなくて|の代わりに|では(?:ありません|ない)|じゃない)",
+                r"^また\S{1,20}[？?]|もう一度言|何度も言", r"に移行|に切り替え", r"[A-Za-z0-9_.-]より\S{1,20}を優先",
+                r"これからは.{0,20}(?:使って|使います|使用)|今後は.{0,30}(?:使って|使用)",
+                r"はやめて|をやめて|は使わないで|を使わないで", r"でないとダメ|じゃないとダメ") + _cues(r"べきです", question=True),
+}
+for _lang, _extra in _FORMS.items():
+    _CUES[_lang] = _CUES[_lang] + _extra
+
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
