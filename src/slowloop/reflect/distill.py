@@ -426,12 +426,14 @@ def _relation(rule: Rule, entry: str) -> str | None:
 
 
 def _pitfall(rule: Rule, n: int) -> str:
-    """A strengths-and-pitfalls entry: what ``known_weakness`` matches a later task against."""
+    """A strengths-and-pitfalls entry for a correction needed ``n`` ≥ 2 times. Kept short: the
+    ``known_weakness`` signal matches a later task against its words, and every extra word makes a
+    match harder."""
+    phrase = rule.topic_phrase.replace(" in this project", "").replace(" in this repository", "")
     if rule.use and rule.avoid:
-        return (f"Pitfall: when {rule.topic_phrase}, I tend to reach for {rule.avoid}; always use "
-                f"{rule.use} instead (corrected {n} times).")
+        return f"Pitfall: when {phrase}, use {rule.use}, not {rule.avoid}."
     core = rule.text.split(", ", 1)[-1].rstrip(".")
-    return f"Pitfall: when {rule.topic_phrase}, I needed this correction {n} times; {core}."
+    return f"Pitfall: when {phrase}, {core}."
 
 
 def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
