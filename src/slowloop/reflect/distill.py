@@ -221,7 +221,7 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
 
 
 # What a fixing action does, read from the command alone.
-_INSTALL = re.compile(r"^(?:sudo\s+)?(?:uv\s+pip|pip3?|python3?\s+-m\s+pip|uv|poetry|pipenv|npm|pnpm"
+_INSTALL = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:sudo\s+)?(?:uv\s+pip|pip3?|python3?\s+-m\s+pip|uv|poetry|pipenv|npm|pnpm"
                       r"|yarn|bun|cargo|go|gem|brew|apt(?:-get)?|conda)\s+(?:install|add|get|i)\b", re.I)
 _CREATE = re.compile(r"^(?:touch|mkdir|cp|install -d)\b|^(?:Write|create_file)\b", re.I)
 _SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|set\s+-x\s+[A-Z_]"
