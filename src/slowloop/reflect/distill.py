@@ -43,7 +43,8 @@ _CLAUSE = r"(?:^|(?<=[.!?;:,\n])\s*|\b(?:please|pls|and|so|you must|you should|m
 _NEVER = re.compile(_CLAUSE + r"(?:never|don'?t ever|do not ever|you must not)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
 _ALWAYS = re.compile(_CLAUSE + r"(?:always|from now on,?|every time,?)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
 # what follows the cue must be an action, not "never mind", "always the same error"
-_NOT_ACTION = re.compile(r"^(?:mind|the|a|an|this|that|these|those|it|its|my|your|same|so|again)\b", re.I)
+_NOT_ACTION = re.compile(r"^(?:mind|the|a|an|this|that|these|those|it|its|my|your|same|so|again"
+                         r"|do (?:that|this|it|so))\b", re.I)
 
 # activity → how the trigger reads; matched against the corrected tool call and the user's words
 _TOPICS: list[tuple[str, str, re.Pattern[str]]] = [
@@ -147,7 +148,7 @@ def _scope(lesson: Lesson, context_cmds: list[str], text: str) -> tuple[str, str
     if cat:
         return cat
     if re.match(r"^(?:the|our|all)\s+[a-z]", head, re.I):
-        noun = re.sub(r"^(?:the|our|all)\s+", "", head, flags=re.I)
+        noun = head[0].lower() + head[1:]
         return "working-in-this-project", f"working on {noun} in this project"
     return _topic(*context_cmds, lesson.x, lesson.y, text)
 

@@ -118,7 +118,7 @@ CATEGORIES: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"utc", "local time", "localtime", "gmt", "ora locale", "l'ora locale", "heure locale",
                 "horário local", "hora local", "ortszeit", "本地时间", "ローカル時間"})),
     ("logging", "logging in this project",
-     frozenset({"print", "logging", "logging module", "loguru", "structlog", "console.log"})),
+     frozenset({"print", "logging", "logging module", "logger", "loguru", "structlog", "console.log"})),
     ("ci", "changing the CI configuration",
      frozenset({"github actions", "travis", ".travis.yml", "circleci", "jenkins", "gitlab ci"})),
     ("config-file", "changing the project configuration",
@@ -166,16 +166,18 @@ _ANCHOR = re.compile(
     r"|goes in|go in|go|goes|it'?s|was|prefer|detto|dico|è|e'|essere|usa|usiamo|usare|con|in|nel|nella"
     r"|disse|falei|é|ser|fica no|fica na|usamos|com|dit|est|c'est|être|utilise|on utilise|avec|dans"
     r"|dije|es|ser|está en|usamos|sagte|gesagt|ist|sein|nutzen|nutze|nehmen|mit|liegt in|sollte|soll"
-    r"|muss|müssen)\s+)"
+    r"|muss|müssen|called|named|spelled|chiamat[oa]|chamad[oa]|appelée?|llamad[oa]|heißt)\s+)"
     r"(?P<rest>[^\s].*)$", _I)
 _MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)?be\b", _I)
 
-_USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?|this (?:project|repo|team|codebase) )?"
-        r"(?:use|uses|using|go with|switch(?:ed)? to|moved to|migrated to|prefer"
-        r"|usa|usiamo|usare|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
-        r"|use|usamos|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
-        r"|utilise|utilisez|utilisons|on utilise|préfère|préférez|passés à|passé à|migré vers|migré à"
-        r"|usa|usamos|utiliza|prefiero|prefiere|pasamos a|cambiamos a|migramos a"
+# "using" / "used" describe what the agent did ("why are you using match?"); they are not a choice.
+_USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?)?"
+        r"(?:use|(?:this|the) (?:project|repo|repository|team|codebase|app|code) uses|go with"
+        r"|switch(?:ed)? to|moved to|migrated to|prefer"
+        r"|usa|usiamo|usare|usassi|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
+        r"|use|usamos|usar|usasse|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
+        r"|utilise|utilisez|utilisons|utiliser|on utilise|préfère|préférez|passés à|passé à|migré vers|migré à"
+        r"|usa|usamos|usaras|usases|utiliza|prefiero|prefiere|pasamos a|cambiamos a|migramos a"
         r"|nutzen|nutze|nutzt|verwende|verwenden|benutze|benutzen|nimm|nehmen wir|nehmen|lieber)\s+")
 _DONT = (r"(?:don'?t|do not|never|stop|quit|no more)\s+(?:use|using)\s+"
          r"|non usare\s+|smetti di usare\s+|basta (?:con\s+)?"
@@ -187,14 +189,19 @@ _INSTEAD = (r"(?:instead of|rather than|over|invece di|invece che|al posto di|an
             r"|em vez de|ao invés de|no lugar de|au lieu de|plutôt que|en vez de|en lugar de"
             r"|statt|anstatt|anstelle von|als)\s+")
 _AGAIN_AFTER = (r"\s*(?:again|ancora|di nuovo|de novo|outra vez|encore|otra vez|de nuevo)\b\s*[?!]")
-_AGAIN_BEFORE = r"(?:^|[.!?;:,]\s*)(?:ancora|encore|schon wieder|wieder)\s+"
+_AGAIN_BEFORE = (r"(?:^|[.!?;:,¿]\s*)(?:ancora(?: con)?|encore(?: des| du| de la| le| la| les)?|schon wieder"
+                 r"|wieder|de novo com|otra vez(?: con)?|¿otra vez(?: con)?)\s+"
+                 r"(?:(?:le|i|il|la|les|o|a|os|as|el|los|las|die|der|das)\s+)?")
 
-_RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _USE, _I)
+_RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—'’-]))" + _USE, _I)
+# "I said main" / "te dije main" / "main って言ったよね": a name alone after "I said" is the choice.
+_RX_SAID = re.compile(rf"\b(?:i said|i told you|detto|dije|sagte|gesagt|disse|falei|dit)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?"
+                      r"\s*(?:[.!]|$)|(?P<x2>" + _TOKEN + r")\s*(?:って|と)言(?:った|いました)", _I)
 _RX_DONT = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _DONT, _I)
 _RX_INSTEAD = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _INSTEAD, _I)
 _RX_NEG = re.compile(_NEG, _I)
 _RX_AGAIN_AFTER = re.compile(rf"(?P<y>{_TOKEN}){_AGAIN_AFTER}", _I)
-_RX_AGAIN_BEFORE = re.compile(_AGAIN_BEFORE + rf"(?P<y>{_TOKEN})\s*[?!]", _I)
+_RX_AGAIN_BEFORE = re.compile(_AGAIN_BEFORE + rf"(?P<y>{_TOKEN})\s*[?!？]", _I)
 _RX_PREFER_A = re.compile(rf"\b(?:preferisco|preferiamo|prefiro|prefira|préfère[sz]?|prefiero|prefiere)\s+"
                           rf"(?P<x>{_TOKEN})\s+(?:a|à|al|ao|a la)\s+(?P<y>{_TOKEN})", _I)
 _RX_FROM_TO = re.compile(rf"\b(?:switch|switched|change|changed|move|moved|migrate|migrated|go)\s+from\s+"
@@ -205,11 +212,13 @@ _RX_DE_MOVED = re.compile(rf"\b(?:auf|zu)\s+(?P<x>{_TOKEN})\s+(?:umgestiegen|gew
 # Chinese: 用X / 改用X / 换成X / 我们用X; 不要用Y / 别用Y / 别再用Y / 不是Y; 用X代替Y; X，不是Y.
 # A Latin name is tried first: "httpx" in "我说了用httpx" is the item, not the characters around it.
 def _zi(g: str, cjk: bool) -> str:
-    alt = f"|[{_CJK_CHARS}]{{2,6}}?" if cjk else ""
+    alt = f"|[{_CJK_CHARS}]{{2,6}}?" if cjk and g == "y" else ""
     return rf"\s*[`'\"“「]?(?P<{g}>{_TOKEN}{alt})[`'\"”」]?\s*"
 
 
 def _both(build) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The form with Latin names only, and with the rejected side (y) also in CJK characters. The
+    kept side (x) is always a Latin name: "用中文回答" or "そう" is not a tool to use."""
     return re.compile(build(False)), re.compile(build(True))
 
 
@@ -238,13 +247,20 @@ _LASTING = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
     r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|i (?:said|told you)|every time"
     r"|each time|(?:must|should|has to|needs to) be)\b"
-    r"|\b(?:sempre|mai|d'ora in poi|da (?:ora|adesso) in poi|in questo progetto|usiamo|di nuovo|ho detto"
-    r"|nunca|a partir de agora|neste projeto|usamos|de novo|eu disse|toujours|jamais|désormais"
-    r"|à partir de maintenant|dans ce projet|on utilise|encore|j'ai dit|siempre|a partir de ahora"
-    r"|de ahora en adelante|en este proyecto|otra vez|dije|immer|nie|niemals|ab jetzt|ab sofort"
-    r"|künftig|in diesem projekt|wir (?:nutzen|nehmen|verwenden)|nochmal|schon wieder|ich sagte)\b"
-    r"|以后|今后|從現在起|从现在起|我们用|我們用|这个项目|再说一遍|又是|一直|总是|永远|不要再|别再"
-    r"|今後|これからは|いつも|必ず|うちは|このプロジェクト|もう一度|言いました", _I)
+    r"|\b(?:sempre|mai|d'ora in poi|da (?:ora|adesso) in poi|in questo progetto|usiamo|ho detto|ti (?:avevo|ho) detto"
+    r"|te l'ho detto|nunca|a partir de agora|neste projeto|usamos|eu disse|eu te disse|já (?:te )?(?:falei|disse)"
+    r"|toujours|jamais|désormais|à partir de maintenant|dans ce projet|on utilise|j'ai dit|je t'(?:avais|ai) dit"
+    r"|siempre|a partir de ahora|de ahora en adelante|en este proyecto|dije|te (?:lo )?dije|te había pedido"
+    r"|immer|nie|niemals|ab jetzt|ab sofort|künftig|in diesem projekt|wir (?:nutzen|nehmen|verwenden)"
+    r"|ich sagte|ich hab\w* (?:dir |doch |schon )*gesagt)\b"
+    r"|\b(?:don'?t|do not|non|não|ne|no|nicht|kein\w*)\b[^.!?]{0,60}\b(?:again|di nuovo|de novo|encore"
+    r"|otra vez|de nuevo|nochmal|wieder)\b"
+    r"|以后|今后|從現在起|从现在起|我们用|我們用|这个项目|这个项目里|再说一遍|一直|总是|永远|不要再|别再|说了|說了|说过|說過"
+    r"|今後|これからは|いつも|必ず|うちは|このプロジェクト|もう一度|言いました|言った", _I)
+# Something in the message says the agent got it wrong or names what not to do: a requirement
+# ("deve essere Europe/Rome") is kept only then; alone it may be a plain request ("应该是周五之前上线").
+_WRONG_OR_NOT = re.compile(r"\b(?:not|non|não|pas|nicht|no|wrong|sbagliat\w*|errad\w*|incorrect\w*|faux|fausse"
+                           r"|mauvaise?|falsch\w*|equivocad\w*|mal)\b|不是|不对|不對|错|錯|違|じゃな|ではな", _I)
 
 
 @dataclass(frozen=True)
@@ -274,6 +290,9 @@ def _left_item(left: str) -> tuple[str, str, str]:
     head, verb). An unanchored run of several plain words is a description, not an item."""
     seg = re.split(r"[,;:\n—–(]\s*|[.!?]+(?:\s+|$)|\s-\s", left.rstrip(" ,—–-"))[-1].strip()
     seg = re.sub(r"\s+sein$", "", seg, flags=_I)  # German puts the verb last: "das sollte UTC sein"
+    seg = re.sub(r"\s+(?:here|there|too|also|in this (?:repo|repository|project|codebase)|qui|qua|aqui|aquí|ici"
+                 r"|hier|in questo progetto|neste projeto|dans ce projet|en este proyecto|in diesem projekt)$",
+                 "", seg, flags=_I)
     if not seg:
         return "", "", ""
     m = _ANCHOR.match(seg)
@@ -298,6 +317,41 @@ def _last_word(left: str) -> str:
     return _item(words[-1]) if words and re.fullmatch(_TOKEN, _item(words[-1]) or "-") else ""
 
 
+_COMMON = frozenset("""
+another other others same this that these those what which one ones it its thing things way stuff
+write writing make making do doing done then first after before there here all some any none more
+less also just only still again now very really called named new old existing whole rest part
+di da del della dello dei degli delle che non per con su tra fra ne un una uno quello questo cosa
+de do da dos das que não nao para por com sem um uma isso este esta esse essa aqui coisa
+de du des le la les que qui pour avec sur dans pas plus en un une ce cette ça ici chose
+de del el los las que para por con sin en un una eso esto esta este aquí cosa
+und oder für mit auf von zu den dem der die das nicht kein keine ein eine es hier ding sache
+""".split())
+
+
+def _namey(item: str) -> bool:
+    """Whether an item names something — a tool, a file, a branch, a value — rather than being an
+    ordinary word or a description ("another", "write the tests first", "the existing helper")."""
+    words = _ARTICLES.sub("", item.strip()).split()
+    if not words or _HAS_CJK.search(item) or not re.search(r"[A-Za-z\u00c0-\u024f]", item):
+        return False
+    if category(item):
+        return True
+    special = [w for w in words if re.search(r"[0-9._/@:#+]|[a-z][A-Z]|^[A-Z][A-Za-z]*[A-Z]|^[A-Z]{2,}", w)]
+    if special:
+        return len(words) <= 3
+    if len(words) > 1:
+        return len(words) <= 3 and any(w[:1].isupper() and w.lower() not in _COMMON for w in words)
+    w = words[0]
+    return len(w) >= 3 and w.lower() not in _COMMON and not w.lower().endswith("ing")
+
+
+def _distinct(x: str, y: str) -> bool:
+    """Two alternatives, not one inside the other ("IVA" / "sin IVA")."""
+    a, b = set(_bare(x).split()), set(_bare(y).split())
+    return bool(a) and bool(b) and not (a & b)
+
+
 def _good(item: str) -> bool:
     b = _bare(item)
     return bool(b) and not _PRONOUN.match(b) and not _PRONOUN.match(b.split()[0]) and not _DEICTIC.search(item) and len(b) <= 40 \
@@ -312,13 +366,25 @@ def _reason(text: str) -> str:
     return _item(m.group(1) or m.group(2) or "")
 
 
-def _choice_latin(s: str) -> tuple[str, str, str, str] | None:
+def _statements(s: str) -> str:
+    """The message without its questions: "why did you pick a dict instead of a list here?" asks,
+    it does not choose."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])", s)
+    return " . ".join(p for p in parts if p.strip() and not p.rstrip().endswith(("?", "？")))
+
+
+def _pair(x: str, y: str) -> bool:
+    return _namey(x) and _good(x) and _good(y) and _distinct(x, y)
+
+
+def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
     """(x, y, head, verb) from the Latin-script forms, the most explicit first."""
+    s = _statements(full)
     for rx in (_RX_FROM_TO, _RX_PREFER_A, _RX_LIEBER):
         m = rx.search(s)
-        if m and _good(m.group("x")) and _good(m.group("y")):
+        if m and _pair(m.group("x"), m.group("y")):
             return _item(m.group("x")), _item(m.group("y")), "", "prefer"
-    # "use X instead of Y" / "prefer X over Y" / "X statt Y"
+    # "use X instead of Y" / "prefer X over Y" / "X statt Y" / "invece di Y, usa X"
     for m in _RX_INSTEAD.finditer(s):
         y = _right_item(s[m.end():])
         left = s[: m.start()]
@@ -326,8 +392,11 @@ def _choice_latin(s: str) -> tuple[str, str, str, str] | None:
         for um in _RX_USE.finditer(left):
             pass
         x = _right_item(left[um.end():]) if um else (_left_item(left)[0] or _last_word(left))
-        if x and y and _good(x) and _good(y) and (m.group(0).strip().lower() not in ("over", "als")
-                                                  or um is not None):
+        if not x and not left.strip(" .,;:") and m.group(0).strip().lower() not in ("over", "als"):
+            after = _RX_USE.search(s[m.end():])
+            x = _right_item(s[m.end() + after.end():]) if after else ""
+            um = after
+        if x and y and _pair(x, y) and (m.group(0).strip().lower() not in ("over", "als") or um is not None):
             return x, y, "", "use"
     # "don't use Y, (we/this project) use X" / "stop using Y; we use X" / "non usare Y, usiamo X"
     dm = _RX_DONT.search(s)
@@ -340,47 +409,50 @@ def _choice_latin(s: str) -> tuple[str, str, str, str] | None:
             for um in _RX_USE.finditer(s[: dm.start()]):
                 x = _right_item(s[um.end(): dm.start()])
         if y and _good(y):
-            return (x if _good(x) and _bare(x) != _bare(y) else ""), y, "", "use"
+            return (x if _pair(x, y) else ""), y, "", "use"
     # "X, not Y" / "Nein, nicht Y, wir nutzen X"
     for m in _RX_NEG.finditer(s):
         y = _right_item(s[m.end():], phrase=True)
         x, head, verb = _left_item(s[: m.start()])
-        if not _good(x):
+        if not _good(x) or not _namey(x):
             x = ""
             um = _RX_USE.search(s[m.end():])
             if um:
                 x, head, verb = _right_item(s[m.end() + um.end():]), "", "use"
         if not verb and not re.match(r"\s*[,—-]", m.group(0)):
             continue  # "that's not what I asked": with no comma and no verb, not an alternative
-        if x and y and _good(x) and _good(y) and _bare(x) != _bare(y):
+        if x and y and _pair(x, y):
             return x, y, head, verb
     # "requests again?? we use httpx" / "Wrong library. We use httpx." / "we moved to pnpm"
-    am = _RX_AGAIN_AFTER.search(s) or _RX_AGAIN_BEFORE.search(s)
+    am = _RX_AGAIN_AFTER.search(full) or _RX_AGAIN_BEFORE.search(full)
     y = _item(am.group("y")) if am and _good(am.group("y")) else ""
+    sm = _RX_SAID.search(s)
+    if sm and _namey(sm.group("x") or "") and category(sm.group("x")):
+        return _item(sm.group("x")), y, "", "use"
     dem = _RX_DE_MOVED.search(s)
-    if dem:
+    if dem and _namey(dem.group("x")):
         return _item(dem.group("x")), y, "", "use"
     for um in _RX_USE.finditer(s):
         x = _right_item(s[um.end():])
-        if x and _good(x) and _bare(x) != _bare(y):
+        if x and _namey(x) and _good(x) and (not y or _distinct(x, y)):
             return x, y, "", "use"
     return None
 
 
-def _choice_cjk(s: str) -> tuple[str, str] | None:
-    for cjk in (False, True):
-        k = int(cjk)
+def _choice_cjk(full: str) -> tuple[str, str] | None:
+    s = _statements(full)
+    for k in (0, 1):
         for rx in (_JA_Y_FIRST[k], _JA_X_FIRST[k], _ZH_CONTRAST[k]):
             m = rx.search(s)
-            if m and _good(m.group("x")) and _good(m.group("y")) and _bare(m.group("x")) != _bare(m.group("y")):
+            if m and _pair(m.group("x"), m.group("y")):
                 return _item(m.group("x")), _item(m.group("y"))
-    for cjk in (False, True):
-        k = int(cjk)
-        ys = [_item(m.group("y")) for rx in (_ZH_DONT, _ZH_AGAIN, _JA_DONT, _JA_AGAIN)
-              for m in rx[k].finditer(s)]
+    for k in (0, 1):
+        ys = [_item(m.group("y")) for rx in (_ZH_DONT, _JA_DONT) for m in rx[k].finditer(s)]
+        ys += [_item(m.group("y")) for rx in (_ZH_AGAIN, _JA_AGAIN) for m in rx[k].finditer(full)]
         ys = [y for y in ys if _good(y)]
         xs = [_item(m.group("x")) for rx in (_ZH_USE, _JA_USE) for m in rx[k].finditer(s)]
-        xs = [x for x in xs if _good(x) and _bare(x) not in {_bare(y) for y in ys}]
+        xs += [_item(m.group("x2")) for m in _RX_SAID.finditer(s) if m.group("x2") and category(m.group("x2"))]
+        xs = [x for x in xs if _namey(x) and _good(x) and all(_distinct(x, y) for y in ys)]
         if xs:
             return xs[0], ys[0] if ys else ""
         if ys:
@@ -400,14 +472,17 @@ def _requirement(s: str) -> tuple[str, str, str] | None:
 
 # "you always forget the tests", "it never works", "never mind", "always the same error": a
 # complaint or a filler, not an instruction meant to last.
-_COMPLAINT = re.compile(r"\b(?:you|it|this|that|they|he|she)\s+(?:always|never)\b|\bnever\s+mind\b"
-                        r"|\balways\s+the\s+same\b", _I)
+_COMPLAINT = re.compile(r"\b(?:i|you|it|this|that|they|he|she)\s+(?:always|never)\b|\bnever\s+mind\b"
+                        r"|\balways\s+the\s+same\b|\btoujours pas\b|\bimmer noch\b|\bsempre (?:lo )?stesso\b"
+                        r"|\bsiempre (?:el )?mismo\b|\bsempre o mesmo\b", _I)
 
 
 def _instruction(text: str) -> str:
     """The sentence(s) holding the lasting instruction, in the person's words."""
-    parts = [p.strip() for p in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if p.strip()]
-    keep = [p for p in parts if _LASTING.search(_COMPLAINT.sub(" ", p)) or _MODAL_ANY.search(p)]
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text) if p.strip()]
+    parts = [p for p in parts if not p.endswith(("?", "？"))]  # a question is not an instruction
+    wrong = bool(_WRONG_OR_NOT.search(text))
+    keep = [p for p in parts if _LASTING.search(_COMPLAINT.sub(" ", p)) or (wrong and _MODAL_ANY.search(p))]
     if not keep:
         return ""
     # an opening "No," / "不对，" only says the agent was wrong; the instruction is what follows
@@ -435,6 +510,7 @@ def read_lesson(text: str) -> Lesson:
         found = (got[0], got[1]) if got else None
         head, verb = (got[2], got[3]) if got else ("", "")
     if found and found[0] and _MODAL_ANY.search(s) and not category(found[0], found[1]) \
+            and not (_namey(found[1]) and len(found[0].split()) == 1) \
             and not re.search(r"\b(?:must|should|needs? to|has to|have to)\b", s, _I):
         found = None  # "il timeout deve essere 30 secondi, non 5": kept in the person's words
     if found and found[0]:
