@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from slowloop.reflect.distill import TurnEvidence, distill, rules_from_correction
 from slowloop.safety.lint import lint_line
 from slowloop.transcripts.model import Turn
@@ -32,3 +34,42 @@ def test_a_correction_without_a_stated_fix_gives_nothing_and_says_so():
     out = distill([_ev("No, that's not what I asked for.")], memo={}, skills={})
     assert [a.type for a in out.actions] == ["nothing"]
     assert any("no rule kept" in n and "about this task only" in n for n in out.notes)
+
+
+# Corrections from the blind sets (written by others, never tuned on for the distiller): the rule
+# each one gives, or none — a rule must name something, never "always use another".
+@pytest.mark.parametrize("said, rule", [
+    ("wrong file — the config lives in settings/prod.py, not settings/base.py",
+     "When working on the config in this project, always use settings/prod.py, never settings/base.py."),
+    ("invece di requests dovevi usare httpx come nel resto del progetto",
+     "When making HTTP requests in this project, always use httpx, never requests."),
+    ("Ancora con le print? Ti ho detto di usare il logger.",
+     "When logging in this project, always use logger, never print."),
+    ("Na verdade a gente usa yarn aqui, não npm. Refaz por favor.",
+     "When installing packages in this project, always use yarn, never npm."),
+    ("The column is called created_at, not createdAt. Fix the query.",
+     "When working in this project, always use created_at, never createdAt."),
+    ("usaste la rama equivocada, te dije main", "When using git in this repository, always use main."),
+    ("不对，应该用 POST，不是 GET", "When working in this project, always use POST, never GET."),
+    ("You should have asked before force-pushing. Never do that on a shared branch.",
+     'When using git in this repository, always do as the user said: "You should have asked before '
+     'force-pushing. Never do that on a shared branch."'),
+])
+def test_corrections_written_by_others_give_the_rule_they_state(said, rule):
+    assert [r.text for r in rules_from_correction(_ev(said))] == [rule]
+
+
+@pytest.mark.parametrize("said", [
+    "that's not what I asked. I wanted the function renamed, not moved to another module.",
+    "You were supposed to write the tests first, not after the implementation.",
+    "Wait, why are you using match statements? We're pinned to Python 3.9.",
+    "Just curious, why did you pick a dict instead of a list here?",
+    "違います、そうじゃないです",
+    "すみません、説明が足りなかったかもしれませんが、ステージングではなく開発環境の方です。",
+    "ça ne marche toujours pas, même erreur",
+    "geht immer noch nicht, gleicher Fehler",
+    "应该是周五之前上线，你先把迁移脚本写好吧。",
+    "Creo que me expliqué mal: necesito el total con IVA, no sin IVA.",
+])
+def test_what_names_nothing_to_use_is_no_rule(said):
+    assert rules_from_correction(_ev(said)) == []

@@ -477,12 +477,21 @@ _COMPLAINT = re.compile(r"\b(?:i|you|it|this|that|they|he|she)\s+(?:always|never
                         r"|\bsiempre (?:el )?mismo\b|\bsempre o mesmo\b", _I)
 
 
+_POINTS_BACK = re.compile(r"\b(?:that|this|it|lo|questo|quello|isso|ça|cela|eso|esto|das|dies)\b|这样|那样|それ", _I)
+
+
 def _instruction(text: str) -> str:
     """The sentence(s) holding the lasting instruction, in the person's words."""
     parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text) if p.strip()]
     parts = [p for p in parts if not p.endswith(("?", "？"))]  # a question is not an instruction
     wrong = bool(_WRONG_OR_NOT.search(text))
-    keep = [p for p in parts if _LASTING.search(_COMPLAINT.sub(" ", p)) or (wrong and _MODAL_ANY.search(p))]
+    keep = []
+    for i, p in enumerate(parts):
+        if _LASTING.search(_COMPLAINT.sub(" ", p)) or (wrong and _MODAL_ANY.search(p)):
+            # "Never do that on a shared branch": what "that" is was said just before
+            if i and _POINTS_BACK.search(p) and parts[i - 1] not in keep:
+                keep.append(parts[i - 1])
+            keep.append(p)
     if not keep:
         return ""
     # an opening "No," / "不对，" only says the agent was wrong; the instruction is what follows
