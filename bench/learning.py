@@ -2,6 +2,7 @@
 
     python bench/learning.py            # summary + every scenario that went wrong
     python bench/learning.py --verbose  # every scenario
+    python bench/learning.py --audit    # the rule for each correction of the blind sets written by others
 
 Each scenario is a few sessions written as transcripts (OpenAI chat format) in one of 8 languages,
 each session ingested into a fresh home and followed by `reflect --now` with no model, exactly as a
@@ -240,7 +241,33 @@ def run(sc: Scenario, tmp: Path) -> Result:
     return res
 
 
+def audit() -> int:
+    """The rule (or none) the distiller keeps for each message the detector flags in the first two
+    blind sets — text written by other people, never used to build the distiller. To be read."""
+    from slowloop.observe.corrections import detect_correction
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+    from slowloop.transcripts.model import Turn
+
+    flagged = kept = 0
+    for name in ("blind", "blind2"):
+        for line in (ROOT / "tests" / "data" / name / "corrections.jsonl").read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if not detect_correction(row["text"]).corrected:
+                continue
+            flagged += 1
+            turn = Turn(source="<audit>", format="openai", index=1, user_text=row["text"])
+            rules = rules_from_correction(TurnEvidence(1, turn, True, "cue", None, (), False))
+            if rules:
+                kept += 1
+                label = "correction" if row["label"] else "NOT a correction"
+                print(f"[{row['lang']}, {label}] {' '.join(row['text'].split())[:100]}\n    → {rules[0].text}")
+    print(f"\n{flagged} messages flagged as corrections; {kept} keep a rule, {flagged - kept} none")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if "--audit" in argv:
+        return audit()
     verbose = "--verbose" in argv
     with tempfile.TemporaryDirectory() as d:
         results = [run(sc, Path(d)) for sc in scenarios()]
