@@ -73,3 +73,19 @@ def test_corrections_written_by_others_give_the_rule_they_state(said, rule):
 ])
 def test_what_names_nothing_to_use_is_no_rule(said):
     assert rules_from_correction(_ev(said)) == []
+
+
+@pytest.mark.parametrize("said, use, avoid", [
+    ("not master — main", "main", "master"), ("No! yarn. Not npm.", "yarn", "npm"),
+    ("stick to httpx please, not requests", "httpx", "requests"),
+    ("Wrong tool: it's pnpm in this repo.", "pnpm", ""),
+    ("Never use npm in this repo, always pnpm.", "pnpm", "npm"),
+    ("Ugh, requests again. httpx!", "httpx", "requests"),
+    ("Could you use httpx instead of requests?", "httpx", "requests"),
+    ("Why did you use npm? This repo uses yarn.", "yarn", "npm"),
+    ("We switched from yarn to pnpm last month.", "pnpm", "yarn"),
+])
+def test_more_ways_people_name_the_choice(said, use, avoid):
+    [rule] = rules_from_correction(_ev(said))
+    assert (rule.use, rule.avoid) == (use, avoid), rule.text
+    assert rule.text.endswith(f"always use {use}, never {avoid}." if avoid else f"always use {use}.")

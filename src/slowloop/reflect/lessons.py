@@ -172,7 +172,7 @@ _MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)
 
 # "using" / "used" describe what the agent did ("why are you using match?"); they are not a choice.
 _USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?)?"
-        r"(?:use|(?:this|the) (?:project|repo|repository|team|codebase|app|code) uses|go with"
+        r"(?:use|(?:this|the) (?:project|repo|repository|team|codebase|app|code) uses|go with|stick (?:to|with)"
         r"|switch(?:ed)? to|moved to|migrated to|prefer"
         r"|usa|usiamo|usare|usassi|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
         r"|use|usamos|usar|usasse|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
@@ -188,13 +188,25 @@ _DONT = (r"(?:don'?t|do not|never|stop|quit|no more)\s+(?:use|using)\s+"
 _INSTEAD = (r"(?:instead of|rather than|over|invece di|invece che|al posto di|anziché|piuttosto che"
             r"|em vez de|ao invés de|no lugar de|au lieu de|plutôt que|en vez de|en lugar de"
             r"|statt|anstatt|anstelle von|als)\s+")
-_AGAIN_AFTER = (r"\s*(?:again|ancora|di nuovo|de novo|outra vez|encore|otra vez|de nuevo)\b\s*[?!]")
+_AGAIN_AFTER = (r"\s*(?:again|ancora|di nuovo|de novo|outra vez|encore|otra vez|de nuevo)\b\s*[?!.]")
 _AGAIN_BEFORE = (r"(?:^|[.!?;:,¿]\s*)(?:ancora(?: con)?|encore(?: des| du| de la| le| la| les)?|schon wieder"
                  r"|wieder|de novo com|otra vez(?: con)?|¿otra vez(?: con)?)\s+"
                  r"(?:(?:le|i|il|la|les|o|a|os|as|el|los|las|die|der|das)\s+)?")
 
 _RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—'’-]))" + _USE, _I)
 # "I said main" / "te dije main" / "main って言ったよね": a name alone after "I said" is the choice.
+# "why did you use npm?": the question names what the agent should not have used
+_RX_WHY_USED = re.compile(rf"\b(?:why (?:did|do|are|would) you (?:use|using|pick|choose|add|install)"
+                          rf"|perché (?:hai usato|usi)|por que (?:você )?(?:usou|está usando)|pourquoi (?:tu as utilisé"
+                          rf"|as-tu utilisé|utilises-tu)|por qué (?:usaste|usas)|warum (?:hast du|benutzt du|nimmst du"
+                          rf"|verwendest du))\s+[`'\"]?(?P<y>{_TOKEN})", _I)
+# "it's pnpm in this repo"
+_RX_ITS = re.compile(rf"\bit(?:'s| is)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s+(?:in this (?:repo|repository|project|codebase)"
+                     rf"|here)\b", _I)
+# "Not npm — pnpm" / "not master, main": the rejected side first, then the kept one alone
+_RX_NOT_FIRST = re.compile(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht|no)\s+[`'\"]?(?P<y>{_TOKEN})[`'\"]?\s*[,—–:-]+\s*"
+                           rf"[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s*(?:[.!]|$)", _I)
+_RX_LONE = re.compile(rf"^[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s*[.!]*$")
 _RX_SAID = re.compile(rf"\b(?:i said|i told you|detto|dije|sagte|gesagt|disse|falei|dit)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?"
                       r"\s*(?:[.!]|$)|(?P<x2>" + _TOKEN + r")\s*(?:って|と)言(?:った|いました)", _I)
 _RX_DONT = re.compile(r"(?:^|(?<=[\s,.;:!?(—-]))" + _DONT, _I)
@@ -290,6 +302,7 @@ def _left_item(left: str) -> tuple[str, str, str]:
     head, verb). An unanchored run of several plain words is a description, not an item."""
     seg = re.split(r"[,;:\n—–(]\s*|[.!?]+(?:\s+|$)|\s-\s", left.rstrip(" ,—–-"))[-1].strip()
     seg = re.sub(r"\s+sein$", "", seg, flags=_I)  # German puts the verb last: "das sollte UTC sein"
+    seg = re.sub(r"\s+(?:please|pls|thanks|per favore|por favor|s'il te plaît|bitte)$", "", seg, flags=_I)
     seg = re.sub(r"\s+(?:here|there|too|also|in this (?:repo|repository|project|codebase)|qui|qua|aqui|aquí|ici"
                  r"|hier|in questo progetto|neste projeto|dans ce projet|en este proyecto|in diesem projekt)$",
                  "", seg, flags=_I)
@@ -366,11 +379,16 @@ def _reason(text: str) -> str:
     return _item(m.group(1) or m.group(2) or "")
 
 
+_REQUEST = re.compile(r"^\W*(?:please|could you|can you|would you|will you|puoi|potresti|pode|poderia|peux-tu"
+                      r"|pourrais-tu|tu peux|puedes|podrías|kannst du|könntest du|可以|能不能|请|請)\b|ください|てもらえ", _I)
+
+
 def _statements(s: str) -> str:
     """The message without its questions: "why did you pick a dict instead of a list here?" asks,
-    it does not choose."""
+    it does not choose ("could you use httpx instead?" is a request, and stays)."""
     parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])", s)
-    return " . ".join(p for p in parts if p.strip() and not p.rstrip().endswith(("?", "？")))
+    return " . ".join(p for p in parts if p.strip() and (not p.rstrip().endswith(("?", "？"))
+                                                         or _REQUEST.search(p)))
 
 
 def _pair(x: str, y: str) -> bool:
@@ -408,8 +426,14 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
         else:
             for um in _RX_USE.finditer(s[: dm.start()]):
                 x = _right_item(s[um.end(): dm.start()])
+        if not x:  # "Never use npm in this repo, always pnpm."
+            am = re.search(rf"\balways\s+[`'\"]?(?P<x>{_TOKEN})", rest, _I)
+            x = _item(am.group("x")) if am and category(am.group("x")) else ""
         if y and _good(y):
             return (x if _pair(x, y) else ""), y, "", "use"
+    nm = _RX_NOT_FIRST.search(s)
+    if nm and _pair(nm.group("x"), nm.group("y")):
+        return _item(nm.group("x")), _item(nm.group("y")), "", "use"
     # "X, not Y" / "Nein, nicht Y, wir nutzen X"
     for m in _RX_NEG.finditer(s):
         y = _right_item(s[m.end():], phrase=True)
@@ -424,8 +448,18 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
         if x and y and _pair(x, y):
             return x, y, head, verb
     # "requests again?? we use httpx" / "Wrong library. We use httpx." / "we moved to pnpm"
-    am = _RX_AGAIN_AFTER.search(full) or _RX_AGAIN_BEFORE.search(full)
+    am = _RX_AGAIN_AFTER.search(full) or _RX_AGAIN_BEFORE.search(full) or _RX_WHY_USED.search(full)
     y = _item(am.group("y")) if am and _good(am.group("y")) else ""
+    im = _RX_ITS.search(s)
+    if im and _namey(im.group("x")) and (not y or _distinct(im.group("x"), y)):
+        return _item(im.group("x")), y, "", "use"
+    for part in re.split(r"(?<=[.!?])\s+", full):  # "No! yarn. Not npm." / "requests again. httpx!"
+        lm = _RX_LONE.match(part.strip())
+        if lm and category(lm.group("x")) and (y or re.search(r"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht)\s", full, _I)):
+            ny = y or _item((re.search(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht)\s+(?P<y>{_TOKEN})", full, _I)
+                             or re.match("(?P<y>)", "")).group("y"))
+            if _distinct(lm.group("x"), ny or "-"):
+                return _item(lm.group("x")), ny, "", "use"
     sm = _RX_SAID.search(s)
     if sm and _namey(sm.group("x") or "") and category(sm.group("x")):
         return _item(sm.group("x")), y, "", "use"
