@@ -261,7 +261,8 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
 _NAME = r"[A-Za-z0-9_][\w./@+#-]*"
 _CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?:is|are|be|said|in|into|with|using|detto|è|essere"
              r"|nel|nella|disse|é|ser|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
-             r"|lives in|goes in|go in)\s+)(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
+             r"|lives in|goes in|go in|use|usa|usiamo|usamos|utilise|utilisons|nimm|nutze|nutzen|verwende|verwenden"
+             r"|nehmen)\s+)(?:here\s+|qui\s+|aqui\s+|aquí\s+|ici\s+|hier\s+)?(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
              r"(?:not|non|não|pas|no|nicht)\s+(?!(?:è|é|e'|est|es|ist|is|sono|são|c'|only|just|bad|male|mal|schlecht"
              r"|problem\w*|serve|hay|need\w*|necessar\w*|changes|colpa|culpa|faute|schuld)\b)(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|en\s+"
              r"|mit\s+|im\s+|o\s+|a\s+|la\s+|el\s+|l'|le\s+|il\s+)?[^\s,.!?;]+(?:\s+[^\s,.!?;]+){0,2}"
@@ -269,33 +270,33 @@ _CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?
 _FORMS: dict[str, tuple[_Cue, ...]] = {
     # _CONTRAST names the negation of every Latin-script language: it is tried once, with English
     # (which every message is tried against), not once per language.
-    "en": _cues(_CONTRAST, r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
+    "en": _cues(_CONTRAST, r"^(?:not|non|não|pas|nicht)\s+" + _NAME + r"\s*[—–-]+\s*" + _NAME + r"\s*[.!]?$", r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
                 r"\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th)) time\b",
                 r"\bwe(?:'ve| have)?\s+(?:moved|migrated|switched|changed)\s+(?:over\s+)?to\b",
                 r"\bfrom now on,?\s+(?:please\s+)?(?:use|always|never|run|don'?t|do not|write|put|keep|stick)\b"
                 r"|\buse (?:it|that|them|this) from now on\b|\bgoing forward,?\s+(?:use|always|never)\b"),
     "it": _cues(r"^di nuovo\s*[:!,]|^ancora\s+" + _NAME + r"\s*[?!]|\bdi nuovo\s*[?!]{2,}",
                 r"\bsiamo (?:passati|migrati) a\b|\babbiamo (?:migrato|cambiato) (?:a|in)\b",
-                r"\b(?:d'ora in poi|da (?:ora|adesso) in poi)\b", r"\bho detto\b",
+                r"\b(?:d'ora in poi|da (?:ora|adesso) in poi)\b", r"\bho detto\b", r"^basta (?:con )?\S+\s*[,;.!]",
                 r"\bpreferisco " + _NAME + r" a " + _NAME),
     "pt": _cues(r"^de novo\s*[:!,]|\bde novo\s*[?!]{2,}",
-                r"\b(?:mudamos|migramos|passamos) para\b",
+                r"\b(?:mudamos|migramos|passamos) para\b", r"^chega de\b",
                 r"\ba partir de agora,?\s+(?:\w+\s+){0,2}?(?:use|usa|utilize|sempre|nunca|não)\b"
                 r"|\b(?:use|usa) \w+ a partir de agora\b", r"\bprefir[ao] " + _NAME + r" a " + _NAME),
     "fr": _cues(r"^encore\s*[:!,]|^encore\s+" + _NAME + r"\s*[?!]",
                 r"\b(?:on est|nous sommes) pass[ée]e?s? à (?!la |l'|une |un )|\bon a migré (?:vers|à)\b",
                 r"\bdésormais,?\s+(?:\w+\s+)?(?:utilise|toujours|jamais|ne|n')|\butilise\S* à partir de maintenant\b",
-                r"\bj'ai dit\b", r"\bn'utilise[sz]? (?:pas|plus)\b|\barrête[sz]? d'", r"^mauvaise?s? \w+",
+                r"\bj'ai dit\b", r"^plus de \S+\s*[,;.!]\s*(?:utilise|on utilise|prends)\b", r"\bn'utilise[sz]? (?:pas|plus)\b|\barrête[sz]? d'", r"^mauvaise?s? \w+",
                 r"\bje préfère " + _NAME + r" à " + _NAME),
     "es": _cues(r"^otra vez\s*[:!,]|\botra vez\s*[?!]{2,}", r"\b(?:nos pasamos|migramos|cambiamos) a\b",
                 r"\b(?:de ahora en adelante|a partir de ahora),?\s+(?:\w+\s+)?(?:usa|úsalo|utiliza|siempre|nunca|no)\b"
-                r"|\ba partir de ahora úsalo\b", r"^dije\b|\bya (?:te )?dije\b", r"\bprefiero " + _NAME + r" a " + _NAME),
+                r"|\ba partir de ahora úsalo\b", r"^dije\b|\bya (?:te )?dije\b", r"^basta de\b", r"\bprefiero " + _NAME + r" a " + _NAME),
     "de": _cues(r"\b" + _NAME + r" sein,\s+nicht\b", r"^nochmal\s*[:!]",
                 r"\b(?:auf|zu) \S+ (?:umgestiegen|gewechselt|migriert)\b",
                 r"\bab (?:jetzt|sofort)\b.{0,40}\b(?:verwenden|nutzen|benutzen|nehmen|immer|nie)\b",
-                r"\bich sagte\b", r"\b(?:benutze|verwende|nimm|nutze)\s+(?:kein|keine|keinen|nicht)\b",
+                r"\bich sagte\b", r"\bkein(?:e|en)? \S+ mehr\b", r"\b(?:benutze|verwende|nimm|nutze)\s+(?:kein|keine|keinen|nicht)\b",
                 r"^falsche[rsn]? \w+", r"\blieber " + _NAME + r" als " + _NAME),
-    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", r"[，,]\s*(?:不是|不在|而不是)\s*[A-Za-z0-9_\u4e00-\u9fff]",
+    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", r"[，,]\s*(?:(?:不是|不在|而不是)\s*[A-Za-z0-9_\u4e00-\u9fff]|不用\s*[A-Za-z])",
                 r"换成|換成|迁移到|切换到|改用", r"以后(?:都|就)?用|今后(?:都)?用|以後(?:都)?用"),
     "ja": _cues(r"[A-Za-z0-9_.-]\s*(?:ではなく|じゃなくて|の代わりに|では(?:ありません|ない)|じゃない)",
                 r"^また\S{1,20}[？?]|もう一度言|何度も言", r"に移行|に切り替え", r"[A-Za-z0-9_.-]より\S{1,20}を優先",
@@ -309,11 +310,11 @@ _FORMS: dict[str, tuple[_Cue, ...]] = {
 for _lang in ("zh", "ja"):
     _CUES[_lang] = _CUES[_lang] + _FORMS.pop(_lang)
 _FORM_WORDS = tuple("""
-, not |, non |, não |, pas |, no |, nicht |again|once more| time|moved|migrated|switched|changed
+, not |, non |, não |, pas |, no |, nicht |—|–|again|once more| time|moved|migrated|switched|changed
 |from now on|going forward|di nuovo|ancora|passati|migrati|migrato|cambiato|in poi|ho detto|preferisco
 |de novo|mudamos|migramos|passamos|a partir de|partir de maintenant|prefir|encore|passé|passe|migré|désormais|j'ai dit
 |n'utilise|arrête|mauvais|préfère|otra vez|pasamos|cambiamos|de ahora en adelante|dije|prefiero
-|sein, nicht|nochmal|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
+|sein, nicht|nochmal|basta|chega de|plus de|mehr|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
 |nimm|nutze|falsch|lieber""".replace("\n", "").split("|"))
 # one scan: every branch opens with a literal, so the engine skips ahead to a possible first letter
 _FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))

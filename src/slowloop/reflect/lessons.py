@@ -166,7 +166,7 @@ _ANCHOR = re.compile(
     r"|goes in|go in|go|goes|it'?s|was|prefer|detto|dico|è|e'|essere|usa|usiamo|usare|con|in|nel|nella"
     r"|disse|falei|é|ser|fica no|fica na|usamos|com|dit|est|c'est|être|utilise|on utilise|avec|dans"
     r"|dije|es|ser|está en|usamos|sagte|gesagt|ist|sein|nutzen|nutze|nehmen|mit|liegt in|sollte|soll"
-    r"|muss|müssen|called|named|spelled|chiamat[oa]|chamad[oa]|appelée?|llamad[oa]|heißt)\s+)"
+    r"|muss|müssen|verwenden|verwende|benutzen|benutze|called|named|spelled|chiamat[oa]|chamad[oa]|appelée?|llamad[oa]|heißt)\s+)"
     r"(?P<rest>[^\s].*)$", _I)
 _MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)?be\b", _I)
 
@@ -180,11 +180,12 @@ _USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?)?"
         r"|usa|usamos|usaras|usases|utiliza|prefiero|prefiere|pasamos a|cambiamos a|migramos a"
         r"|nutzen|nutze|nutzt|verwende|verwenden|benutze|benutzen|nimm|nehmen wir|nehmen|lieber)\s+")
 _DONT = (r"(?:don'?t|do not|never|stop|quit|no more)\s+(?:use|using)\s+"
-         r"|non usare\s+|smetti di usare\s+|basta (?:con\s+)?"
+         r"|non usare\s+|smetti di usare\s+|basta (?:con\s+|de\s+)?"
          r"|não (?:use|usa|utilize)\s+|pare de usar\s+|chega de\s+"
          r"|n'utilise[sz]? (?:plus |pas )|arrête[sz]? d'utiliser\s+|plus de\s+"
          r"|no (?:uses|use|utilices)\s+|deja de usar\s+"
-         r"|(?:benutze|verwende|nimm|nutze)\s+(?:kein(?:e|en)?|nicht)\s+|hör auf,?\s+(?=\S+ zu)")
+         r"|(?:benutze|verwende|nimm|nutze)\s+(?:kein(?:e|en)?|nicht)\s+|hör auf,?\s+(?=\S+ zu)"
+         r"|^kein(?:e|en)?\s+(?=\S+\s+mehr\b)")
 _INSTEAD = (r"(?:instead of|rather than|over|invece di|invece che|al posto di|anziché|piuttosto che"
             r"|em vez de|ao invés de|no lugar de|au lieu de|plutôt que|en vez de|en lugar de"
             r"|statt|anstatt|anstelle von|als)\s+")
@@ -314,6 +315,8 @@ def _left_item(left: str) -> tuple[str, str, str]:
         m = inner if inner and len(inner.group("rest").split()) >= 1 else None
     if m:
         head, verb, rest = m.group("head")[: -len(m.group("verb")) - 1].strip(), m.group("verb"), m.group("rest")
+        rest = re.sub(r"^(?:(?:wir|we|noi|nous|nós|nosotros|on)\s+)?(?:(?:here|hier|qui|qua|aqui|aquí|ici)\s+)?", "",
+                      rest, flags=_I)
         words = rest.split()
         if 1 <= len(words) <= 4:
             return _item(rest), head, verb.lower()
