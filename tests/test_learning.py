@@ -224,3 +224,21 @@ def test_a_transient_error_teaches_nothing(tmp_path):
                               "HTTPSConnectionPool(host='pypi.org', port=443): Read timed out."),
         ("pip install httpx", "Successfully installed httpx-0.27.0")])])
     assert SkillLibrary("a").list() == [] and _plays() == []
+
+
+def test_a_recovery_goes_into_the_skill_of_what_failed_and_carries_no_secret(tmp_path):
+    _learn(tmp_path, "s", [("run the tests", [
+        ("pytest -q", "KeyError: 'OPENAI_API_KEY' environment variable is not set"),
+        ("export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", ""),
+        ("pytest -q", "3 passed in 0.2s")])])
+    [skill] = SkillLibrary("a").list()
+    assert skill.name == "running-tests"
+    assert "a missing environment variable, set the variable (`export OPENAI_API_KEY=" in skill.body
+    assert "sk-proj-abcdefghijklmnopqrstuvwxyz" not in skill.body
+
+
+def test_a_secret_pasted_into_a_correction_is_not_kept_in_the_memo(tmp_path):
+    _learn(tmp_path, "s", [HTTP_TASK, ("No, from now on always send the header with token "
+                                       "ghp_abcdefghijklmnopqrstuvwxyz0123456789", [])])
+    [rule] = _plays()
+    assert rule.endswith("always send the header with token [REDACTED:github_token].")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..transcripts.model import ToolCall, Turn
+from ..safety.redact import redact
 from .actions import Action
 from .lessons import Lesson, category, person_text, read_lesson
 
@@ -196,6 +197,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         for m in pattern.finditer(text):
             z = _clean(m.group("z"))
             z = re.split(r"\s+(?:but|because|since|so that)\b", z)[0].strip()
+            z = re.sub(r"^(?:always|never)\s+", "", z, flags=re.I)  # "from now on always send …"
             if len(z.split()) < 2 or _NOT_ACTION.match(z):
                 continue
             slug, phrase = _topic(*context_cmds, z)
@@ -309,7 +311,10 @@ def _recovery(ev: TurnEvidence) -> tuple[list[Rule], list[str]]:
         if not before or not after or before == after:
             continue
         after_s = _short(after)
-        slug, phrase = _topic(before, after)
+        # the skill is the activity that failed (`pytest` → running-tests), not the fix's (an install)
+        slug, phrase = _topic(before)
+        if slug == "working-in-this-project":
+            slug, phrase = _topic(before, after)
         text = None
         if fix_call.name == failed_call.name and _same_attempt(before, after):
             text = f"When `{before_s}` fails with {kind}, run `{after_s}` instead."
@@ -470,6 +475,9 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
     patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run
     for rule in latest.values():
+        # a person may paste a token into a correction, an agent may export one to recover: a
+        # rule is read at every session start, so no secret goes into one
+        rule = replace(rule, text=redact(rule.text).text, why=redact(rule.why).text)
         out.rules.append(rule)
         if rule.kind == "correction":
             relations = [(e, _relation(rule, e)) for e in plays]
