@@ -133,7 +133,8 @@ def test_a_requirement_without_a_clean_imperative_is_kept_in_the_persons_words(t
 
 
 @pytest.mark.parametrize("said", ["no, the other file", "No, make the title bigger",
-                                  "no, not that one, the other one", "Nein, die andere Datei"])
+                                  "no, not that one, the other one", "Nein, die andere Datei",
+                                  "No, put it in utils.py, not helpers.py"])
 def test_a_one_off_about_this_task_is_no_standing_rule(tmp_path, said):
     out = _learn(tmp_path, "s", [("fix the header in the page", [("cat page.html", "<h1>x</h1>")]), (said, [])])
     assert _plays() == []

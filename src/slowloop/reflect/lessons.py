@@ -537,6 +537,13 @@ def _instruction(text: str) -> str:
     return out[:200].rstrip() + ("…" if len(out) > 200 else "")
 
 
+# "put it in utils.py, not helpers.py": where *this* thing goes, an instruction for the task at hand
+_TASK_OBJECT = re.compile(r"\b(?:put|move|place|save|write|add|call|name|rename|make|keep)\s+(?:it|this|that|them"
+                          r"|those|these)\b|\b(?:mettil[oa]|spostal[oa]|chiamal[oa]|salval[oa]|coloque-o|mova-o"
+                          r"|mets-le|déplace-le|ponlo|ponla|muévelo|leg es|verschieb es|nenn es)\b"
+                          r"|(?:把它|把这个)|(?:それを|これを)", _I)
+
+
 def read_lesson(text: str) -> Lesson:
     """The lesson one correcting message states (``text``: the person's own words)."""
     s = " ".join(person_text(text).split())
@@ -559,6 +566,10 @@ def read_lesson(text: str) -> Lesson:
             and not (_namey(found[1]) and len(found[0].split()) == 1) \
             and not re.search(r"\b(?:must|should|needs? to|has to|have to)\b", s, _I):
         found = None  # "il timeout deve essere 30 secondi, non 5": kept in the person's words
+    if found and found[0] and not category(found[0], found[1]) and _TASK_OBJECT.search(s) \
+            and not _LASTING.search(_COMPLAINT.sub(" ", s)):
+        return Lesson("none", why_none=f"it says where to put this one thing ({found[0]}, not "
+                      f"{found[1] or 'elsewhere'}) and nothing marks it as meant beyond this task")
     if found and found[0]:
         x, y = found
         subj = head if verb not in ("said", "say", "told you", "use", "using", "prefer", "") else ""
