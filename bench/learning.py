@@ -79,6 +79,14 @@ ONE_OFF = {"en": "no, the other file", "it": "No, l'altro file", "pt": "Não, o 
 THANKS = {"en": "thanks, that works", "it": "grazie, funziona", "pt": "obrigado, funcionou",
           "fr": "merci, ça marche", "es": "gracias, funciona", "de": "danke, klappt",
           "zh": "谢谢，可以了", "ja": "ありがとう、動きました"}
+PAGE = {"en": "No, the page size must be 50, not 20, because the dashboard shows 50 rows.",
+        "it": "No, la dimensione della pagina deve essere 50, non 20, perché la dashboard mostra 50 righe.",
+        "pt": "Não, o tamanho da página tem que ser 50, não 20, porque o painel mostra 50 linhas.",
+        "fr": "Non, la taille de page doit être 50, pas 20, parce que le tableau affiche 50 lignes.",
+        "es": "No, el tamaño de página tiene que ser 50, no 20, porque el panel muestra 50 filas.",
+        "de": "Nein, die Seitengröße muss 50 sein, nicht 20, weil das Dashboard 50 Zeilen zeigt.",
+        "zh": "不对，每页必须是50条，不是20条，因为看板显示50行",
+        "ja": "違います、ページサイズは20じゃなくて50でないとダメです、ダッシュボードが50行なので"}
 BRANCH = {"en": "It should be main, not master.", "it": "Il branch è main, non master.",
           "pt": "A branch é main, não master.", "fr": "La branche c'est main, pas master.",
           "es": "La rama es main, no master.", "de": "Der Branch ist main, nicht master.",
@@ -99,6 +107,7 @@ class Scenario:
     stale: str | None = None      # the older choice a change of mind must remove
     task_kind: str | None = None  # the category the replay's later tasks are about
     recovery: str | None = None   # a recovery scenario: the fixing command the rule must name
+    requirement: str | None = None  # a requirement scenario: what the kept rule must say
     teach_at: int = -1            # the session whose correction teaches the measured lesson
 
 
@@ -116,6 +125,8 @@ def scenarios() -> list[Scenario]:
                             "bun", "pnpm", stale="pnpm", task_kind="package-manager"))
         out.append(Scenario(f"branch-{L}", L, [[GIT_TASK, (BRANCH[L], [])]], "main", "master",
                             task_kind="branch"))
+        out.append(Scenario(f"requirement-{L}", L, [[("list the orders on the dashboard", [
+            ("python export.py --page-size 20", "wrote 20 rows")]), (PAGE[L], [])]], requirement="50"))
         out.append(Scenario(f"one-off-{L}", L, [[("fix the header", [("cat page.html", "<h1>x</h1>")]),
                                                   (ONE_OFF[L], [])]]))
         out.append(Scenario(f"injected-{L}", L, [[("summarise the README", [(
@@ -226,6 +237,9 @@ def run(sc: Scenario, tmp: Path) -> Result:
         for _ in range(3):
             res.before += policy(before_view, sc.task_kind, sc.avoid) == sc.avoid
             res.after += policy(views[-1], sc.task_kind, sc.avoid) == sc.avoid
+    elif sc.requirement:
+        res.reached = any(sc.requirement in r for r in rules)
+        res.junk = [r for r in rules if sc.requirement not in r]
     elif sc.recovery:
         res.reached = any(sc.recovery in ln for ln in views[-1].splitlines())
         skill_lines = [ln for ln in views[-1].splitlines() if ln.startswith("- When `")]

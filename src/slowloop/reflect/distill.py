@@ -206,8 +206,14 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return rules, lesson
     if lesson.kind == "quote":
         slug, phrase = _topic(*context_cmds, text)
-        quote = lesson.quote.replace('"', "'")
-        return [rule(f'always do as the user said: "{quote}"',
+        # The person's words are data inside an English imperative. In CJK they are set as code
+        # (`…`): the imperative lint would otherwise read the whole line as Japanese or Chinese
+        # and find no imperative verb in the quoted requirement.
+        if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", lesson.quote):
+            quote = "`" + lesson.quote.replace("`", "'") + "`"
+        else:
+            quote = '"' + lesson.quote.replace('"', "'") + '"'
+        return [rule(f'always do as the user said: {quote}',
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     return [], lesson
 
