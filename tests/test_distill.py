@@ -89,3 +89,31 @@ def test_more_ways_people_name_the_choice(said, use, avoid):
     [rule] = rules_from_correction(_ev(said))
     assert (rule.use, rule.avoid) == (use, avoid), rule.text
     assert rule.text.endswith(f"always use {use}, never {avoid}." if avoid else f"always use {use}.")
+
+
+def _memo_after(*said: str) -> list[str]:
+    plays: list[str] = []
+    for i, text in enumerate(said):
+        out = distill([_ev(text, turn_id=i + 1)], memo={"plays": plays, "strengths": []}, skills={})
+        for a in out.actions:
+            if a.type == "update_memo" and a.section == "plays":
+                if a.op == "add":
+                    plays.append(a.text)
+                elif a.op == "replace":
+                    plays[plays.index(a.match)] = a.text
+                elif a.op == "remove":
+                    plays.remove(a.match)
+    return plays
+
+
+def test_a_new_value_for_the_same_requirement_replaces_the_old_one():
+    assert _memo_after("No, the page size must be 20, not 10.", "No, the page size must be 50, not 20.") == [
+        "When working in this project, always make sure the page size is 50, not 20."]
+    assert _memo_after("No, the page size must be 50.", "Again: the page size must be 50.") == [
+        "When working in this project, always make sure the page size is 50. (corrected 2 times)"]
+
+
+def test_always_then_never_the_same_action_keeps_only_the_newer():
+    assert _memo_after("No. Always run the linter before committing.",
+                       "No. Never run the linter before committing, CI does it.") == [
+        "When formatting or linting code, never run the linter before committing, CI does it."]

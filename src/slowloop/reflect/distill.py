@@ -432,9 +432,22 @@ def _relation(rule: Rule, entry: str) -> str | None:
         if not same_thing:
             return None
         return "same" if ox == nx else "contradicts"
+    if rule.key[0] == "must":
+        # "the page size must be 50" after "… must be 20": the same subject, another value
+        m = _MUST.search(base)
+        if m and m.group("subj").lower() == rule.key[1]:
+            return "same" if m.group("x").lower() == rule.use.lower() else "contradicts"
+    if rule.key[0] in ("always", "never"):
+        # "never push to main" after "always push to main": the same action, the other way
+        other = "never" if rule.key[0] == "always" else "always"
+        if re.search(rf"\b{other} {re.escape(rule.key[1])}", base, re.I):
+            return "contradicts"
     if rule.key[0] in ("quote", "must", "always", "never") and _similar(base, rule.text) >= 0.75:
         return "same"
     return None
+
+
+_MUST = re.compile(r"\balways make sure (?P<subj>.+?) (?:is|are) (?P<x>.+?)(?:, not .+?)?(?: \(because .*\))?\.(?:\s|$)")
 
 
 def _pitfall(rule: Rule, n: int) -> str:
