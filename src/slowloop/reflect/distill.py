@@ -161,6 +161,10 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
 
 
 def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
+    # Words an agent reported as the user's (MCP record_turn) are not the person's: the transcript
+    # adapters mark them (``Turn.person``, on the safety branch; absent here means typed).
+    if not getattr(ev.turn, "person", True):
+        return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
     text = person_text(ev.turn.user_text)
     for r in ev.turn.rejected_calls:  # a refused tool use with a reason is a correction too
         i = r.output.lower().find("the user said:")
