@@ -243,3 +243,17 @@ def test_a_secret_pasted_into_a_correction_is_not_kept_in_the_memo(tmp_path):
                                        "ghp_abcdefghijklmnopqrstuvwxyz0123456789", [])])
     [rule] = _plays()
     assert rule.endswith("always send the header with token [REDACTED:github_token].")
+
+
+@pytest.mark.parametrize("said, rule", [
+    ("No, deployiamo con il Makefile, non con docker compose.", "always use Makefile, never docker compose."),
+    ("Nein, wir deployen mit dem Makefile, nicht mit docker compose.", "always use Makefile, never docker compose."),
+    ("不对，我们用 Makefile 部署，不用 docker compose", "always use Makefile, never docker compose."),
+    ("違います、デプロイはMakefileで行います、docker composeではありません", "always use Makefile, never docker compose."),
+    ("Eigentlich ist die Datei config.toml, nicht config.yaml.", "always use config.toml, never config.yaml."),
+    ("Deveria estar em UTC, não no horário local.",
+     "When handling dates and times in this project, always use UTC, never horário local."),
+])
+def test_we_do_it_with_a_not_b_and_actually_forms_in_other_languages(tmp_path, said, rule):
+    _learn(tmp_path, "s", [("deploy the staging app", [("docker compose up -d", "Started")]), (said, [])])
+    assert rule in build_bootstrap("a").text, _plays()

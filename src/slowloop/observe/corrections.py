@@ -260,7 +260,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
 # work on the login page", "Again, thanks" and "No está mal" are not corrections.
 _NAME = r"[A-Za-z0-9_][\w./@+#-]*"
 _CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?:is|are|be|said|in|into|with|using|detto|è|essere"
-             r"|nel|nella|disse|é|ser|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
+             r"|nel|nella|disse|é|ser|estar|em|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
              r"|lives in|goes in|go in|use|usa|usiamo|usamos|utilise|utilisons|nimm|nutze|nutzen|verwende|verwenden"
              r"|nehmen)\s+)(?:here\s+|qui\s+|aqui\s+|aquí\s+|ici\s+|hier\s+)?(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
              r"(?:not|non|não|pas|no|nicht)\s+(?!(?:è|é|e'|est|es|ist|is|sono|são|c'|only|just|bad|male|mal|schlecht"

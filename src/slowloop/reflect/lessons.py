@@ -85,6 +85,9 @@ def _display(item: str) -> str:
             return words[1].split("-")[0]
     if len(words) == 1:
         return re.sub(r"-(?:modul|module)$", "", words[0], flags=_I)
+    special = [w for w in words if re.search(r"[0-9._/@:#+]", w)]
+    if len(special) == 1 and special[0] == words[-1]:
+        return special[0]  # "die Datei config.toml" → config.toml
     return item if item.lower().startswith(("the ", "a ", "an ")) else " ".join(words)
 
 
@@ -164,7 +167,7 @@ _NEG = (r"(?:,\s*|\s+|—\s*|-\s+)(?:and\s+|e\s+|et\s+|y\s+|und\s+)?(?:not|never
 _ANCHOR = re.compile(
     r"^(?P<head>.*?\b(?P<verb>said|say|told you|is|are|be|use|using|uses|used|with|in|into|to|lives in"
     r"|goes in|go in|go|goes|it'?s|was|prefer|detto|dico|è|e'|essere|usa|usiamo|usare|con|in|nel|nella"
-    r"|disse|falei|é|ser|fica no|fica na|usamos|com|dit|est|c'est|être|utilise|on utilise|avec|dans"
+    r"|disse|falei|é|ser|estar|em|fica no|fica na|usamos|com|dit|est|c'est|être|utilise|on utilise|avec|dans"
     r"|dije|es|ser|está en|usamos|sagte|gesagt|ist|sein|nutzen|nutze|nehmen|mit|liegt in|sollte|soll"
     r"|muss|müssen|verwenden|verwende|benutzen|benutze|called|named|spelled|chiamat[oa]|chamad[oa]|appelée?|llamad[oa]|heißt)\s+)"
     r"(?P<rest>[^\s].*)$", _I)
@@ -226,7 +229,9 @@ _RX_DE_MOVED = re.compile(rf"\b(?:auf|zu)\s+(?P<x>{_TOKEN})\s+(?:umgestiegen|gew
 # A Latin name is tried first: "httpx" in "我说了用httpx" is the item, not the characters around it.
 def _zi(g: str, cjk: bool) -> str:
     alt = f"|[{_CJK_CHARS}]{{2,6}}?" if cjk and g == "y" else ""
-    return rf"\s*[`'\"“「]?(?P<{g}>{_TOKEN}{alt})[`'\"”」]?\s*"
+    # the rejected side may be a few Latin words ("不用 docker compose"); the kept one is a name
+    latin = rf"{_TOKEN}(?:[ ]{_TOKEN}){{0,2}}" if g == "y" else _TOKEN
+    return rf"\s*[`'\"“「]?(?P<{g}>{latin}{alt})[`'\"”」]?\s*"
 
 
 def _both(build) -> tuple[re.Pattern[str], re.Pattern[str]]:
