@@ -5,16 +5,23 @@
 - a **choice** — use X, never Y — from the forms people use in the eight languages the detector
   knows: "X, not Y", "use X instead of / rather than Y", "don't use Y, we use X", "stop using Y",
   "prefer X over Y", "we moved / migrated / switched to X", "Y again?? we use X", "wrong library.
-  We use X", "I said X", with or without spaces around Latin words in Chinese and Japanese
-  ("不要用npm，用pnpm", "requestsではなくhttpxを使って");
-- a **requirement** — "the timeout must be 30 seconds, not 5, because the API is slow";
+  We use X", "I said X", "not Y — X", with or without spaces around Latin words in Chinese and
+  Japanese ("不要用npm，用pnpm", "requestsではなくhttpxを使って");
+- a **requirement** — "the page size must be 50, not 20, because the dashboard shows 50 rows";
 - an **instruction** kept in the person's words when it is clearly meant to last ("from now on …",
-  "in this project we …", "again: …", "always / never …") but no clean imperative can be built;
+  "in this project we …", "I told you …", "don't … again", "always / never …", a requirement in
+  another language) but no clean imperative can be built;
 - or nothing, when the correction is about this task only ("no, the other file", "make the title
-  bigger"): that is not a standing rule, and the reason says so.
+  bigger", "put it in utils.py, not helpers.py"): that is not a standing rule, and the reason says so.
+
+A rule must name something: the kept side X is a name — a known tool, or a word with a dot, slash,
+digit or capital, or a plain word that is not a common one — never "another" or "write the tests
+first". Questions do not choose ("why did you pick a dict instead of a list?"), except a request
+phrased as one ("could you use httpx instead?"). In Chinese and Japanese the kept side is a Latin
+name: "用中文回答" or "そう" is not a tool to use.
 
 What comes from a tool's output never reaches here: the caller passes only what the person typed,
-with pasted code blocks and ``>`` quoted lines already removed by :func:`person_text`.
+with pasted code blocks and ``>`` quoted lines removed by :func:`person_text`.
 """
 
 from __future__ import annotations
@@ -290,10 +297,6 @@ class Lesson:
     reason: str = ""   # "because the upstream API is slow"
     quote: str = ""    # the person's instruction, when kept in their words
     why_none: str = ""
-
-    @property
-    def key_item(self) -> str:
-        return _bare(self.x)
 
 
 def _right_item(s: str, phrase: bool = False) -> str:
