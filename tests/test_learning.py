@@ -257,3 +257,12 @@ def test_a_secret_pasted_into_a_correction_is_not_kept_in_the_memo(tmp_path):
 def test_we_do_it_with_a_not_b_and_actually_forms_in_other_languages(tmp_path, said, rule):
     _learn(tmp_path, "s", [("deploy the staging app", [("docker compose up -d", "Started")]), (said, [])])
     assert rule in build_bootstrap("a").text, _plays()
+
+
+def test_a_change_of_mind_takes_the_older_pitfall_with_it(tmp_path):
+    _learn(tmp_path, "one", [PKG_TASK, ("No, use pnpm instead of npm", [])])
+    _learn(tmp_path, "two", [PKG_TASK, ("again: pnpm, not npm", [])])
+    assert Memo("a").entries("strengths") == ["Pitfall: when installing packages, use pnpm, not npm."]
+    _learn(tmp_path, "three", [("add zod", [("pnpm add zod", "done")]), ("we moved to bun, use it from now on", [])])
+    text = build_bootstrap("a").text
+    assert "always use bun" in text and "pnpm" not in text, text

@@ -528,6 +528,16 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                 out.actions.append(Action("update_memo", f"{rule.why}: contradicted by {rule.text!r}",
                                           section="plays", op="remove", match=extra))
                 plays.remove(extra)
+            # a pitfall that tells the agent to use what it should no longer use goes with the rule
+            for old in stale:
+                m = _CHOICE.search(_base(old))
+                gone = m.group("x").strip().lower() if m else ""
+                for e in [e for e in strengths if gone and e.startswith("Pitfall")
+                          and re.search(rf"\buse {re.escape(gone)}\b", e, re.I)]:
+                    out.actions.append(Action("update_memo", f"{rule.why}: the pitfall was about the "
+                                              f"older rule {_base(old)!r}", section="strengths",
+                                              op="remove", match=e))
+                    strengths.remove(e)
             if n >= 2 and not any(rule.use and rule.use.lower() in e.lower() and e.startswith("Pitfall")
                                   or _similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
                 pit = _pitfall(rule, n)
