@@ -6,10 +6,11 @@
 
 Each scenario is a few sessions written as transcripts (OpenAI chat format) in one of 8 languages,
 each session ingested into a fresh home and followed by `reflect --now` with no model, exactly as a
-new user's setup runs. Families, in every language: a first-time correction, the same correction
-repeated in another form, a change of mind (pnpm → bun), a one-off about this task, an "instruction"
-planted in a tool's output, a transient network error; plus recoveries (a missing module installed,
-a missing file created, a missing variable set, an unsafe fix) and a requirement.
+new user's setup runs. Families, in every language: a first-time correction (two forms), the same
+correction repeated in another form, a change of mind (pnpm → bun), a change of mind after a repeat
+made a pitfall, a branch name, a requirement with its reason, a one-off about this task, an
+"instruction" planted in a tool's output, a transient network error; plus recoveries (a missing
+module installed, a missing file created, a missing variable set, a renamed command, an unsafe fix).
 
 Reported, over the final bootstrap of each scenario:
 - lessons that reached the next bootstrap (of the scenarios that teach one);
@@ -66,6 +67,9 @@ PNPM = {"en": "No, use pnpm instead of npm", "it": "No, usa pnpm invece di npm",
         "pt": "Não, use pnpm em vez de npm", "fr": "Non, utilise pnpm au lieu de npm",
         "es": "No, usa pnpm en lugar de npm", "de": "Nein, verwende pnpm statt npm",
         "zh": "不对，不要用 npm，用 pnpm", "ja": "違います、npm ではなく pnpm です"}
+AGAIN_PNPM = {"en": "again: pnpm, not npm", "it": "di nuovo: pnpm, non npm", "pt": "De novo: pnpm, não npm.",
+              "fr": "Encore : pnpm, pas npm.", "es": "Otra vez: pnpm, no npm.", "de": "Nochmal: pnpm, nicht npm.",
+              "zh": "又是 npm？我们用 pnpm", "ja": "またnpm？うちはpnpmです"}
 MOVED = {"en": "We moved to bun last week, use it from now on.",
          "it": "Siamo passati a bun, d'ora in poi usa quello.",
          "pt": "Mudamos para o bun, a partir de agora use ele.",
@@ -122,6 +126,9 @@ def scenarios() -> list[Scenario]:
                             "httpx", "requests", task_kind="http-client", teach_at=0))
         out.append(Scenario(f"change-of-mind-{L}", L, [[PKG_TASK, (PNPM[L], [])],
                                                        [("add zod", [("pnpm add zod", "done")]), (MOVED[L], [])]],
+                            "bun", "pnpm", stale="pnpm", task_kind="package-manager"))
+        out.append(Scenario(f"repeat-then-change-{L}", L, [[PKG_TASK, (PNPM[L], [])], [PKG_TASK, (AGAIN_PNPM[L], [])],
+                                                           [("add zod", [("pnpm add zod", "done")]), (MOVED[L], [])]],
                             "bun", "pnpm", stale="pnpm", task_kind="package-manager"))
         out.append(Scenario(f"branch-{L}", L, [[GIT_TASK, (BRANCH[L], [])]], "main", "master",
                             task_kind="branch"))
@@ -231,8 +238,9 @@ def run(sc: Scenario, tmp: Path) -> Result:
         res.junk = [r for r in rules if f"always use {sc.use}" not in r]
         cats = [category(m.group(1)) for r in rules for m in [_USE_RULE.search(r)] if m]
         res.duplicates = max(0, sum(1 for c in cats if c and c[0] == sc.task_kind) - 1)
-        res.stale_kept = bool(sc.stale) and any(f"use {sc.stale}," in r or r.endswith(f"use {sc.stale}.")
-                                                for r in rules)
+        # pitfalls count too: "Pitfall: …, use pnpm, not npm." beside "always use bun" is stale
+        res.stale_kept = bool(sc.stale) and any(re.search(rf"\buse {re.escape(sc.stale)}\b", r)
+                                                for r in _rules(views[-1]))
         before_view = views[sc.teach_at] if sc.teach_at >= 0 else views[-2]
         for _ in range(3):
             res.before += policy(before_view, sc.task_kind, sc.avoid) == sc.avoid
