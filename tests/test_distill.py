@@ -117,3 +117,16 @@ def test_always_then_never_the_same_action_keeps_only_the_newer():
     assert _memo_after("No. Always run the linter before committing.",
                        "No. Never run the linter before committing, CI does it.") == [
         "When formatting or linting code, never run the linter before committing, CI does it."]
+
+
+def test_a_grown_turn_read_again_is_no_repeat():
+    known = "When installing packages in this project, always use pnpm, never npm."
+    ev = _ev("No, use pnpm instead of npm")
+    grown = TurnEvidence(turn_id=ev.turn_id, turn=ev.turn, corrected=True, correction_evidence="cue",
+                         previous=None, real_errors=(), transient_only=False, grown=True)
+    out = distill([grown], memo={"plays": [known], "strengths": []}, skills={})
+    assert [a.type for a in out.actions] == ["nothing"] and any("already known" in n for n in out.notes)
+    # the same correction in a new turn beside it counts once more, not twice
+    out = distill([grown, _ev("again: pnpm, not npm", turn_id=9)], memo={"plays": [known], "strengths": []},
+                  skills={})
+    assert [a.text for a in out.actions if a.section == "plays"] == [known + " (corrected 2 times)"]

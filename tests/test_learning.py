@@ -266,3 +266,19 @@ def test_a_change_of_mind_takes_the_older_pitfall_with_it(tmp_path):
     _learn(tmp_path, "three", [("add zod", [("pnpm add zod", "done")]), ("we moved to bun, use it from now on", [])])
     text = build_bootstrap("a").text
     assert "always use bun" in text and "pnpm" not in text, text
+
+
+def test_a_correcting_turn_that_grows_after_its_reflection_is_not_counted_again(tmp_path):
+    path = _session(tmp_path / "s.jsonl", [PKG_TASK, ("No, use pnpm instead of npm", [])])
+    with Store() as store:
+        ingest_paths([path], agent="a", store=store, cfg=load_config())
+    reflect_agent("a", provider=None, force=True)
+    assert _plays() == [PKG]
+    with path.open("a") as f:  # the agent goes on working inside the same turn
+        f.write(json.dumps({"role": "assistant", "content": None, "tool_calls": [_call(9, "pnpm install")]}) + "\n")
+        f.write(json.dumps({"role": "tool", "tool_call_id": "c9", "content": "Done in 1.2s"}) + "\n")
+    with Store() as store:
+        summary = ingest_paths([path], agent="a", store=store, cfg=load_config())
+    assert summary.updated == 1, summary
+    out = reflect_agent("a", provider=None, force=True)
+    assert _plays() == [PKG], out.notes

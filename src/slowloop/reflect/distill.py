@@ -78,6 +78,9 @@ class TurnEvidence:
     previous: Turn | None
     real_errors: tuple[dict[str, Any], ...]  # {"step", "tool", "evidence", "excerpt"}
     transient_only: bool
+    # a turn an earlier reflection already read, pending again because it grew: its correction
+    # was counted then, and is no repeat now
+    grown: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,10 @@ class Rule:
     key: tuple[str, ...]  # what makes two rules "the same thing" (e.g. ("use", "npm"))
     turn_id: int
     why: str
+    grown: bool = False  # from a turn an earlier reflection already read
     use: str = ""    # a choice: what to use …
     avoid: str = ""  # … and what not to
-    count: int = 1   # how many times the person said it (a repeat strengthens the rule)
+    count: int = 1   # times the person said it in the new turns (a repeat strengthens the rule)
 
 
 @dataclass
@@ -179,7 +183,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
 
     def rule(body: str, key: tuple[str, ...], slug: str, phrase: str) -> Rule:
         return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
-                    lesson.x, lesson.y)
+                    ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
 
     if lesson.kind == "choice":
         slug, phrase = _scope(lesson, context_cmds, text)
@@ -490,7 +494,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     for r in rules:
         prev = latest.get(r.key)
         if prev is not None and prev.kind == "correction" and (prev.use or prev.text) == (r.use or r.text):
-            r = replace(r, count=prev.count + 1, why=f"{prev.why}; {r.why}")
+            r = replace(r, count=prev.count + r.count, why=f"{prev.why}; {r.why}")
         latest[r.key] = r
     plays = list(memo.get("plays", []))
     strengths = list(memo.get("strengths", []))
@@ -506,6 +510,10 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             relations = [(e, _relation(rule, e)) for e in plays]
             same = [e for e, rel in relations if rel == "same"]
             stale = [e for e, rel in relations if rel == "contradicts"]
+            if same and rule.count == 0:
+                out.notes.append(f"already known (turn {rule.turn_id} was read before; it grew since): "
+                                 f"{rule.text}")
+                continue
             n = rule.count + (_times(same[0]) if same else 0)
             text = _with_count(rule.text, n)
             if same:
