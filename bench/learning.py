@@ -119,17 +119,17 @@ def scenarios() -> list[Scenario]:
     out: list[Scenario] = []
     for L in LANGS:
         out.append(Scenario(f"first-{L}", L, [[HTTP_TASK, (FIRST[L], [])]], "httpx", "requests",
-                            task_kind="http-client"))
+                            task_kind="http-client-python"))
         out.append(Scenario(f"first-b-{L}", L, [[HTTP_TASK, (FIRST_B[L], [])]], "httpx", "requests",
-                            task_kind="http-client"))
+                            task_kind="http-client-python"))
         out.append(Scenario(f"repeat-{L}", L, [[HTTP_TASK, (FIRST[L], [])], [HTTP_TASK, (AGAIN[L], [])]],
-                            "httpx", "requests", task_kind="http-client", teach_at=0))
+                            "httpx", "requests", task_kind="http-client-python", teach_at=0))
         out.append(Scenario(f"change-of-mind-{L}", L, [[PKG_TASK, (PNPM[L], [])],
                                                        [("add zod", [("pnpm add zod", "done")]), (MOVED[L], [])]],
-                            "bun", "pnpm", stale="pnpm", task_kind="package-manager"))
+                            "bun", "pnpm", stale="pnpm", task_kind="package-manager-js"))
         out.append(Scenario(f"repeat-then-change-{L}", L, [[PKG_TASK, (PNPM[L], [])], [PKG_TASK, (AGAIN_PNPM[L], [])],
                                                            [("add zod", [("pnpm add zod", "done")]), (MOVED[L], [])]],
-                            "bun", "pnpm", stale="pnpm", task_kind="package-manager"))
+                            "bun", "pnpm", stale="pnpm", task_kind="package-manager-js"))
         out.append(Scenario(f"branch-{L}", L, [[GIT_TASK, (BRANCH[L], [])]], "main", "master",
                             task_kind="branch"))
         out.append(Scenario(f"requirement-{L}", L, [[("list the orders on the dashboard", [

@@ -130,3 +130,9 @@ def test_a_grown_turn_read_again_is_no_repeat():
     out = distill([grown, _ev("again: pnpm, not npm", turn_id=9)], memo={"plays": [known], "strengths": []},
                   skills={})
     assert [a.text for a in out.actions if a.section == "plays"] == [known + " (corrected 2 times)"]
+
+
+def test_choices_in_two_ecosystems_are_two_rules_not_a_change_of_mind():
+    assert _memo_after("No, use pnpm instead of npm", "No, use uv instead of pip") == [
+        "When installing packages in this project, always use pnpm, never npm.",
+        "When installing packages in this project, always use uv, never pip."]

@@ -113,15 +113,22 @@ def _bare(item: str) -> str:
 
 # -- categories: what two items are alternatives for, and how the rule is scoped ----------------
 
+# One ecosystem per entry: "use pnpm, not npm" and "use uv, not pip" are two lessons that hold side by
+# side (JavaScript and Python), not a change of mind.
 CATEGORIES: tuple[tuple[str, str, frozenset[str]], ...] = (
-    ("http-client", "making HTTP requests in this project",
-     frozenset("requests httpx aiohttp urllib urllib3 axios fetch got node-fetch superagent".split())),
-    ("package-manager", "installing packages in this project",
-     frozenset("npm pnpm yarn bun pip pip3 uv poetry conda pipenv".split())),
-    ("test-runner", "running the tests",
-     frozenset("pytest unittest nose nose2 jest vitest mocha".split())),
-    ("linter", "formatting or linting code",
-     frozenset("ruff flake8 black pylint isort eslint prettier biome autopep8 yapf".split())),
+    ("http-client-python", "making HTTP requests in this project",
+     frozenset("requests httpx aiohttp urllib urllib3".split())),
+    ("http-client-js", "making HTTP requests in this project",
+     frozenset("axios fetch got node-fetch superagent ky".split())),
+    ("package-manager-js", "installing packages in this project",
+     frozenset("npm pnpm yarn bun".split())),
+    ("package-manager-python", "installing packages in this project",
+     frozenset("pip pip3 uv poetry conda pipenv".split())),
+    ("test-runner-python", "running the tests", frozenset("pytest unittest nose nose2".split())),
+    ("test-runner-js", "running the tests", frozenset("jest vitest mocha".split())),
+    ("linter-python", "formatting or linting code",
+     frozenset("ruff flake8 black pylint isort autopep8 yapf".split())),
+    ("linter-js", "formatting or linting code", frozenset("eslint prettier biome".split())),
     ("branch", "using git in this repository",
      frozenset("main master develop trunk".split())),
     ("time", "handling dates and times in this project",
