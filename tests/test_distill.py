@@ -136,3 +136,19 @@ def test_choices_in_two_ecosystems_are_two_rules_not_a_change_of_mind():
     assert _memo_after("No, use pnpm instead of npm", "No, use uv instead of pip") == [
         "When installing packages in this project, always use pnpm, never npm.",
         "When installing packages in this project, always use uv, never pip."]
+
+
+def test_two_lines_about_the_same_choice_after_a_merge_become_one():
+    # a sync merged a repeat on one machine with a change of mind on the other
+    plays = ["When installing packages in this project, always use pnpm, never npm.",
+             "When installing packages in this project, always use pnpm, never npm. (corrected 2 times)",
+             "When installing packages in this project, always use bun."]
+    out = distill([_ev("again: pnpm, not npm")], memo={"plays": plays, "strengths": []}, skills={})
+    for a in out.actions:
+        if a.section == "plays" and a.op == "remove":
+            [hit] = [p for p in plays if a.match in p]  # every match names one entry
+            plays.remove(hit)
+        elif a.section == "plays" and a.op == "replace":
+            [hit] = [p for p in plays if a.match in p]
+            plays[plays.index(hit)] = a.text
+    assert plays == ["When installing packages in this project, always use pnpm, never npm. (corrected 3 times)"]

@@ -514,8 +514,20 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                 out.notes.append(f"already known (turn {rule.turn_id} was read before; it grew since): "
                                  f"{rule.text}")
                 continue
-            n = rule.count + (_times(same[0]) if same else 0)
+            n = rule.count + max((_times(e) for e in same), default=0)
             text = _with_count(rule.text, n)
+            # Two lines about the same thing (a sync merged both sides, a person pasted one back):
+            # one stays. "R." is part of "R. (corrected 2 times)", and a change names its entry by
+            # text: the shortest line is the one kept (rewritten), the others are removed first,
+            # longest first, so every match names exactly one entry.
+            same.sort(key=len)
+            extras = same[1:] + (stale if same else stale[1:])
+            for extra in sorted(extras, key=len, reverse=True):
+                out.actions.append(Action("update_memo", f"{rule.why}: "
+                                          + ("the same rule twice" if extra in same else
+                                             f"contradicted by {rule.text!r}"),
+                                          section="plays", op="remove", match=extra))
+                plays.remove(extra)
             if same:
                 out.actions.append(Action("update_memo", f"{rule.why}: said again, now {n} times",
                                           section="plays", op="replace", match=same[0], text=text))
@@ -532,10 +544,6 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                 out.actions.append(Action("update_memo", rule.why, section="plays", op="add",
                                           text=text))
                 plays.append(text)
-            for extra in stale[1:]:  # no bootstrap may hold two contradicting rules
-                out.actions.append(Action("update_memo", f"{rule.why}: contradicted by {rule.text!r}",
-                                          section="plays", op="remove", match=extra))
-                plays.remove(extra)
             # a pitfall that tells the agent to use what it should no longer use goes with the rule
             for old in stale:
                 m = _CHOICE.search(_base(old))
