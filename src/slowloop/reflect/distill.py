@@ -478,8 +478,10 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
         if ev.corrected:
             found, lesson = _correction(ev)
             if not found:
-                out.notes.append(f"turn {ev.turn_id}: the user corrected the agent "
-                                 f"({ev.correction_evidence or 'cue'}); no rule kept: {lesson.why_none}")
+                said = ev.correction_evidence or "the user corrected the agent"
+                if not said.startswith("the user"):
+                    said = f"the user corrected the agent ({said})"
+                out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
             elif found[0].key[0] == "quote":
                 out.notes.append(f"turn {ev.turn_id}: no clean imperative could be built from the "
                                  "correction, so the rule keeps the person's instruction in their own "
