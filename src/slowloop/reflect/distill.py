@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from ..transcripts.model import ToolCall, Turn
 from ..safety.redact import redact
+from ..transcripts.model import ToolCall, Turn
 from .actions import Action
 from .lessons import Lesson, category, person_text, read_lesson
 
@@ -64,7 +64,6 @@ _TOPICS: list[tuple[str, str, re.Pattern[str]]] = [
     ("writing-answers", "answering this user",
      re.compile(r"\b(answer|reply|respond|summar|bullet|explain|tone|concise|shorter|longer)\w*\b", re.I)),
 ]
-_PKG_MANAGERS = {"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "conda"}
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ class Rule:
     kind: str  # correction | recovery
     topic: str
     topic_phrase: str
-    key: tuple[str, ...]  # what makes two rules "the same thing" (e.g. ("use", "npm"))
+    key: tuple[str, ...]  # what makes two rules "the same thing" (("choice", "package-manager-js"))
     turn_id: int
     why: str
     grown: bool = False  # from a turn an earlier reflection already read
@@ -159,14 +158,14 @@ def _scope(lesson: Lesson, context_cmds: list[str], text: str) -> tuple[str, str
 
 
 def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
-    """The rule a correcting message states, scoped by the turn; [] for a one-off about this task
-    (``lesson_of`` says why)."""
+    """The rule a correcting message states, scoped by the turn; [] when it states none (a one-off
+    about this task: ``_correction`` also returns the lesson, whose ``why_none`` says why)."""
     return _correction(ev)[0]
 
 
 def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
-    # Words an agent reported as the user's (MCP record_turn) are not the person's: the transcript
-    # adapters mark them (``Turn.person``, on the safety branch; absent here means typed).
+    # Words an agent reported as the user's (MCP record_turn) are not the person's: the adapters
+    # mark them with ``Turn.person`` false (a turn without the field was typed by the person).
     if not getattr(ev.turn, "person", True):
         return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
     text = person_text(ev.turn.user_text)
