@@ -37,6 +37,11 @@ How it reads a message:
   as before"), put it back the way it was, "there is a misunderstanding", "I wanted X, not Y",
   half-done work ("you renamed X but didn't update the callers"), verb + 错 ("you edited the
   wrong …") in Chinese, "wrong file / falsche Datei / mauvais fichier" with a noun.
+- Families added for the forms that state the lesson (issue 11, tests/data/blind3): "X, not Y"
+  after a verb or a pause ("I said httpx, not requests", "Il branch è main, non master"), "again:",
+  "Y again??", "we moved/migrated to X", "from now on use …", "I said", "prefer X to Y", "not Y —
+  X", "enough of Y", "don't use Y" in fr/de/zh, Japanese ではなく / に移行 / はやめて. The
+  Latin-script ones are tried only when one of their words is in the message (``_FORM_WORDS``).
 """
 
 from __future__ import annotations
