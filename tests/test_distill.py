@@ -152,3 +152,13 @@ def test_two_lines_about_the_same_choice_after_a_merge_become_one():
             [hit] = [p for p in plays if a.match in p]
             plays[plays.index(hit)] = a.text
     assert plays == ["When installing packages in this project, always use pnpm, never npm. (corrected 3 times)"]
+
+
+@pytest.mark.parametrize("first, then, rule", [
+    ("No, use staging, not prod.", "From now on use the sandbox, not staging.",
+     "When choosing an environment in this project, always use sandbox, never staging."),
+    ("No, we use YAML here, not JSON.", "We switched to TOML, use it from now on.",
+     "When writing data files in this project, always use TOML."),
+])
+def test_another_environment_or_format_is_a_change_of_mind(first, then, rule):
+    assert _memo_after(first, then) == [rule]

@@ -141,6 +141,11 @@ CATEGORIES: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("config-file", "changing the project configuration",
      frozenset("pyproject.toml setup.cfg setup.py tox.ini".split())),
     ("type-checker", "type-checking code", frozenset("mypy pyright pytype".split())),
+    ("environment", "choosing an environment in this project",
+     frozenset({"staging", "production", "prod", "preprod", "development", "dev", "qa", "sandbox",
+                "produzione", "produção", "producción", "produktion", "生产", "测试环境", "本番", "ステージング"})),
+    ("data-format", "writing data files in this project",
+     frozenset("json yaml yml toml csv xml ini jsonl parquet".split())),
     ("container", "running containers", frozenset({"docker", "podman", "docker compose",
                                                     "docker-compose"})),
 )
