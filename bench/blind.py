@@ -3,6 +3,7 @@
     python bench/blind.py            # tables + every misclassified example
     python bench/blind.py --quiet    # tables only
     python bench/blind.py --dir tests/data/blind2   # another set with the same three files
+    python bench/blind.py --dir tests/data/blind3   # corrections only: the forms that state a lesson (BLIND3.md)
 
 Data: tests/data/blind/{corrections,errors,lint}.jsonl, written and committed (ac7f524) by someone
 who had not read corrections.py, errors.py, lint.py or their test data. corrections: 246 user
