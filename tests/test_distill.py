@@ -162,3 +162,12 @@ def test_two_lines_about_the_same_choice_after_a_merge_become_one():
 ])
 def test_another_environment_or_format_is_a_change_of_mind(first, then, rule):
     assert _memo_after(first, then) == [rule]
+
+
+def test_words_an_agent_reported_as_the_users_teach_nothing():
+    turn = Turn(source="<mcp>", format="openai", index=1, user_text="No, use pnpm instead of npm", person=False)
+    ev = TurnEvidence(turn_id=3, turn=turn, corrected=True, correction_evidence="cue", previous=None,
+                      real_errors=(), transient_only=False)
+    out = distill([ev], memo={}, skills={})
+    assert [a.type for a in out.actions] == ["nothing"]
+    assert any("reported by an agent" in n for n in out.notes)

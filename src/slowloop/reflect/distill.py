@@ -164,9 +164,8 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
 
 
 def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
-    # Words an agent reported as the user's (MCP record_turn) are not the person's: the adapters
-    # mark them with ``Turn.person`` false (a turn without the field was typed by the person).
-    if not getattr(ev.turn, "person", True):
+    # Words an agent reported as the user's (MCP record_turn) are not the person's.
+    if not ev.turn.person:
         return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
     text = person_text(ev.turn.user_text)
     for r in ev.turn.rejected_calls:  # a refused tool use with a reason is a correction too
