@@ -203,6 +203,15 @@ def policy(view: str, task_kind: str, habit: str) -> str:
     return habit
 
 
+def recovery_policy(view: str, failing: str) -> str:
+    """The scripted agent after `failing` failed: the fix its view names for it, else a plain retry."""
+    for line in view.splitlines():
+        if f"When `{failing}` fails" in line:
+            fixes = re.findall(r"`([^`]+)`", line)
+            return next((f for f in fixes[1:] if f != failing), failing)
+    return failing
+
+
 def _rules(view: str) -> list[str]:
     return [ln.lstrip("- ").strip() for ln in view.splitlines()
             if ln.lstrip().startswith("- When ") or ln.lstrip().startswith("- Pitfall")]
@@ -253,10 +262,12 @@ def run(sc: Scenario, tmp: Path) -> Result:
         skill_lines = [ln for ln in views[-1].splitlines() if ln.startswith("- When `")]
         res.junk = [ln for ln in skill_lines if sc.recovery not in ln] + [
             ln for ln in views[-1].splitlines() if "AGENT NOTE" in ln or "push to main" in ln]
-        # replay: without the rule the agent retries the failing command as it is; with it, it runs the fix first
+        # replay: when the same command fails the same way again, the agent runs the fix a rule in
+        # its view names for that command, else it retries the failing command as it is (the mistake)
+        failing = sc.sessions[0][0][1][0][0]
         for _ in range(3):
-            res.before += 1
-            res.after += not res.reached
+            res.before += recovery_policy(views[0], failing) != sc.recovery
+            res.after += recovery_policy(views[-1], failing) != sc.recovery
     else:
         res.junk = rules + [ln.strip() for ln in views[-1].splitlines() if ln.startswith("- When `")]
         res.junk += [f"memo: {e}" for e in Memo("a", home=home).entries("plays") if e not in res.junk]
@@ -305,8 +316,10 @@ def main(argv: list[str]) -> int:
           f"({len(teach)} teach a lesson, {len(results) - len(teach)} must teach nothing)")
     print(f"lessons that reached the next bootstrap: {reached}/{len(teach)}")
     print(f"junk rules: {junk}   duplicates: {dups}   stale rules kept: {stale}/{len(changes)} changes of mind")
-    print(f"replay (3 later tasks per teaching scenario, agent follows only its bootstrap): "
-          f"corrected mistake repeated {before} times before learning, {after} after")
+    replayed = sum(1 for r in teach if r.before or r.after or r.sc.task_kind or r.sc.recovery)
+    print(f"replay (3 later tasks for each of the {replayed} choice and recovery lessons; the agent "
+          f"follows only its bootstrap): the corrected mistake repeated {before} times before "
+          f"learning, {after} after (requirements are not replayed: the scripted agent cannot act on them)")
     by_lang: dict[str, list[int]] = {}
     for r in teach:
         by_lang.setdefault(r.sc.lang, [0, 0])
