@@ -100,3 +100,27 @@ def test_the_user_owning_a_mistake_is_not_a_correction():
 def test_empty_message():
     got = detect_correction("   ")
     assert not got.corrected and got.evidence is None
+
+
+def test_cue_patterns_hold_no_uppercase_letter_so_the_lowercase_prefilter_never_misses():
+    # detect_correction scans the lowercased message with the cues compiled without IGNORECASE
+    # (cheaper); an uppercase letter in a cue would make that scan miss a message it should see.
+    import re
+
+    from slowloop.observe import corrections as c
+
+    for lang, rx in list(c._ANY.items()) + list(c._ANY_FORM.items()):
+        bare = re.sub(r"\\[A-Za-z]|A-Z|\\u[0-9a-fA-F]{4}", "", rx.pattern)
+        assert not re.findall(r"[A-Z]", bare), (lang, sorted(set(re.findall(r"[A-Z]", bare))))
+
+
+def test_the_forms_that_state_a_lesson_are_corrections_and_their_look_alikes_are_not():
+    for text in ("again: httpx, not requests", "requests again?? we use httpx", "We moved to pnpm, use it from now on.",
+                 "Il branch è main, non master.", "Désormais, utilise ruff au lieu de flake8.",
+                 "Nein, nicht requests, wir nutzen httpx", "不要用requests，我们用httpx", "printはやめて、loggingを使って"):
+        assert detect_correction(text).corrected, text
+    for text in ("Again, thanks for the quick fix.", "We moved the meeting to Thursday, can you update the agenda?",
+                 "Perfect, no changes needed.", "¿Puedes intentarlo otra vez? La red estaba inestable.",
+                 "No está mal, maneja también el caso del timeout.", "Ab jetzt arbeiten wir an der Login-Seite.",
+                 "il server di CI va in timeout da stamattina, non è colpa tua, riprova"):
+        assert not detect_correction(text).corrected, text

@@ -83,7 +83,8 @@ def test_dirty_gate_skips_without_a_model_call(slowloop_home):
 def test_repeat_is_merged_not_duplicated(slowloop_home):
     _ingest(files=[EXAMPLES / "claude-code-webshop-pnpm.jsonl"])
     reflect_agent("demo", provider=None, force=True)
-    # the same correction again in a new session (another file): already known, nothing added
+    # the same correction again in a new session (another file): no second line; the known rule
+    # is strengthened with a visible count, and the memo records the pitfall
     src = (EXAMPLES / "claude-code-webshop-pnpm.jsonl").read_text().replace("5b1d0a52-demo-pnpm", "77aa0000-again")
     again = slowloop_home.parent / "again.jsonl"
     again.write_text(src)
@@ -91,7 +92,9 @@ def test_repeat_is_merged_not_duplicated(slowloop_home):
     out = reflect_agent("demo", provider=None, force=True)
     plays = Memo("demo").entries("plays")
     assert sum("pnpm" in e for e in plays) == 1
-    assert out.status == "nothing" and any("already known" in n for n in out.notes)
+    assert out.status == "applied" and plays[0].endswith("(corrected 2 times)"), plays
+    assert any(n.startswith("a repeat strengthens") for n in out.notes)
+    assert any(e.startswith("Pitfall:") and "pnpm" in e for e in Memo("demo").entries("strengths"))
 
 
 ADVERSARIAL = json.dumps({"actions": [

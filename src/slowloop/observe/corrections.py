@@ -37,6 +37,11 @@ How it reads a message:
   as before"), put it back the way it was, "there is a misunderstanding", "I wanted X, not Y",
   half-done work ("you renamed X but didn't update the callers"), verb + 错 ("you edited the
   wrong …") in Chinese, "wrong file / falsche Datei / mauvais fichier" with a noun.
+- Families added for the forms that state the lesson (issue 11, tests/data/blind3): "X, not Y"
+  after a verb or a pause ("I said httpx, not requests", "Il branch è main, non master"), "again:",
+  "Y again??", "we moved/migrated to X", "from now on use …", "I said", "prefer X to Y", "not Y —
+  X", "enough of Y", "don't use Y" in fr/de/zh, Japanese ではなく / に移行 / はやめて. The
+  Latin-script ones are tried only when one of their words is in the message (``_FORM_WORDS``).
 """
 
 from __future__ import annotations
@@ -210,8 +215,8 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bje voulais\b[^.\n]{0,60}\bpas (?:du|de|des|le|la|les|un|une|l'|\w+er|\w+ir)\b",
         r"^non,? non\b",
     ),
-    "es": _cues(
-        _OPENING_NO, r"\b(?:está|esta) mal\b|\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
+    "es": _cues(r"(?<!\bno )\b(?:está|esta) mal\b", question=True) + _cues(
+        _OPENING_NO, r"\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
         r"\bte equivocaste\b|\bequivocad[oa]\b|\b(?:lo )?entendiste mal\b",
         r"\bte (?:lo )?dije\b|\bcomo te pedí\b|\bno te pedí\b|\bya te lo dije\b",
         r"\bpor qué (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
@@ -253,6 +258,72 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"^nein,? nein\b",
     ),
 }
+
+# Forms that state the lesson itself (issue 11, measured on tests/data/blind3): "X, not Y" after a
+# verb or a pause, "again: …", "we moved to X", "from now on use …", "Y again?? we use X", "I said",
+# "prefer X to Y". Each is narrow on purpose: "we moved the meeting to Thursday", "from now on we
+# work on the login page", "Again, thanks" and "No está mal" are not corrections.
+_NAME = r"[A-Za-z0-9_][\w./@+#-]*"
+_CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?:is|are|be|said|in|into|with|using|detto|è|essere"
+             r"|nel|nella|disse|é|ser|estar|em|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
+             r"|lives in|goes in|go in|use|usa|usiamo|usamos|utilise|utilisons|nimm|nutze|nutzen|verwende|verwenden"
+             r"|nehmen)\s+)(?:here\s+|qui\s+|aqui\s+|aquí\s+|ici\s+|hier\s+)?(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
+             r"(?:not|non|não|pas|no|nicht)\s+(?!(?:è|é|e'|est|es|ist|is|sono|são|c'|only|just|bad|male|mal|schlecht"
+             r"|problem\w*|serve|hay|need\w*|necessar\w*|changes|colpa|culpa|faute|schuld)\b)(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|en\s+"
+             r"|mit\s+|im\s+|o\s+|a\s+|la\s+|el\s+|l'|le\s+|il\s+)?[^\s,.!?;]+(?:\s+[^\s,.!?;]+){0,2}"
+             r"\s*(?:[.!;,]|$)")
+_FORMS: dict[str, tuple[_Cue, ...]] = {
+    # _CONTRAST names the negation of every Latin-script language: it is tried once, with English
+    # (which every message is tried against), not once per language.
+    "en": _cues(_CONTRAST, r"^(?:not|non|não|pas|nicht)\s+" + _NAME + r"\s*[—–-]+\s*" + _NAME + r"\s*[.!]?$", r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
+                r"\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th)) time\b",
+                r"\bwe(?:'ve| have)?\s+(?:moved|migrated|switched|changed)\s+(?:over\s+)?to\b",
+                r"\bfrom now on,?\s+(?:please\s+)?(?:use|always|never|run|don'?t|do not|write|put|keep|stick)\b"
+                r"|\buse (?:it|that|them|this) from now on\b|\bgoing forward,?\s+(?:use|always|never)\b"),
+    "it": _cues(r"^di nuovo\s*[:!,]|^ancora\s+" + _NAME + r"\s*[?!]|\bdi nuovo\s*[?!]{2,}",
+                r"\bsiamo (?:passati|migrati) a\b|\babbiamo (?:migrato|cambiato) (?:a|in)\b",
+                r"\b(?:d'ora in poi|da (?:ora|adesso) in poi)\b", r"\bho detto\b", r"^basta (?:con )?\S+\s*[,;.!]",
+                r"\bpreferisco " + _NAME + r" a " + _NAME),
+    "pt": _cues(r"^de novo\s*[:!,]|\bde novo\s*[?!]{2,}",
+                r"\b(?:mudamos|migramos|passamos) para\b", r"^chega de\b",
+                r"\ba partir de agora,?\s+(?:\w+\s+){0,2}?(?:use|usa|utilize|sempre|nunca|não)\b"
+                r"|\b(?:use|usa) \w+ a partir de agora\b", r"\bprefir[ao] " + _NAME + r" a " + _NAME),
+    "fr": _cues(r"^encore\s*[:!,]|^encore\s+" + _NAME + r"\s*[?!]",
+                r"\b(?:on est|nous sommes) pass[ée]e?s? à (?!la |l'|une |un )|\bon a migré (?:vers|à)\b",
+                r"\bdésormais,?\s+(?:\w+\s+)?(?:utilise|toujours|jamais|ne|n')|\butilise\S* à partir de maintenant\b",
+                r"\bj'ai dit\b", r"^plus de \S+\s*[,;.!]\s*(?:utilise|on utilise|prends)\b", r"\bn'utilise[sz]? (?:pas|plus)\b|\barrête[sz]? d'", r"^mauvaise?s? \w+",
+                r"\bje préfère " + _NAME + r" à " + _NAME),
+    "es": _cues(r"^otra vez\s*[:!,]|\botra vez\s*[?!]{2,}", r"\b(?:nos pasamos|migramos|cambiamos) a\b",
+                r"\b(?:de ahora en adelante|a partir de ahora),?\s+(?:\w+\s+)?(?:usa|úsalo|utiliza|siempre|nunca|no)\b"
+                r"|\ba partir de ahora úsalo\b", r"^dije\b|\bya (?:te )?dije\b", r"^basta de\b", r"\bprefiero " + _NAME + r" a " + _NAME),
+    "de": _cues(r"\b" + _NAME + r" sein,\s+nicht\b", r"^nochmal\s*[:!]",
+                r"\b(?:auf|zu) \S+ (?:umgestiegen|gewechselt|migriert)\b",
+                r"\bab (?:jetzt|sofort)\b.{0,40}\b(?:verwenden|nutzen|benutzen|nehmen|immer|nie)\b",
+                r"\bich sagte\b", r"\bkein(?:e|en)? \S+ mehr\b", r"\b(?:benutze|verwende|nimm|nutze)\s+(?:kein|keine|keinen|nicht)\b",
+                r"^falsche[rsn]? \w+", r"\blieber " + _NAME + r" als " + _NAME),
+    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", r"[，,]\s*(?:(?:不是|不在|而不是)\s*[A-Za-z0-9_\u4e00-\u9fff]|不用\s*[A-Za-z])",
+                r"换成|換成|迁移到|切换到|改用", r"以后(?:都|就)?用|今后(?:都)?用|以後(?:都)?用"),
+    "ja": _cues(r"[A-Za-z0-9_.-]\s*(?:ではなく|じゃなくて|の代わりに|では(?:ありません|ない)|じゃない)",
+                r"^また\S{1,20}[？?]|もう一度言|何度も言", r"に移行|に切り替え", r"[A-Za-z0-9_.-]より\S{1,20}を優先",
+                r"これからは.{0,20}(?:使って|使います|使用)|今後は.{0,30}(?:使って|使用)",
+                r"はやめて|をやめて|は使わないで|を使わないで", r"でないとダメ|じゃないとダメ") + _cues(r"べきです", question=True),
+}
+# Chinese and Japanese forms join their language's cues (only CJK text is ever tried against them).
+# The Latin-script forms are tried only when one of these words is in the message: each form needs
+# one of them to match, and a few substring tests cost far less than a scan with every form, on
+# every message, in every language (observing must not get slower for them).
+for _lang in ("zh", "ja"):
+    _CUES[_lang] = _CUES[_lang] + _FORMS.pop(_lang)
+_FORM_WORDS = tuple("""
+, not |, non |, não |, pas |, no |, nicht |—|–|again|once more| time|moved|migrated|switched|changed
+|from now on|going forward|di nuovo|ancora|passati|migrati|migrato|cambiato|in poi|ho detto|preferisco
+|de novo|mudamos|migramos|passamos|a partir de|partir de maintenant|prefir|encore|passé|passe|migré|désormais|j'ai dit
+|n'utilise|arrête|mauvais|préfère|otra vez|pasamos|cambiamos|de ahora en adelante|dije|prefiero
+|sein, nicht|nochmal|basta|chega de|plus de|mehr|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
+|nimm|nutze|falsch|lieber""".replace("\n", "").split("|"))
+# one scan: every branch opens with a literal, so the engine skips ahead to a possible first letter
+_FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
+
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
@@ -367,10 +438,30 @@ def _script_can_match(lang: str, joined: str) -> bool:
     return bool(_HAS_LATIN.search(joined))
 
 
-def _match(lang: str, joined: str, choice_question: bool) -> str | None:
-    if not _script_can_match(lang, joined) or not _ANY[lang].search(joined):
+_ANY_FORM: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _FORMS.items()}
+# The same alternations without IGNORECASE, searched in the lowercased message: a case-insensitive
+# scan costs about a fifth more, and this one runs for every message in every language. The cue
+# patterns hold no uppercase letter (tests/test_corrections.py checks it), so a cue that matches
+# the message matches its lowercase form too; the cues themselves then run as written.
+_ANY_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE) for lang, rx in _ANY.items()}
+_ANY_FORM_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE)
+                                             for lang, rx in _ANY_FORM.items()}
+
+
+def _match(lang: str, joined: str, choice_question: bool, forms: bool = False,
+           low: str | None = None) -> str | None:
+    if not _script_can_match(lang, joined):
         return None
-    for cue in _CUES[lang]:
+    hit = _ANY_LOW[lang].search(low) if low is not None else _ANY[lang].search(joined)
+    cue = _first(_CUES[lang], joined, choice_question) if hit else None
+    if cue is None and forms and lang in _FORMS and (
+            _ANY_FORM_LOW[lang].search(low) if low is not None else _ANY_FORM[lang].search(joined)):
+        cue = _first(_FORMS[lang], joined, choice_question)
+    return cue
+
+
+def _first(cues: tuple[_Cue, ...], joined: str, choice_question: bool) -> str | None:
+    for cue in cues:
         for m in cue.rx.finditer(joined):
             if choice_question and _WHY.search(m.group(0)):
                 continue
@@ -394,6 +485,10 @@ def detect_correction(text: str) -> Correction:
     # A sentence where the user owns the mistake ("I gave you the wrong file") is skipped.
     joined = "\n".join(x for x in _sentences(cleaned) if not _GUARD.search(x))
     choice_question = _asks_about_a_choice(joined)
+    low: str | None = joined.lower()
+    forms = _FORM_HINT.search(low) is not None
+    if len(low) != len(joined):  # a letter whose lowercase is longer ("İ"): scan as written
+        low = None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -401,7 +496,7 @@ def detect_correction(text: str) -> Correction:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, joined, choice_question)
+        cue = _match(lang, joined, choice_question, forms, low)
         if cue:
             return Correction(corrected=True, evidence=cue, language=language or lang)
     return Correction(corrected=False, language=language)

@@ -56,7 +56,8 @@ class ReflectionOutcome:
         return dict(self.__dict__)
 
 
-def _evidence(store: Store, agent_id: int, turn_ids: list[int]) -> list[TurnEvidence]:
+def _evidence(store: Store, agent_id: int, turn_ids: list[int],
+              grown: frozenset[int] = frozenset()) -> list[TurnEvidence]:
     """The distiller's evidence from exactly the turns the dirty gate found pending: new past the
     watermark *and* covered turns that grew since the last reflection (a session still being
     written) — otherwise the lesson of a grown turn is never looked at, and lost."""
@@ -84,7 +85,8 @@ def _evidence(store: Store, agent_id: int, turn_ids: list[int]) -> list[TurnEvid
         out.append(TurnEvidence(turn_id=int(r["id"]), turn=turn, corrected=bool(r["corrected"]),
                                 correction_evidence=ev_row[0]["why"] if ev_row else None,
                                 previous=previous, real_errors=real,
-                                transient_only=bool(errs) and not real))
+                                transient_only=bool(errs) and not real,
+                                grown=int(r["id"]) in grown))
     return out
 
 
@@ -198,8 +200,9 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
     if provider is None:
         skills = {s.name: s.body for s in lib.list()}
         memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
-        covered = [t.id for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
-        evidence = _evidence(store, agent_id, covered)
+        new = [t for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
+        evidence = _evidence(store, agent_id, [t.id for t in new],
+                             frozenset(t.id for t in new if t.updated))
         d = distill(evidence, memo=memo_entries, skills=skills)
         person_kinds = _person_danger_kinds(evidence)
         parsed = Parsed(actions=d.actions)

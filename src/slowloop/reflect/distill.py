@@ -1,19 +1,21 @@
 """The embedded default: an offline distiller — no network, no model.
 
 It turns two kinds of evidence into imperative when–then rules:
-- an explicit user correction that names what to do ("use pnpm instead of npm", "不要用 npm，用
-  pnpm", "usa pnpm invece di npm" …) → a rule in the memo's "plays" section, scoped by what the
-  agent was doing when it was corrected ("When installing packages in this project, always use
-  pnpm, never npm.");
-- a real error the agent recovered from within the turn (`python` not found → `python3` worked) →
-  a rule in a skill named after the activity ("When `python` fails with exit code 127, run
-  `python3 …` instead.").
-Repeats are merged: a rule already present is not added again; a rule that contradicts an older
-one about the same thing replaces it.
+- a person's correction (``lessons.read_lesson`` reads what it says to do, in the eight languages
+  the detector knows) → a rule in the memo's "plays" section, scoped by what it is about or by what
+  the agent was doing ("When making HTTP requests in this project, always use httpx, never
+  requests."); where no clean imperative can be built, the rule keeps the person's instruction in
+  their own words; a one-off about this task only is no rule, and the notes say why;
+- a real error the agent recovered from within the turn (`python` not found → `python3` worked;
+  a missing module → installed → the tests pass) → a rule in a skill named after the activity,
+  built from the commands only (what the failing tool printed is never quoted into a rule).
+A repeat strengthens the rule it repeats (a visible count, and a pitfall in the memo's strengths
+section once it was needed twice); a newer choice about the same thing replaces the older rule (in
+the history, undoable); no two contradicting rules stay side by side.
 
 What it cannot do, and says so: generalise across different situations, infer preferences the user
-never stated, write procedures longer than one rule, judge whether an old rule is still right, or
-retire skills. Configure a model (``[provider]``) for that.
+never stated, write procedures longer than one rule, or retire skills. Configure a model
+(``[provider]``) for that.
 """
 
 from __future__ import annotations
@@ -22,40 +24,17 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
+from ..safety.redact import redact
 from ..transcripts.model import ToolCall, Turn
 from .actions import Action
+from .lessons import Lesson, category, person_text, read_lesson
 
-LIMITS = ("The offline distiller only turns explicit corrections (\"use X instead of Y\", \"never X\", "
-          "\"always X\") and recovered real errors into rules. It cannot generalise across "
-          "situations, infer unstated preferences, write multi-step procedures, or judge whether an "
-          "older rule still holds; configure a model in [provider] for that.")
-
-_Q = r"[`'\"“”‘’«»「」]?"
-_END = r"(?=[.!?;,:\n。！？；，：]|\s+(?:for|in|on|when|because|please|per|pls)\b|$)"
-_ITEM = r"([\w@./+#=-][\w@./+#=\- ]{0,40}?)"
-
-# (language, pattern with named groups x = what to use, y = what not to use)
-_USE_INSTEAD: list[tuple[str, re.Pattern[str]]] = [
-    ("en", re.compile(rf"\buse\s+{_Q}{_ITEM}{_Q}\s*(?:,\s*)?(?:instead of|rather than|not)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("en", re.compile(rf"\b(?:don'?t|do not|never)\s+use\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.!-]*\s*(?:use|try|go with)\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("en", re.compile(rf"\b(?:switch|change)\s+(?:from\s+)?{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s+to\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("it", re.compile(rf"\busa(?:re)?\s+{_Q}{_ITEM}{_Q}\s+(?:invece di|anziché|al posto di)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("it", re.compile(rf"\bnon usare\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.]*\s*usa\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("pt", re.compile(rf"\b(?:use|usa|utilize)\s+{_Q}{_ITEM}{_Q}\s+(?:em vez de|ao invés de|no lugar de)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("pt", re.compile(rf"\bnão (?:use|usa|utilize)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.]*\s*(?:use|usa)\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("fr", re.compile(rf"\butilise[sz]?\s+{_Q}{_ITEM}{_Q}\s+(?:au lieu de|plutôt que)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("fr", re.compile(rf"\bn'utilise[sz]? pas\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.]*\s*utilise[sz]?\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("es", re.compile(rf"\b(?:usa|use|utiliza)\s+{_Q}{_ITEM}{_Q}\s+(?:en lugar de|en vez de)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("es", re.compile(rf"\bno (?:uses|use|utilices)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.]*\s*(?:usa|use|utiliza)\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("de", re.compile(rf"\b(?:verwende|benutze|nimm|nutze)\s+{_Q}{_ITEM}{_Q}\s+(?:statt|anstatt|anstelle von)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}", re.I)),
-    ("de", re.compile(rf"\b(?:nicht|kein)\s+{_Q}(?P<y>[\w@./+:#=-]+){_Q}\s*[,;.]*\s*(?:sondern|verwende|nimm|benutze)\s+{_Q}{_ITEM}{_Q}{_END}", re.I)),
-    ("zh", re.compile(rf"(?:用|使用){_Q}(?P<x>[A-Za-z0-9_@./+:#=-]+){_Q}\s*(?:而不是|不要用|别用)\s*{_Q}(?P<y>[A-Za-z0-9_@./+:#=-]+){_Q}")),
-    ("zh", re.compile(rf"(?:不要|别|不能)(?:用|使用){_Q}(?P<y>[A-Za-z0-9_@./+:#=-]+){_Q}\s*[，,。；;]?\s*(?:要|应该|请)?(?:用|使用|改用){_Q}(?P<x>[A-Za-z0-9_@./+:#=-]+){_Q}")),
-    ("ja", re.compile(rf"{_Q}(?P<y>[A-Za-z0-9_@./+:#=-]+){_Q}\s*(?:ではなく|じゃなくて|でなく)\s*[、,]?\s*{_Q}(?P<x>[A-Za-z0-9_@./+:#=-]+){_Q}\s*(?:を)?(?:使|で)")),
-]
-for _i, (_lang, _p) in enumerate(_USE_INSTEAD):  # the generic item group is the "x" group
-    if "(?P<x>" not in _p.pattern:
-        _USE_INSTEAD[_i] = (_lang, re.compile(_p.pattern.replace(_ITEM, "(?P<x>" + _ITEM[1:], 1), _p.flags))
+LIMITS = ("The offline distiller turns what a person says when correcting the agent (\"X, not Y\", "
+          "\"use X instead of Y\", \"don't use Y, we use X\", \"we moved to X\", \"from now on …\", "
+          "\"must be …\", in 8 languages) and recovered real errors into rules. It cannot generalise "
+          "across situations, infer unstated preferences, write multi-step procedures, or judge whether "
+          "an older rule still holds unless a newer correction contradicts it; configure a model in "
+          "[provider] for that.")
 
 # Only a cue that opens an instruction to the agent: at the start of a sentence or clause, or
 # after "please"/"you must"/"make sure to". "you always forget the tests" or "it always fails" are
@@ -65,7 +44,8 @@ _CLAUSE = r"(?:^|(?<=[.!?;:,\n])\s*|\b(?:please|pls|and|so|you must|you should|m
 _NEVER = re.compile(_CLAUSE + r"(?:never|don'?t ever|do not ever|you must not)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
 _ALWAYS = re.compile(_CLAUSE + r"(?:always|from now on,?|every time,?)\s+(?P<z>[a-z](?:[^.!?\n]|[.!?](?=\S)){3,100})", re.I)
 # what follows the cue must be an action, not "never mind", "always the same error"
-_NOT_ACTION = re.compile(r"^(?:mind|the|a|an|this|that|these|those|it|its|my|your|same|so|again)\b", re.I)
+_NOT_ACTION = re.compile(r"^(?:mind|the|a|an|this|that|these|those|it|its|my|your|same|so|again"
+                         r"|do (?:that|this|it|so))\b", re.I)
 
 # activity → how the trigger reads; matched against the corrected tool call and the user's words
 _TOPICS: list[tuple[str, str, re.Pattern[str]]] = [
@@ -84,7 +64,6 @@ _TOPICS: list[tuple[str, str, re.Pattern[str]]] = [
     ("writing-answers", "answering this user",
      re.compile(r"\b(answer|reply|respond|summar|bullet|explain|tone|concise|shorter|longer)\w*\b", re.I)),
 ]
-_PKG_MANAGERS = {"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "conda"}
 
 
 @dataclass(frozen=True)
@@ -98,6 +77,9 @@ class TurnEvidence:
     previous: Turn | None
     real_errors: tuple[dict[str, Any], ...]  # {"step", "tool", "evidence", "excerpt"}
     transient_only: bool
+    # a turn an earlier reflection already read, pending again because it grew: its correction
+    # was counted then, and is no repeat now
+    grown: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,9 +88,13 @@ class Rule:
     kind: str  # correction | recovery
     topic: str
     topic_phrase: str
-    key: tuple[str, ...]  # what makes two rules "the same thing" (e.g. ("use", "npm"))
+    key: tuple[str, ...]  # what makes two rules "the same thing" (("choice", "package-manager-js"))
     turn_id: int
     why: str
+    grown: bool = False  # from a turn an earlier reflection already read
+    use: str = ""    # a choice: what to use …
+    avoid: str = ""  # … and what not to
+    count: int = 1   # times the person said it in the new turns (a repeat strengthens the rule)
 
 
 @dataclass
@@ -152,8 +138,36 @@ def _topic(*texts: str) -> tuple[str, str]:
     return "working-in-this-project", "working in this project"
 
 
+def _scope(lesson: Lesson, context_cmds: list[str], text: str) -> tuple[str, str]:
+    """(skill/topic slug, trigger phrase) for a lesson: what the person's own words name first
+    ("we deploy with …" → deploying), then the kind of thing chosen (httpx → making HTTP requests),
+    then what the agent was doing when it was corrected."""
+    head = lesson.subject
+    m = re.match(r"^we\s+(?:always\s+)?([a-z]{3,})$", head, re.I)
+    if m:
+        verb = m.group(1).lower()
+        gerund = (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
+        return gerund, gerund
+    cat = category(lesson.x, lesson.y)
+    if cat:
+        return cat
+    if re.match(r"^(?:the|our|all)\s+[a-z]", head, re.I):
+        noun = head[0].lower() + head[1:]
+        return "working-in-this-project", f"working on {noun} in this project"
+    return _topic(*context_cmds, lesson.x, lesson.y, text)
+
+
 def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
-    text = _strip_code(ev.turn.user_text)
+    """The rule a correcting message states, scoped by the turn; [] when it states none (a one-off
+    about this task: ``_correction`` also returns the lesson, whose ``why_none`` says why)."""
+    return _correction(ev)[0]
+
+
+def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
+    # Words an agent reported as the user's (MCP record_turn) are not the person's.
+    if not ev.turn.person:
+        return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
+    text = person_text(ev.turn.user_text)
     for r in ev.turn.rejected_calls:  # a refused tool use with a reason is a correction too
         i = r.output.lower().find("the user said:")
         if i >= 0:
@@ -161,51 +175,53 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
     context_cmds = [_command(c) for c in (ev.previous.tool_calls if ev.previous else ())]
     context_cmds += [_command(c) for c in ev.turn.tool_calls if any(
         r.rejected and r.call_id == c.id for r in ev.turn.tool_results)]
+    said = " ".join(ev.turn.user_text.split())
+    why = f"turn {ev.turn_id}: the user said {said[:120]!r}"
+    lesson = read_lesson(text)
+
+    def rule(body: str, key: tuple[str, ...], slug: str, phrase: str) -> Rule:
+        return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
+                    ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
+
+    if lesson.kind == "choice":
+        slug, phrase = _scope(lesson, context_cmds, text)
+        cat = category(lesson.x, lesson.y)
+        key = ("choice", cat[0] if cat else (lesson.y or lesson.x).lower())
+        body = f"always use {lesson.x}, never {lesson.y}." if lesson.y else f"always use {lesson.x}."
+        return [rule(body, key, slug, phrase)], lesson
+    if lesson.kind == "require":
+        subj = lesson.subject[0].lower() + lesson.subject[1:]
+        verb = "are" if subj.split()[-1].lower().endswith("s") else "is"
+        slug, phrase = _topic(*context_cmds, subj, lesson.x)
+        body = f"always make sure {subj} {verb} {lesson.x}"
+        body += f", not {lesson.y}" if lesson.y else ""
+        body += f" ({'because ' if not lesson.reason.lower().startswith('because') else ''}{lesson.reason})" \
+            if lesson.reason else ""
+        return [rule(body + ".", ("must", subj.lower()), slug, phrase)], lesson
     rules: list[Rule] = []
-    for _lang, pattern in _USE_INSTEAD:
-        for m in pattern.finditer(text):
-            x, y = _clean(m.group("x")), _clean(m.group("y"))
-            if not x or not y or x.lower() == y.lower() or len(x) > 40:
-                continue
-            if y.lower() in _PKG_MANAGERS or x.lower() in _PKG_MANAGERS:
-                slug, phrase = _TOPICS[0][0], _TOPICS[0][1]
-            else:
-                slug, phrase = _topic(*context_cmds, text)
-            rule = f"When {phrase}, always use {x}, never {y}."
-            rules.append(Rule(rule, "correction", slug, phrase, ("use", y.lower()), ev.turn_id,
-                              f"turn {ev.turn_id}: the user said {ev.turn.user_text.strip()[:120]!r}"))
-        if rules:
-            return rules
     for pattern, word in ((_NEVER, "never"), (_ALWAYS, "always")):
         for m in pattern.finditer(text):
             z = _clean(m.group("z"))
             z = re.split(r"\s+(?:but|because|since|so that)\b", z)[0].strip()
+            z = re.sub(r"^(?:always|never)\s+", "", z, flags=re.I)  # "from now on always send …"
             if len(z.split()) < 2 or _NOT_ACTION.match(z):
                 continue
             slug, phrase = _topic(*context_cmds, z)
-            rules.append(Rule(f"When {phrase}, {word} {z}.", "correction", slug, phrase,
-                              (word, " ".join(z.lower().split()[:4])), ev.turn_id,
-                              f"turn {ev.turn_id}: the user said {ev.turn.user_text.strip()[:120]!r}"))
+            rules.append(rule(f"{word} {z}.", (word, " ".join(z.lower().split()[:4])), slug, phrase))
     if rules:
-        return rules
-    # "No, that's wrong: the dates must be in UTC" states the fix as a requirement.
-    for m in _MUST_BE.finditer(text):
-        subj, pred = _clean(m.group("subj")), _clean(m.group("pred"))
-        if not subj or not pred or len(pred.split()) > 10:
-            continue
-        subj = subj[0].lower() + subj[1:]
-        verb = "are" if subj.split()[-1].lower().endswith("s") else "is"
-        slug, phrase = _topic(*context_cmds, subj, pred)
-        rules.append(Rule(f"When {phrase}, always make sure {subj} {verb} {pred}.", "correction",
-                          slug, phrase, ("must", subj.lower()), ev.turn_id,
-                          f"turn {ev.turn_id}: the user said {ev.turn.user_text.strip()[:120]!r}"))
-    return rules
-
-
-_MUST_BE = re.compile(
-    r"\b(?P<subj>(?:the|all|every|each|our|my|its|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+"
-    r"(?:must|should|need to|needs to|have to|has to)\s+(?:always\s+)?be\s+"
-    r"(?P<pred>[^.!?;\n]{2,60})", re.I)
+        return rules, lesson
+    if lesson.kind == "quote":
+        slug, phrase = _topic(*context_cmds, text)
+        # The person's words are data inside an English imperative. In CJK they are set as code
+        # (`…`): the imperative lint would otherwise read the whole line as Japanese or Chinese
+        # and find no imperative verb in the quoted requirement.
+        if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", lesson.quote):
+            quote = "`" + lesson.quote.replace("`", "'") + "`"
+        else:
+            quote = '"' + lesson.quote.replace('"', "'") + '"'
+        return [rule(f'always do as the user said: {quote}',
+                     ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
+    return [], lesson
 
 
 # Tools whose failure is fixed by reading the file first (Claude Code refuses to edit a file it has
@@ -215,17 +231,72 @@ _READERS = {"Read", "View", "read_file", "view"}
 
 
 def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
-    """One rule from the first real error the agent got past in this turn.
+    """One rule from the first real error the agent got past in this turn (see ``_recovery``)."""
+    return _recovery(ev)[0]
+
+
+# What a fixing action does, read from the command alone.
+_INSTALL = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:sudo\s+)?(?:uv\s+pip|pip3?|python3?\s+-m\s+pip|uv|poetry|pipenv|npm|pnpm"
+                      r"|yarn|bun|cargo|go|gem|brew|apt(?:-get)?|conda)\s+(?:install|add|get|i)\b", re.I)
+_CREATE = re.compile(r"^(?:touch|mkdir|cp|install -d)\b|^(?:Write|create_file)\b", re.I)
+_SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|set\s+-x\s+[A-Z_]"
+                     r"|setenv\b|direnv allow)", re.I)
+# A "fix" that switches off a check, a signature or a confirmation is never written as a rule.
+_UNSAFE_FIX = re.compile(r"--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
+                         r"|PYTHONHTTPSVERIFY\s*=\s*0|--insecure|\bcurl\b[^|]*\s-k\b|--trusted-host"
+                         r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force\b|\|\s*(?:ba|z)?sh\b"
+                         r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no", re.I)
+# The kind of failure, from a fixed vocabulary: what failed is never quoted into a rule (a tool's
+# output is anyone's text; only the commands are the agent's own).
+_ERROR_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a missing module", re.compile(r"ModuleNotFoundError|No module named|Cannot find module|ImportError"
+                                    r"|cannot find package|could not resolve dependency|Can't locate \S+ in @INC", re.I)),
+    ("command not found", re.compile(r"command not found|: not found\b|is not recognized as", re.I)),
+    ("a missing file", re.compile(r"No such file or directory|FileNotFoundError|ENOENT|does not exist"
+                                  r"|not found: \S+\.\w+", re.I)),
+    ("a missing environment variable", re.compile(r"environment variable|env var|is not set|must be set"
+                                                  r"|KeyError: '[A-Z_]{3,}'|missing required (?:config|setting)", re.I)),
+    ("permission denied", re.compile(r"permission denied|EACCES|Operation not permitted", re.I)),
+    ("a failing test", re.compile(r"\bFAILED\b|\d+ failed|AssertionError|Tests?:\s+\d+ failed", re.I)),
+    ("a syntax error", re.compile(r"SyntaxError|syntax error|ParseError|unexpected token", re.I)),
+)
+
+
+def _error_kind(output: str, err: dict[str, Any]) -> str:
+    text = f"{output}\n{err.get('excerpt') or ''}\n{err.get('evidence') or ''}"
+    for label, rx in _ERROR_KINDS:
+        if rx.search(text):
+            return label
+    m = re.search(r"exit (?:code|status)\s*(\d+)", text, re.I)
+    return f"exit code {m.group(1)}" if m else "an error"
+
+
+def _fix_kind(call: ToolCall, cmd: str) -> str | None:
+    if _INSTALL.search(cmd):
+        return "install"
+    if call.name in ("Write", "create_file") or _CREATE.search(cmd):
+        return "create"
+    if _SETVAR.search(cmd):
+        return "setvar"
+    return None
+
+
+def _recovery(ev: TurnEvidence) -> tuple[list[Rule], list[str]]:
+    """(rules, notes) from the first real error the agent got past in this turn.
 
     The fix must be plainly related to the failure: the same tool run again with a different
-    command ("`python` not found" → `python3`), or reading a file before editing it. Any other
-    later success may be unrelated work, and the distiller says nothing rather than guess.
+    command ("`python` not found" → `python3`); reading a file before editing it; or a different
+    fixing action — installing a package, creating a file, setting a variable — followed by the
+    failed command passing on its retry. Any other later success may be unrelated work, and the
+    distiller says nothing rather than guess. The rule is built from the commands and a fixed name
+    for the kind of failure; nothing of the failing output is quoted.
     """
     steps = ev.turn.steps
     calls = {s.call.id: s.call for s in steps if s.kind == "tool_call" and s.call and s.call.id}
     called_at = {s.call.id: k for k, s in enumerate(steps)
                  if s.kind == "tool_call" and s.call and s.call.id}
     error_steps = {int(e["step"]): e for e in ev.real_errors if e.get("step") is not None}
+    notes: list[str] = []
     for i, err in sorted(error_steps.items()):
         if i >= len(steps):
             continue
@@ -233,34 +304,54 @@ def rules_from_recovery(ev: TurnEvidence) -> list[Rule]:
         failed_call = calls.get(failed.call_id) if failed and failed.call_id else None
         if failed is None or failed_call is None:
             continue
-        fix_call = None
+        # the successful calls after the failure, in order (a parallel call made before the failure
+        # was seen cannot be its fix)
+        later: list[ToolCall] = []
         for j in range(i + 1, len(steps)):
-            s = steps[j]
-            if s.kind == "tool_result" and s.result and not s.result.rejected and j not in error_steps:
-                cid = s.result.call_id
-                # a call made before the failure was seen (parallel calls) cannot be its fix
-                fix_call = calls.get(cid) if cid and called_at.get(cid, -1) > i else None
-                break
-        if fix_call is None:
+            st = steps[j]
+            if st.kind == "tool_result" and st.result and not st.result.rejected and j not in error_steps:
+                cid = st.result.call_id
+                if cid and called_at.get(cid, -1) > i and cid in calls:
+                    later.append(calls[cid])
+        if not later:
             continue
-        before, after = _command(failed_call), _command(fix_call)
+        before = _command(failed_call)
+        kind = _error_kind(failed.output, err)
+        before_s = _short(before)
+        first = before_s.split()[0].lower() if before_s.split() else before_s
+        fix_call, after = later[0], _command(later[0])
         if not before or not after or before == after:
             continue
-        before_s, after_s = _short(before), _short(after)
-        evidence = _error_phrase(err, failed.output)
-        slug, phrase = _topic(before, after)
+        after_s = _short(after)
+        # the skill is the activity that failed (`pytest` → running-tests), not the fix's (an install)
+        slug, phrase = _topic(before)
+        if slug == "working-in-this-project":
+            slug, phrase = _topic(before, after)
+        text = None
         if fix_call.name == failed_call.name and _same_attempt(before, after):
-            text = f"When `{before_s}` fails with {evidence}, run `{after_s}` instead."
+            text = f"When `{before_s}` fails with {kind}, run `{after_s}` instead."
         elif (failed_call.name in _NEEDS_READ_FIRST and fix_call.name in _READERS
               and _same_file(failed_call, fix_call)):
-            text = (f"When {failed_call.name} fails with {evidence}, read the file with "
+            text = (f"When {failed_call.name} fails with {kind}, read the file with "
                     f"{fix_call.name} first, then retry the {failed_call.name}.")
         else:
+            fix = _fix_kind(fix_call, after)
+            retried = any(_command(c) == before or (c.name == failed_call.name and _same_attempt(before, _command(c)))
+                          for c in later[1:])
+            if fix and retried:
+                what = {"install": "install what is missing", "create": "create it",
+                        "setvar": "set the variable"}[fix]
+                text = (f"When `{before_s}` fails with {kind}, {what} (`{after_s}`), then run "
+                        f"`{before_s}` again.")
+        if text is None:
             continue
-        first = before_s.split()[0].lower() if before_s.split() else before_s
-        return [Rule(text, "recovery", slug, phrase, ("recover", first, evidence.lower()),
-                     ev.turn_id, f"turn {ev.turn_id}: {evidence} then `{after_s}` worked")]
-    return []
+        if _UNSAFE_FIX.search(after):
+            notes.append(f"turn {ev.turn_id}: the agent got past a failing `{first}` with a command that "
+                         "switches off a check or needs elevated rights; it is not written as a rule")
+            continue
+        return [Rule(text, "recovery", slug, phrase, ("recover", first, kind), ev.turn_id,
+                     f"turn {ev.turn_id}: `{before_s}` failed with {kind}, then `{after_s}` worked")], notes
+    return [], notes
 
 
 def _same_attempt(before: str, after: str) -> bool:
@@ -292,26 +383,6 @@ def _same_file(edit: ToolCall, read: ToolCall) -> bool:
     return a is None or b is None or a == b
 
 
-def _error_phrase(err: dict[str, Any], output: str = "") -> str:
-    """The error as the agent will meet it again: the first meaningful line of the failed output
-    (whole words, no exit-code trailer), else the classifier's evidence."""
-    line = ""
-    for raw in output.splitlines():
-        cand = re.sub(r"^\s*(?:Error:\s*)?Exit code \d+\s*$", "", raw).strip()
-        cand = re.sub(r"</?tool_use_error>", "", cand).strip()
-        if cand:
-            line = cand
-            break
-    if not line:
-        line = " ".join(str(err.get("excerpt") or "").split())
-    line = line.replace("`", "'").replace('"', "'")
-    if not line:
-        return str(err.get("evidence") or "an error")
-    if len(line) > 80:
-        line = line[:80].rsplit(" ", 1)[0] + "…"
-    return f"\"{line}\""
-
-
 def _short(cmd: str, n: int = 80) -> str:
     first = cmd.strip().splitlines()[0] if cmd.strip() else ""
     first = first.replace("`", "'")
@@ -332,6 +403,70 @@ def _similar(a: str, b: str) -> float:
     return len(sa & sb) / max(1, len(sa | sb))
 
 
+_COUNT = re.compile(r"\s*\(corrected (\d+) times\)\s*$")
+_CHOICE = re.compile(r"\balways use (?P<x>.+?)(?:, never (?P<y>.+?))?\.(?:\s|$)")
+
+
+def _base(entry: str) -> str:
+    return _COUNT.sub("", entry).strip()
+
+
+def _times(entry: str) -> int:
+    m = _COUNT.search(entry)
+    return int(m.group(1)) if m else 1
+
+
+def _with_count(text: str, n: int) -> str:
+    return text if n < 2 else f"{text} (corrected {n} times)"
+
+
+def _relation(rule: Rule, entry: str) -> str | None:
+    """'same' when ``entry`` already holds this lesson, 'contradicts' when it holds the older side of
+    a change of mind (another tool, branch, format … for the same thing), else None."""
+    base = _base(entry)
+    if base == rule.text or _similar(base, rule.text) >= 0.999:
+        return "same"
+    if rule.key[0] == "choice":
+        m = _CHOICE.search(base)
+        if not m:
+            return None
+        ox, oy = m.group("x").strip().lower(), (m.group("y") or "").strip().lower()
+        nx, ny = rule.use.lower(), rule.avoid.lower()
+        cat = category(ox, oy)
+        same_thing = (cat is not None and ("choice", cat[0]) == rule.key) or (oy and oy == ny) \
+            or ox == ny or (oy and oy == nx)
+        if not same_thing:
+            return None
+        return "same" if ox == nx else "contradicts"
+    if rule.key[0] == "must":
+        # "the page size must be 50" after "… must be 20": the same subject, another value
+        m = _MUST.search(base)
+        if m and m.group("subj").lower() == rule.key[1]:
+            return "same" if m.group("x").lower() == rule.use.lower() else "contradicts"
+    if rule.key[0] in ("always", "never"):
+        # "never push to main" after "always push to main": the same action, the other way
+        other = "never" if rule.key[0] == "always" else "always"
+        if re.search(rf"\b{other} {re.escape(rule.key[1])}", base, re.I):
+            return "contradicts"
+    if rule.key[0] in ("quote", "must", "always", "never") and _similar(base, rule.text) >= 0.75:
+        return "same"
+    return None
+
+
+_MUST = re.compile(r"\balways make sure (?P<subj>.+?) (?:is|are) (?P<x>.+?)(?:, not .+?)?(?: \(because .*\))?\.(?:\s|$)")
+
+
+def _pitfall(rule: Rule, n: int) -> str:
+    """A strengths-and-pitfalls entry for a correction needed ``n`` ≥ 2 times. Kept short: the
+    ``known_weakness`` signal matches a later task against its words, and every extra word makes a
+    match harder."""
+    phrase = rule.topic_phrase.replace(" in this project", "").replace(" in this repository", "")
+    if rule.use and rule.avoid:
+        return f"Pitfall: when {phrase}, use {rule.use}, not {rule.avoid}."
+    core = rule.text.split(", ", 1)[-1].rstrip(".")
+    return f"Pitfall: when {phrase}, {core}."
+
+
 def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             skills: dict[str, str]) -> Distilled:
     """Propose actions from recorded turns. ``memo``: section → entries; ``skills``: name → body."""
@@ -339,80 +474,133 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     rules: list[Rule] = []
     for ev in evidence:
         if ev.corrected:
-            found = rules_from_correction(ev)
+            found, lesson = _correction(ev)
             if not found:
-                out.notes.append(f"turn {ev.turn_id}: the user corrected the agent "
-                                 f"({ev.correction_evidence or 'cue'}) but did not say what to do "
-                                 "instead; the offline distiller cannot infer the rule")
+                said = ev.correction_evidence or "the user corrected the agent"
+                if not said.startswith("the user"):
+                    said = f"the user corrected the agent ({said})"
+                out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
+            elif found[0].key[0] == "quote":
+                out.notes.append(f"turn {ev.turn_id}: no clean imperative could be built from the "
+                                 "correction, so the rule keeps the person's instruction in their own "
+                                 f"words: {found[0].text}")
             rules.extend(found)
         if ev.real_errors and not ev.transient_only:
-            rules.extend(rules_from_recovery(ev))
-    # merge repeats within this reflection: the latest rule about the same thing wins
+            found_r, why_not = _recovery(ev)
+            rules.extend(found_r)
+            out.notes.extend(why_not)
+    # within this reflection: a repeat adds to the count, a change of mind keeps the latest
     latest: dict[tuple[str, ...], Rule] = {}
     for r in rules:
+        prev = latest.get(r.key)
+        if prev is not None and prev.kind == "correction" and (prev.use or prev.text) == (r.use or r.text):
+            r = replace(r, count=prev.count + r.count, why=f"{prev.why}; {r.why}")
         latest[r.key] = r
     plays = list(memo.get("plays", []))
+    strengths = list(memo.get("strengths", []))
     skill_lines: dict[str, str] = dict(skills)
     created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
     patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run
     for rule in latest.values():
+        # a person may paste a token into a correction, an agent may export one to recover: a
+        # rule is read at every session start, so no secret goes into one
+        rule = replace(rule, text=redact(rule.text).text, why=redact(rule.why).text)
         out.rules.append(rule)
         if rule.kind == "correction":
-            same = [e for e in plays if _similar(e, rule.text) >= 0.999 or e.strip() == rule.text]
-            if same:
-                out.notes.append(f"already known: {rule.text}")
+            relations = [(e, _relation(rule, e)) for e in plays]
+            same = [e for e, rel in relations if rel == "same"]
+            stale = [e for e, rel in relations if rel == "contradicts"]
+            if same and rule.count == 0:
+                out.notes.append(f"already known (turn {rule.turn_id} was read before; it grew since): "
+                                 f"{rule.text}")
                 continue
-            clash = [e for e in plays if rule.key[0] == "use" and re.search(
-                rf"\bnever {re.escape(rule.key[1])}\b|\buse {re.escape(rule.key[1])}\b", e, re.I)]
-            if clash:
-                out.actions.append(Action("update_memo", rule.why, section="plays", op="replace",
-                                          match=clash[0], text=rule.text))
-                plays[plays.index(clash[0])] = rule.text
+            n = rule.count + max((_times(e) for e in same), default=0)
+            text = _with_count(rule.text, n)
+            # Two lines about the same thing (a sync merged both sides, a person pasted one back):
+            # one stays. "R." is part of "R. (corrected 2 times)", and a change names its entry by
+            # text: the shortest line is the one kept (rewritten), the others are removed first,
+            # longest first, so every match names exactly one entry.
+            same.sort(key=len)
+            extras = same[1:] + (stale if same else stale[1:])
+            for extra in sorted(extras, key=len, reverse=True):
+                out.actions.append(Action("update_memo", f"{rule.why}: "
+                                          + ("the same rule twice" if extra in same else
+                                             f"contradicted by {rule.text!r}"),
+                                          section="plays", op="remove", match=extra))
+                plays.remove(extra)
+            if same:
+                out.actions.append(Action("update_memo", f"{rule.why}: said again, now {n} times",
+                                          section="plays", op="replace", match=same[0], text=text))
+                plays[plays.index(same[0])] = text
+                out.notes.append(f"a repeat strengthens a known rule ({n} times): {rule.text}")
+            elif stale:
+                out.actions.append(Action("update_memo", f"{rule.why}: replaces the older rule "
+                                          f"{_base(stale[0])!r} (a change of mind)",
+                                          section="plays", op="replace", match=stale[0], text=text))
+                plays[plays.index(stale[0])] = text
+                out.notes.append(f"a change of mind: {_base(stale[0])!r} is replaced by {rule.text!r} "
+                                 "(in the history; `slowloop undo` brings the older rule back)")
             else:
                 out.actions.append(Action("update_memo", rule.why, section="plays", op="add",
-                                          text=rule.text))
-                plays.append(rule.text)
-        else:
-            name = rule.topic
-            body = skill_lines.get(name)
-            if body is not None:
-                if any(_similar(line, rule.text) >= 0.8 for line in body.splitlines()):
-                    out.notes.append(f"already known in skill {name}: {rule.text}")
-                    continue
-                if name in created:
-                    # created by this same reflection: the skill does not exist yet, so a patch
-                    # would be rejected; the rule goes into the body being created instead
-                    i = created[name]
-                    body = body.rstrip("\n") + f"\n- {rule.text}\n"
-                    out.actions[i] = replace(out.actions[i], body=body,
-                                             reason=f"{out.actions[i].reason}; {rule.why}")
-                    skill_lines[name] = body
-                    continue
-                if name in patched:
-                    # patched by this same reflection: one skill takes one patch per reflection
-                    # (a second is rejected), so the rule extends the patch already proposed
-                    i = patched[name]
-                    out.actions[i] = replace(out.actions[i], new=f"{out.actions[i].new}\n- {rule.text}",
-                                             reason=f"{out.actions[i].reason}; {rule.why}")
-                    skill_lines[name] = body.rstrip("\n") + f"\n- {rule.text}\n"
-                    continue
-                lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
-                anchor = lines[-1] if lines else ""
-                if anchor and body.count(anchor) == 1:
-                    patched[name] = len(out.actions)
-                    out.actions.append(Action("patch_skill", rule.why, name=name, old=anchor,
-                                              new=f"{anchor}\n- {rule.text}"))
-                    skill_lines[name] = body.replace(anchor, f"{anchor}\n- {rule.text}")
-                    continue
-                out.notes.append(f"skill {name} has no unique last line to patch after; skipped")
+                                          text=text))
+                plays.append(text)
+            # a pitfall that tells the agent to use what it should no longer use goes with the rule
+            for old in stale:
+                m = _CHOICE.search(_base(old))
+                gone = m.group("x").strip().lower() if m else ""
+                for e in [e for e in strengths if gone and e.startswith("Pitfall")
+                          and re.search(rf"\buse {re.escape(gone)}\b", e, re.I)]:
+                    out.actions.append(Action("update_memo", f"{rule.why}: the pitfall was about the "
+                                              f"older rule {_base(old)!r}", section="strengths",
+                                              op="remove", match=e))
+                    strengths.remove(e)
+            if n >= 2 and not any(rule.use and rule.use.lower() in e.lower() and e.startswith("Pitfall")
+                                  or _similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
+                pit = _pitfall(rule, n)
+                out.actions.append(Action("update_memo", f"{rule.why}: the same correction was needed "
+                                          f"{n} times", section="strengths", op="add", text=pit))
+                strengths.append(pit)
+            continue
+        name = rule.topic
+        body = skill_lines.get(name)
+        if body is not None:
+            if any(_similar(line, rule.text) >= 0.8 for line in body.splitlines()):
+                out.notes.append(f"already known in skill {name}: {rule.text}")
                 continue
-            description = (f"Recoveries learned while {rule.topic_phrase}: what to do when a command "
-                           f"fails. Use when {rule.topic_phrase} and something fails.")
-            body = f"# {name.replace('-', ' ').capitalize()}\n\n## Rules\n- {rule.text}\n"
-            created[name] = len(out.actions)
-            out.actions.append(Action("create_skill", rule.why, name=name, description=description,
-                                      body=body))
-            skill_lines[name] = body
+            if name in created:
+                # created by this same reflection: the skill does not exist yet, so a patch
+                # would be rejected; the rule goes into the body being created instead
+                i = created[name]
+                body = body.rstrip("\n") + f"\n- {rule.text}\n"
+                out.actions[i] = replace(out.actions[i], body=body,
+                                         reason=f"{out.actions[i].reason}; {rule.why}")
+                skill_lines[name] = body
+                continue
+            if name in patched:
+                # patched by this same reflection: one skill takes one patch per reflection
+                # (a second is rejected), so the rule extends the patch already proposed
+                i = patched[name]
+                out.actions[i] = replace(out.actions[i], new=f"{out.actions[i].new}\n- {rule.text}",
+                                         reason=f"{out.actions[i].reason}; {rule.why}")
+                skill_lines[name] = body.rstrip("\n") + f"\n- {rule.text}\n"
+                continue
+            lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
+            anchor = lines[-1] if lines else ""
+            if anchor and body.count(anchor) == 1:
+                patched[name] = len(out.actions)
+                out.actions.append(Action("patch_skill", rule.why, name=name, old=anchor,
+                                          new=f"{anchor}\n- {rule.text}"))
+                skill_lines[name] = body.replace(anchor, f"{anchor}\n- {rule.text}")
+                continue
+            out.notes.append(f"skill {name} has no unique last line to patch after; skipped")
+            continue
+        description = (f"Recoveries learned while {rule.topic_phrase}: what to do when a command "
+                       f"fails. Use when {rule.topic_phrase} and something fails.")
+        body = f"# {name.replace('-', ' ').capitalize()}\n\n## Rules\n- {rule.text}\n"
+        created[name] = len(out.actions)
+        out.actions.append(Action("create_skill", rule.why, name=name, description=description,
+                                  body=body))
+        skill_lines[name] = body
     if not out.actions:
         out.actions.append(Action("nothing", "no explicit correction with a stated fix and no "
                                              "recovered real error in the new turns"))

@@ -22,7 +22,7 @@ _TRANSIENT_LESSON = re.compile(
     r"service unavailable|bad gateway|gateway time-?out|flaky|flakiness|intermittent\w*|"
     r"ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN|TLS|SSL|socket hang up|"
     r"HTTP (?:408|429|500|502|503|504|529)|\b(?:408|429|502|503|504|529)\b|"
-    r"网络|超时|限流|タイムアウト|ネットワーク|rete|réseau|red|Netzwerk|Zeitüberschreitung)",
+    r"网络|超时|限流|タイムアウト|ネットワーク|rete\b|réseau|red\b|Netzwerk|Zeitüberschreitung)",
     re.I)
 
 
