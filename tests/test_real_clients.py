@@ -32,7 +32,7 @@ pytestmark = pytest.mark.clients
 NPM_CACHE = Path(os.environ.get("SLOWLOOP_NPM_CACHE", Path.home() / ".cache" / "slowloop-ci" / "npm"))
 INSTALL = f"npm install --prefix {NPM_CACHE} @anthropic-ai/claude-code @openai/codex"
 RULE_WORDS = ("httpx", "requests")
-CORRECTION = "No, use httpx instead of requests in this project."
+CORRECTION = "Stop using requests; we use httpx here."
 
 
 def _find(env_var: str, cached: list[Path], name: str) -> Path | None:
