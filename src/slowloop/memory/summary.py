@@ -14,8 +14,6 @@ from typing import Callable, Literal
 
 from .. import markdown
 from ..errors import SlowloopError
-from ..safety.danger import scan
-from ..safety.gate import describe
 from .debts import Debt
 from .sections import ChronicleEntry
 
@@ -156,6 +154,11 @@ def build_summary(header: str, info: CycleInfo, entries: list[ChronicleEntry], c
         except SlowloopError as exc:
             body = ""
             warning = f"the model could not summarise ({exc.message}); used the extractive summary"
+        # imported here: the danger scan's patterns cost ~60 ms to compile, and the session
+        # bootstrap imports this module without ever summarising
+        from ..safety.danger import scan
+        from ..safety.gate import describe
+
         dangers = scan(body) if body else []
         if dangers:  # the summary is read at every session start: a model's text is gated
             body = ""
