@@ -57,6 +57,26 @@ def _cwd_of(record: dict) -> str | None:
     return None
 
 
+def _typed_prompt_marked(record: dict) -> bool:
+    """Whether ``record`` is a prompt typed into the session (not a tool's output, not a file the
+    agent read) that starts with ``PROMPT_MARK`` — text an attacker plants in a README or a web
+    page reaches a transcript only as tool output, so it cannot hide a session this way."""
+    msg = record.get("message") if record.get("type") == "user" else None
+    if isinstance(msg, dict) and isinstance(msg.get("content"), str):  # Claude Code: a typed prompt
+        return msg["content"].lstrip().startswith(PROMPT_MARK)
+    payload = record.get("payload") if record.get("type") in ("response_item", "event_msg") else record
+    if not isinstance(payload, dict):
+        return False
+    if payload.get("type") == "user_message" and isinstance(payload.get("message"), str):  # Codex event
+        return payload["message"].lstrip().startswith(PROMPT_MARK)
+    if payload.get("role") == "user" and payload.get("type", "message") == "message":  # Codex item
+        content = payload.get("content")
+        items = content if isinstance(content, list) else [{"text": content}]
+        return any(isinstance(c, dict) and isinstance(c.get("text"), str)
+                   and c["text"].lstrip().startswith(PROMPT_MARK) for c in items)
+    return False
+
+
 def is_reflector_transcript(path: Path, reflector_dirs: list[Path] | None = None) -> bool:
     """Whether ``path`` is a transcript a slowloop reflection left behind.
 
@@ -67,26 +87,28 @@ def is_reflector_transcript(path: Path, reflector_dirs: list[Path] | None = None
             head = f.read(HEAD_BYTES)
     except OSError:
         return False
-    if PROMPT_MARK.encode("utf-8") in head:
-        return True
+    marked = PROMPT_MARK.encode("utf-8") in head
     marker = f"{os.sep}{WORKDIR}"
     dirs = [str(d) for d in (reflector_dirs or [])]
-    for raw in head.splitlines()[:50]:
+    cwd_seen = False
+    for raw in head.splitlines()[:200]:
         try:
             record = json.loads(raw)
         except ValueError:
             continue
         if not isinstance(record, dict):
             continue
+        if marked and _typed_prompt_marked(record):
+            return True
         cwd = _cwd_of(record)
-        if cwd is None:
+        if cwd is None or cwd_seen:
             continue
+        cwd_seen = True
         if any(cwd == d or cwd.startswith(d + os.sep) for d in dirs):
             return True
         # A home we do not know (another SLOWLOOP_HOME): the folder's name and its marker file.
         if cwd.rstrip(os.sep).endswith(marker) and Path(cwd, ".slowloop-reflector").exists():
             return True
-        return False
     return False
 
 
