@@ -38,7 +38,9 @@ def test_install_user_writes_codex_home_and_agents_md_block(env: dict[str, Path]
     assert list(hooks) == ["Stop"] and "hooks_runtime codex Stop" in hooks["Stop"][0]["hooks"][0]["command"]
     text = md.read_text()
     assert text.startswith("# My rules\n\nAlways answer in English.\n")
-    assert "deploy-checklist: What to check before a deploy" in agents_md.read_block(md)
+    # Codex lists the linked skill with its description itself: the block names it, once
+    assert "deploy-checklist" in agents_md.read_block(md)
+    assert "What to check before a deploy" not in agents_md.read_block(md)
     assert (env["home"] / ".agents" / "skills" / "deploy-checklist").is_symlink()
     again = CliRunner().invoke(cli, ["hooks", "install", "codex", "--user", "--json"])
     assert json.loads(again.output)["changed"] is False and md.read_text() == text

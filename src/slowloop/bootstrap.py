@@ -203,8 +203,10 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     shown: list[str] = []
     if skills and skills_listed_by_host:
         shown = sorted(s.name for s in skills)
+        names = ", ".join(shown[:40]) + (f" and {len(shown) - 40} more" if len(shown) > 40 else "")
         parts.append("# Skills\n\nThe skills I wrote for myself are in your skill list (their "
-                     "descriptions say when each applies): read the one that fits before you start.")
+                     f"descriptions say when each applies): {names}. Read the one that fits before "
+                     "you start.")
     elif skills:
         budget = config.bootstrap.index_tokens
         ranked = rank_skills(skills, _usage(store, agent), task, now)

@@ -166,7 +166,7 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
 
         out["agents_md"] = {"path": report.agents_md,
                             "changed": agents_md.write_block(mod.agents_md_path(scope),
-                                                             mod.bootstrap_text(agent))}
+                                                             mod.bootstrap_text(agent, exporting))}
     if as_json:
         echo_json(out)
         return

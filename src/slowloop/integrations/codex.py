@@ -67,13 +67,14 @@ def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
     return base / ".agents" / "skills"
 
 
-def bootstrap_text(agent: str) -> str:
-    """The bootstrap as AGENTS.md carries it (no impressions: nobody is known to read it yet)."""
+def bootstrap_text(agent: str, skills_linked: bool = False) -> str:
+    """The bootstrap as AGENTS.md carries it (no impressions: nobody is known to read it yet).
+    With the skills linked into .agents/skills, Codex lists them itself: no index here."""
     from ..store import Store
     from .hooks_runtime import cached_bootstrap
 
     with Store(home=default_home()) as store:
-        return cached_bootstrap(default_home(), agent, store)[0]
+        return cached_bootstrap(default_home(), agent, store, host_lists_skills=skills_linked)[0]
 
 
 def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
@@ -102,7 +103,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
                                                                             slot=_slot(scope, cwd)), digest)
     report.hooks = [{"event": e.event, "command": e.command} for e in entries]
     if md is not None:
-        report.changed = agents_md.write_block(md, bootstrap_text(agent)) or report.changed
+        report.changed = agents_md.write_block(md, bootstrap_text(agent, sdir is not None)) or report.changed
         report.agents_md = str(md)
         if scope == "project":
             report.notes.append(f"the bootstrap block is in {md}, a file people usually commit: it will "

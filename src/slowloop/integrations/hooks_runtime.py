@@ -311,9 +311,9 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
         log(home, f"SessionStart {agent}: resumed session {payload.get('session_id')} already has the"
                   " bootstrap; not sent again")
         return None
-    # Claude Code lists the linked skills (name and description) in its own prompt: the index
-    # would say it twice. (Codex's listing of .agents/skills is not relied on.)
-    host_lists = harness == "claude-code" and skills_dir is not None and skills_dir.is_dir()
+    # Claude Code and Codex list the linked skills (name and description) in their own prompt
+    # (checked with both real clients): the index would say it twice.
+    host_lists = skills_dir is not None and skills_dir.is_dir()
     with Store(home=home) as store:
         text, shown = cached_bootstrap(home, agent, store, project=project, host_lists_skills=host_lists)
         news = learned_news(home, agent, store)
@@ -365,7 +365,8 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
             from ..recall import refresh
 
             refresh(agent, home=home)
-        text, _shown = cached_bootstrap(home, agent, store)  # ready for the next session start
+        # ready for the next session start (and the AGENTS.md block below)
+        text, _shown = cached_bootstrap(home, agent, store, host_lists_skills=skills_dir is not None)
         started = None
         if res.new or res.updated:
             from ..reflect.auto import maybe_start

@@ -132,12 +132,15 @@ def refresh(home: Path, agent: str) -> list[str]:
     done: list[str] = []
     targets = for_agent(home, agent)
     with Store(home=home) as store:
-        projects = sorted({t.get("project") or "" for t in targets} | {""})
-        texts: dict[str, str] = {}
-        for proj in projects:
+        # one text per (project, whether the host lists the linked skills itself)
+        variants = sorted({(t.get("project") or "", bool(t.get("skills_dir"))) for t in targets}
+                          | {("", False)})
+        texts: dict[tuple[str, bool], str] = {}
+        for proj, listed in variants:
             try:
-                texts[proj] = cached_bootstrap(home, agent, store, rebuild=True,
-                                               project=Path(proj) if proj else None)[0]
+                texts[(proj, listed)] = cached_bootstrap(home, agent, store, rebuild=True,
+                                                         project=Path(proj) if proj else None,
+                                                         host_lists_skills=listed)[0]
             except Exception as exc:  # noqa: BLE001 — one broken place must not stop the others
                 done.append(f"bootstrap cache{' for ' + proj if proj else ''}: FAILED: {exc}")
         done.append(f"bootstrap cache rebuilt ({len(texts)} variant(s))")
@@ -148,7 +151,8 @@ def refresh(home: Path, agent: str) -> list[str]:
             try:
                 from .agents_md import write_block
 
-                changed = write_block(Path(md), texts.get(t.get("project") or "", texts.get("", "")))
+                key = (t.get("project") or "", bool(t.get("skills_dir")))
+                changed = write_block(Path(md), texts.get(key, texts.get(("", False), "")))
                 done.append(f"{md}: block {'updated' if changed else 'already current'}")
             except Exception as exc:  # noqa: BLE001
                 done.append(f"{md}: FAILED: {exc}")
