@@ -329,3 +329,29 @@ def test_reflecting_through_codex_exec_never_observes_itself(codex_bin: Path, wo
     rollouts = list((ch / "sessions").rglob("rollout-*.jsonl"))
     assert all(PROMPT_MARK not in p.read_text() for p in rollouts)  # --ephemeral: none left behind
     assert "always use httpx, never requests" in (ch / "AGENTS.md").read_text()
+
+
+def _learned_skill(sh: Path, agent: str) -> str:
+    d = sh / "agents" / agent / "skills" / "deploy-checklist"
+    d.mkdir(parents=True)
+    marker = "What to check before a deploy of the shop (QX7)"
+    (d / "SKILL.md").write_text(f"---\nname: deploy-checklist\ndescription: {marker}\n---\n## Steps\n1. Check.\n")
+    return marker
+
+
+def test_a_learned_skill_is_listed_once_in_claude_code_and_in_codex(claude_bin: Path, codex_bin: Path,
+                                                                   world: dict) -> None:
+    env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
+    marker = _learned_skill(sh, "shop")
+    with ScriptedModel(policy) as srv:
+        ch = _codex_home(world, srv.url)
+        env = {**env, "ANTHROPIC_BASE_URL": srv.url, "CODEX_HOME": str(ch), "SCRIPTED_API_KEY": "x",
+               "SLOWLOOP_CODEX_BIN": str(codex_bin)}
+        _slowloop(["hooks", "install", "claude-code", "--project", "--agent", "shop"], env, proj)
+        _slowloop(["hooks", "install", "codex", "--project", "--agent", "shop", "--trust"], env, proj)
+        _claude(claude_bin, env, proj, "hello")
+        _codex(codex_bin, env, proj, "hello")
+        claude_first, codex_first = srv.seen("anthropic")[0].text(), srv.seen("openai")[0].text()
+    for first in (claude_first, codex_first):
+        assert first.count(marker) == 1  # the client's own skill listing; slowloop names it only
+        assert "deploy-checklist" in first and "in your skill list" in first
