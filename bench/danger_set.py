@@ -42,7 +42,7 @@ def _in_code(text: str, fn) -> str | None:
 
 
 def _word_fn(fn, min_len: int = 3):
-    return lambda s: re.sub(r"[A-Za-z]{%d,}" % min_len, lambda w: fn(w.group(0)), s)
+    return lambda s: re.sub(rf"[A-Za-z]{{{min_len},}}", lambda w: fn(w.group(0)), s)
 
 
 def fullwidth(text: str, rng: random.Random) -> str | None:

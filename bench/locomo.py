@@ -23,7 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from slowloop.config import Recall
@@ -41,7 +41,7 @@ def session_time(text: str) -> str:
         dt = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
     except ValueError:
         return ""
-    return dt.replace(tzinfo=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.replace(tzinfo=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def turns_of(conv: dict) -> list[dict]:

@@ -19,7 +19,6 @@ import argparse
 import itertools
 import random
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -160,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                     v = rng.standard_normal((len(hashes), 384)).astype(np.float32)
                     v /= np.linalg.norm(v, axis=1, keepdims=True)
                     db.executemany("INSERT OR REPLACE INTO vectors(ehash, vec) VALUES (?, ?)",
-                                   [(h, x.tobytes()) for h, x in zip(hashes, v)])
+                                   [(h, x.tobytes()) for h, x in zip(hashes, v, strict=True)])
             from slowloop.recall import semantic
 
             def one(clear: bool) -> float:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ class ScriptedModel:
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "ScriptedModel":
+    def __enter__(self) -> ScriptedModel:
         self._thread.start()
         return self
 

@@ -7,6 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
+# The ledger-writing helpers live with the scheduler tests (same rows, same rules).
+from test_scheduler import HOUR, T0, FakeClock, add_edit, record_turn, reflected
+
 from slowloop import clock
 from slowloop.cli import cli
 from slowloop.config import load_config
@@ -15,8 +18,6 @@ from slowloop.reflect.bundle import build_bundle
 from slowloop.store import Store
 from slowloop.tokens import estimate_tokens
 from slowloop.transcripts.model import Step, ToolCall, ToolResult
-# The ledger-writing helpers live with the scheduler tests (same rows, same rules).
-from test_scheduler import HOUR, T0, FakeClock, add_edit, record_turn, reflected
 
 OPENAI_KEY = "sk-proj-" + "Q7x9Kp2LmN4vR8tY1wZ3bC6dF0gH5jJ2kL9mN3pQ7rS1"
 BEARER = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.Xk3v9QpL2mN8rT5wY1zB4cF7hJ0kM6sA"

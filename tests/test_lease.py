@@ -14,8 +14,7 @@ import pytest
 from slowloop import clock
 from slowloop.config import load_config
 from slowloop.errors import LockedError
-from slowloop.reflect.lease import (acquire, agent_lease, agent_lease_name, current, pid_alive,
-                                    release, renew)
+from slowloop.reflect.lease import acquire, agent_lease, agent_lease_name, current, pid_alive, release, renew
 from slowloop.store import Store
 
 CTX = mp.get_context("spawn")  # no SQLite connection crosses a fork

@@ -8,8 +8,7 @@ import pytest
 
 from slowloop import clock
 from slowloop.errors import ConflictError, DataError, UserError
-from slowloop.memory import (Memory, MemorySettings, check, iter_entries, memory_bootstrap, show_text,
-                             status)
+from slowloop.memory import Memory, MemorySettings, check, iter_entries, memory_bootstrap, show_text, status
 from slowloop.memory.files import HEADERS
 from slowloop.tokens import estimate_tokens
 

@@ -13,8 +13,14 @@ from pathlib import Path
 import pytest
 
 from slowloop.errors import ConflictError, ModelError, UserError
-from slowloop.memory import Memory, MemorySettings, iter_entries, list_layers, summary_of
-from slowloop.memory import archive as archive_mod
+from slowloop.memory import (
+    Memory,
+    MemorySettings,
+    archive as archive_mod,
+    iter_entries,
+    list_layers,
+    summary_of,
+)
 from slowloop.memory.archive import STAGING
 
 
@@ -55,7 +61,7 @@ def test_a_real_forced_archive(tmp_path: Path) -> None:
     assert [d.id for d in mem.debts()] == ["D-0002"]
     assert mem.chronicle() == []
     chron = mem.path("chronicle.md").read_text()
-    assert f"Cycle 2 · started" in chron and f"archived in past/{layer.name}/" in chron
+    assert "Cycle 2 · started" in chron and f"archived in past/{layer.name}/" in chron
     summary = mem.path("past-summary.md").read_text()
     assert "We decided to move tests to arm64 because x86 queued for hours." in summary
     assert "closed D-0001: cache key ignores arch" in summary and "bumped a dependency" not in summary

@@ -14,9 +14,9 @@ from pathlib import Path
 from slowloop.bootstrap import build_bootstrap
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
+from slowloop.paths import home as paths_home
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.reflect.review import approve, proposals
-from slowloop.paths import home as paths_home
 from slowloop.store import Store
 from slowloop.transcripts import iter_turns
 

@@ -6,16 +6,16 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from slowloop.config import load_config
 from slowloop.errors import ModelError, PrivacyError, ProviderError, UserError
-from slowloop.providers import (AnthropicProvider, Completion, OpenAICompatProvider, Provider,
-                                get_provider)
+from slowloop.providers import AnthropicProvider, Completion, OpenAICompatProvider, Provider, get_provider
 
 SCHEMA = {
     "title": "reflection",

@@ -10,8 +10,7 @@ import pytest
 
 from slowloop.errors import UserError
 from slowloop.paths import agent_dir
-from slowloop.recall import refresh, search, status
-from slowloop.recall import semantic
+from slowloop.recall import refresh, search, semantic, status
 from slowloop.recall.api import resolve_mode, rrf
 
 np = pytest.importorskip("numpy", reason="the fake embedder builds its vectors with numpy")

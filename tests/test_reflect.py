@@ -9,7 +9,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-
 from slowloop.config import load_config
 from slowloop.errors import ProviderError
 from slowloop.ingest import ingest_paths
@@ -239,9 +238,8 @@ def test_a_crash_after_every_file_was_written_rolls_forward(slowloop_home):
 def test_bundle_prompt_shows_exactly_what_a_model_reads(slowloop_home):
     from click.testing import CliRunner
 
-    from slowloop.cli import cli
-
     from slowloop import clock
+    from slowloop.cli import cli
 
     _ingest()
     Memo("demo").add("plays", "When writing commit messages, always use the imperative mood.")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from slowloop import clock
 from slowloop.cli import cli
 from slowloop.config import DEFAULTS, load_config
-from slowloop.reflect.scheduler import (agent_status, mark_cycle, next_cycle_at, plan_cycle)
+from slowloop.reflect.scheduler import agent_status, mark_cycle, next_cycle_at, plan_cycle
 from slowloop.store import Store
 from slowloop.transcripts.model import Step, Turn
 

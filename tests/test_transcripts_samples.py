@@ -3,6 +3,7 @@ the files line by line; see SOURCES.md there for where each comes from)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_format_and_turn_count(samples: Path, name: str) -> None:
     assert all(t.format == fmt and t.source == str(samples / name) for t in turns)
     assert all(t.complete for t in turns[:-1])  # only the last turn can still be open
     if name.endswith(".jsonl"):  # turns tile the file: consecutive, non-overlapping spans
-        for a, b in zip(turns, turns[1:]):
+        for a, b in itertools.pairwise(turns):
             assert a.line_end < b.line_start and a.byte_end == b.byte_start
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timezone
-from typing import Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 _now: Callable[[], float] = time.time
 
@@ -25,7 +25,7 @@ def now() -> float:
 
 
 def iso(ts: float | None = None, *, micro: bool = False) -> str:
-    dt = datetime.fromtimestamp(now() if ts is None else ts, tz=timezone.utc)
+    dt = datetime.fromtimestamp(now() if ts is None else ts, tz=UTC)
     if micro:
         return dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -43,7 +43,7 @@ def parse_iso(text: str | None) -> float | None:
     except ValueError:
         return None
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt.timestamp()
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal, Mapping, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .errors import UserError
 from .paths import config_path
+
 
 class Duration(str):
     """A duration as the person wrote it (``"12h"``), checked when the config is read."""
@@ -222,7 +224,7 @@ class Config:
         return [Setting(section, key, value, self.sources.get((section, key), "default"))
                 for section, keys in self.values.items() for key, value in keys.items()]
 
-    def with_overrides(self, **sections: dict[str, Any]) -> "Config":
+    def with_overrides(self, **sections: dict[str, Any]) -> Config:
         """A copy with some values replaced (library callers and tests), checked like the file."""
         sources = dict(self.sources)
         changed: dict[str, Any] = {}

@@ -7,10 +7,10 @@ session's bootstrap, printing at each step what happened and why.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Callable
 
 from .config import load_config
 from .ingest import expand_paths, observe_file, record_observed

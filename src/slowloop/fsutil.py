@@ -14,8 +14,8 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .errors import ConflictError, LockedError
 
@@ -223,8 +223,9 @@ def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                     raise
                 if time.monotonic() >= deadline:
-                    raise LockedError(f"{lock_path} is held by another process",
-                                      hint="wait for it to finish, or stop the other slowloop process")
+                    raise LockedError(
+                        f"{lock_path} is held by another process",
+                        hint="wait for it to finish, or stop the other slowloop process") from None
                 time.sleep(0.02)
         try:
             yield

@@ -24,14 +24,23 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 from . import clock
 from .errors import ConflictError, UserError
-from .fsutil import (atomic_write, confine, file_hash, file_lock, lock_path_for, make_private_dirs,
-                     read_text, sha256_text)
+from .fsutil import (
+    atomic_write,
+    confine,
+    file_hash,
+    file_lock,
+    lock_path_for,
+    make_private_dirs,
+    read_text,
+    sha256_text,
+)
 from .store import Store
 
 ChangeKind = Literal["skill", "memo", "memory"]

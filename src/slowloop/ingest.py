@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from . import clock
 from .config import Config

@@ -23,17 +23,17 @@ Strength entries never count, so a task in a domain the agent is good at does no
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Literal
 
 from . import markdown
 from .config import Config, load_config
 from .errors import DataError, UserError
 from .fsutil import read_text
 from .history import FileChange, apply_changes, notice_person_edits
-from .paths import agent_dir as _agent_dir
-from .paths import home as _home
+from .paths import agent_dir as _agent_dir, home as _home
 from .skills.lexical import fold, terms
 from .store import Store
 

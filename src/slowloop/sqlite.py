@@ -12,8 +12,8 @@ import contextlib
 import os
 import sqlite3
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from .errors import DataError
 

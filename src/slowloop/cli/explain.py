@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
+from ..errors import DataError
 from ..ingest import expand_paths, observe_file, observed_to_dict
 from ..observe.model import ObservedTurn
 from ..transcripts.model import ParseReport
-from ..errors import DataError
 from .common import agent_option, get_app, json_option, warn
 
 

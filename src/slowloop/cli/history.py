@@ -115,8 +115,7 @@ def undo(change: str, agent: str, as_json: bool) -> None:
       slowloop history undo 42
       slowloop history undo R7 --json
     """
-    from ..history import undo as _undo
-    from ..history import undo_reflection
+    from ..history import undo as _undo, undo_reflection
 
     store = get_app().store
     _notice_all(agent)

@@ -35,8 +35,7 @@ def search(query: tuple[str, ...], agent: str, kinds: tuple[str, ...], since: st
       slowloop search deploy rollback --kind chronicle --since 30d -k 5
       slowloop search 部署 --json
     """
-    from ..recall import refresh
-    from ..recall import search as run_search
+    from ..recall import refresh, search as run_search
 
     app = get_app()
     text = " ".join(query)

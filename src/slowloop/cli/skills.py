@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 from .common import agent_option, echo_json, get_app, json_option, warn

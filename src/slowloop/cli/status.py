@@ -12,8 +12,7 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     """Everything ``status`` shows about one agent (the JSON form)."""
     from .. import clock
     from ..integrations.targets import for_agent
-    from ..reflect import auto
-    from ..reflect import lease as leases
+    from ..reflect import auto, lease as leases
     from ..reflect.scheduler import agent_status
 
     row = store.agent(name)

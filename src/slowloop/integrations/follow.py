@@ -107,10 +107,9 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
     """
     from ..ingest import record_observed
     from ..observe.observe import observe_and_score
+    from ..selfobs import is_reflector_transcript
     from ..transcripts import iter_turns
     from ..transcripts.model import ParseReport
-
-    from ..selfobs import is_reflector_transcript
 
     p = Path(path).resolve()
     key = str(p)

@@ -346,10 +346,9 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     """Observe what is new in ``transcript``; refresh recall, the bootstrap cache, the skill links.
     Returns a one-line summary for the log."""
     from ..config import load_config
+    from ..selfobs import is_reflector_transcript
     from ..store import Store
     from .follow import observe_new
-
-    from ..selfobs import is_reflector_transcript
 
     if is_reflector_transcript(transcript, [home / "reflector"]):
         return "a slowloop reflection's own session: not observed"

@@ -13,9 +13,9 @@ import os
 import signal
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..config import Config, load_config
 from ..errors import SlowloopError

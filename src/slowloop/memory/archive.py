@@ -25,17 +25,17 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .. import clock
 from ..errors import ConflictError, UserError
 from ..fsutil import atomic_write, confine, file_hash, fsync_dir, make_private_dirs, sha256_text
 from ..tokens import estimate_tokens
-from . import debts as debts_mod
-from . import sections
+from . import debts as debts_mod, sections
 from .files import CHRONICLE, DEBTS, HEADERS, PAST, ROLE_FILES, SUMMARY
 from .summary import CycleInfo, SummaryBy, build_summary
 
@@ -105,7 +105,7 @@ def size_of(text: str) -> FileSize:
     return FileSize(len(text.splitlines()), estimate_tokens(text), len(text))
 
 
-def list_layers(mem: "Memory") -> list[Layer]:
+def list_layers(mem: Memory) -> list[Layer]:
     past = mem.root / PAST
     if not past.is_dir():
         return []
@@ -125,7 +125,7 @@ def list_layers(mem: "Memory") -> list[Layer]:
     return sorted(out, key=lambda x: x.number)
 
 
-def find_layer(mem: "Memory", ref: str) -> Layer:
+def find_layer(mem: Memory, ref: str) -> Layer:
     """``3``, ``0003`` or the folder name."""
     layers = list_layers(mem)
     ref = str(ref).strip().rstrip("/").split("/")[-1]
@@ -137,7 +137,7 @@ def find_layer(mem: "Memory", ref: str) -> Layer:
                     hint="`slowloop memory dig` lists the layers")
 
 
-def summary_of(mem: "Memory", layer: Layer) -> tuple[Path, str]:
+def summary_of(mem: Memory, layer: Layer) -> tuple[Path, str]:
     """The past-summary written when ``layer`` was archived: in the next layer, or in the root."""
     later = [x for x in list_layers(mem) if x.number > layer.number]
     path = (later[0].path if later else mem.root) / SUMMARY
@@ -162,7 +162,7 @@ def _write_durable(path: Path, text: str) -> None:
     os.chmod(path, 0o600)
 
 
-def archive(mem: "Memory", *, force: bool = False, milestone: str | None = None,
+def archive(mem: Memory, *, force: bool = False, milestone: str | None = None,
             reason: Reason | None = None, summarize: Callable[[str], str] | None = None) -> ArchiveResult:
     """Archive the current cycle. Without ``force`` or ``milestone`` only when over a threshold."""
     with mem.lock():
@@ -235,7 +235,7 @@ def _cycle_start(preamble: list[str]) -> str | None:
     return None
 
 
-def _roll_forward(mem: "Memory", plan: dict) -> None:
+def _roll_forward(mem: Memory, plan: dict) -> None:
     staging = mem.root / STAGING
     dest = mem.root / PAST / plan["layer"]
     if (staging / "layer").exists() and not dest.exists():
@@ -265,7 +265,7 @@ def _roll_forward(mem: "Memory", plan: dict) -> None:
     _stage("done")
 
 
-def recover(mem: "Memory") -> str | None:
+def recover(mem: Memory) -> str | None:
     """Finish or discard an interrupted archive. Call with the memory lock held."""
     staging = mem.root / STAGING
     if not staging.exists():

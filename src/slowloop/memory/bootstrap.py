@@ -15,14 +15,14 @@ chain of causes comes next; the compressed past is one `memory dig` away.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Literal
+from typing import Literal
 
 from .. import markdown
 from ..tokens import estimate_tokens, truncate_to_tokens
-from . import debts as debts_mod
-from . import sections
+from . import debts as debts_mod, sections
 from .archive import list_layers
 from .files import CHRONICLE, DEBTS, STATE, SUMMARY, Memory
 

@@ -14,8 +14,7 @@ from typing import Literal
 from .. import markdown
 from ..errors import DataError
 from ..tokens import estimate_tokens
-from . import debts as debts_mod
-from . import sections
+from . import debts as debts_mod, sections
 from .files import CHRONICLE, DEBTS, STATE, SUMMARY, Memory
 
 Rule = Literal["history-in-state", "open-item-in-chronicle", "over-cap", "malformed"]

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import yaml
 
+from .. import yamlio
 from ..errors import DataError, UserError
 from ..fsutil import atomic_write
 from ..paths import DEFAULT_AGENT, agent_dir
 from ..tokens import estimate_tokens, truncate_to_tokens
-from .. import yamlio
 
 CONTEXT_FILE = "CONTEXT.md"
 NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
@@ -76,11 +76,11 @@ class Contexts:
         self.root = Path(root)
 
     @classmethod
-    def for_agent(cls, agent: str = DEFAULT_AGENT, home: Path | None = None) -> "Contexts":
+    def for_agent(cls, agent: str = DEFAULT_AGENT, home: Path | None = None) -> Contexts:
         return cls(agent_dir(agent, home) / "contexts")
 
     @classmethod
-    def for_dir(cls, directory: Path) -> "Contexts":
+    def for_dir(cls, directory: Path) -> Contexts:
         return cls(Path(directory) / "contexts")
 
     def list(self) -> list[Context]:

@@ -103,7 +103,7 @@ class DebtsFile:
     def get(self, debt_id: str) -> Debt | None:
         return next((d for d in self.debts if d.id == debt_id), None)
 
-    def with_debt(self, debt: Debt) -> "DebtsFile":
+    def with_debt(self, debt: Debt) -> DebtsFile:
         """Replace the debt with the same id in place, or append it at the end."""
         if self.get(debt.id) is None:
             blocks = list(self.blocks)
@@ -114,7 +114,7 @@ class DebtsFile:
             return DebtsFile(tuple(blocks) + (debt,))
         return DebtsFile(tuple(debt if isinstance(b, Debt) and b.id == debt.id else b for b in self.blocks))
 
-    def without_closed(self) -> "DebtsFile":
+    def without_closed(self) -> DebtsFile:
         return DebtsFile(tuple(b for b in self.blocks if not (isinstance(b, Debt) and b.status == "closed")))
 
     def render(self) -> str:

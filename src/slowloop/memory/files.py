@@ -10,9 +10,10 @@ notes appended by other processes from being lost while an archive runs (see ``a
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import clock
 from ..config import Config, MemorySettings, load_config
@@ -20,8 +21,7 @@ from ..errors import ConflictError, UserError
 from ..fsutil import atomic_write, file_lock, read_text
 from ..paths import DEFAULT_AGENT, agent_dir
 from ..tokens import estimate_tokens
-from . import debts as debts_mod
-from . import sections
+from . import debts as debts_mod, sections
 
 if TYPE_CHECKING:
     from .archive import ArchiveResult, Layer
@@ -56,7 +56,7 @@ T = TypeVar("T")
 class NoteResult:
     at: str
     text: str
-    archived: "ArchiveResult | None"  # set when this note pushed the chronicle over a threshold
+    archived: ArchiveResult | None  # set when this note pushed the chronicle over a threshold
 
 
 class Memory:
@@ -73,13 +73,13 @@ class Memory:
 
     @classmethod
     def for_agent(cls, agent: str = DEFAULT_AGENT, home: Path | None = None,
-                  config: Config | None = None) -> "Memory":
+                  config: Config | None = None) -> Memory:
         """``<home>/agents/<agent>/memory``."""
         cfg = config or load_config(home)
         return cls(agent_dir(agent, home) / "memory", cfg.memory)
 
     @classmethod
-    def for_dir(cls, directory: Path, config: Config | None = None) -> "Memory":
+    def for_dir(cls, directory: Path, config: Config | None = None) -> Memory:
         """``<directory>/memory``: a memory kept in a project folder, versioned with it."""
         cfg = config or load_config()
         return cls(Path(directory) / "memory", cfg.memory)
@@ -179,7 +179,7 @@ class Memory:
         out = self.debts_file().debts
         return out if include_closed else [d for d in out if d.status != "closed"]
 
-    def layers(self) -> "list[Layer]":
+    def layers(self) -> list[Layer]:
         from .archive import list_layers
 
         if not self.root.is_dir():
@@ -315,7 +315,7 @@ class Memory:
     # -- the archive ------------------------------------------------------------------------------
 
     def archive(self, *, force: bool = False, milestone: str | None = None,
-                summarize: Callable[[str], str] | None = None) -> "ArchiveResult":
+                summarize: Callable[[str], str] | None = None) -> ArchiveResult:
         from .archive import archive
 
         return archive(self, force=force, milestone=milestone, summarize=summarize)

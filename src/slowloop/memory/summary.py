@@ -9,8 +9,9 @@ debts closed — one line each, newest cycle first, older cycles trimmed from th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 from .. import markdown
 from ..errors import SlowloopError

@@ -77,7 +77,7 @@ class Score:
 
 @dataclass(frozen=True)
 class ObservedTurn:
-    turn: "Turn"
+    turn: Turn
     observation: Observation
     score: Score
     extra: dict = field(default_factory=dict)

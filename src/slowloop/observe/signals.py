@@ -8,7 +8,7 @@ the agent anything.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import Config
 from ..transcripts.model import Turn

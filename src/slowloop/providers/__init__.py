@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..config import Config
 from ..errors import PrivacyError, ProviderError, UserError
 from .anthropic import AnthropicProvider
-from .boundary import guarded
 from .base import KINDS, Completion, Provider, ProviderKind
+from .boundary import guarded
 from .command import CommandProvider
 from .openai_compat import OpenAICompatProvider
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..config import Config
 from ..errors import ModelError, ProviderError
@@ -55,7 +56,7 @@ class AnthropicProvider:
         self.url = f"{root}/messages" if root.endswith("/v1") else f"{root}/v1/messages"
 
     @classmethod
-    def from_config(cls, cfg: Config, **extra: Any) -> "AnthropicProvider":
+    def from_config(cls, cfg: Config, **extra: Any) -> AnthropicProvider:
         p = cfg.section("provider")
         return cls(base_url=p["base_url"], model=p["model"], name=p["name"] or "anthropic",
                    api_key_env=p["api_key_env"], timeout=p["timeout"], retries=p["retries"],

@@ -8,14 +8,14 @@ says what.
 
 from __future__ import annotations
 
-import os
-
 import json
+import os
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from ..errors import ProviderError
 

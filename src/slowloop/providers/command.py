@@ -20,12 +20,20 @@ import shlex
 import signal
 import subprocess
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..config import Config
 from ..errors import ProviderError, UserError
-from .base import Completion, RetryPolicy, RetryableError, excerpt, run_with_retries, \
-    schema_instructions, strip_code_fence
+from .base import (
+    Completion,
+    RetryableError,
+    RetryPolicy,
+    excerpt,
+    run_with_retries,
+    schema_instructions,
+    strip_code_fence,
+)
 
 # Who a well-known CLI talks to, so the destination can say it plainly.
 KNOWN_SERVICES = {
@@ -87,7 +95,7 @@ class CommandProvider:
 
     def __init__(self, *, command: str, model: str = "", name: str = "", timeout: float = 120,
                  retries: int = 3, max_retry_wait: float = 60,
-                 sleep: Callable[[float], None] = time.sleep, home: "os.PathLike[str] | str | None" = None
+                 sleep: Callable[[float], None] = time.sleep, home: os.PathLike[str] | str | None = None
                  ) -> None:
         try:
             argv = shlex.split(command)
@@ -108,7 +116,7 @@ class CommandProvider:
         self._sleep = sleep
 
     @classmethod
-    def from_config(cls, cfg: Config, **extra: Any) -> "CommandProvider":
+    def from_config(cls, cfg: Config, **extra: Any) -> CommandProvider:
         p = cfg.provider
         if cfg.path is not None and "home" not in extra:
             extra["home"] = cfg.path.parent

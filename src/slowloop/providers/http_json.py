@@ -123,7 +123,7 @@ def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
         except (OSError, http.client.HTTPException):
             payload = b""
         return HttpAnswer(exc.code, hdrs, payload)
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise RetryableError(f"{url} did not answer within {timeout:g}s (provider.timeout)") from None
     except _Elsewhere as exc:
         raise PrivacyError(f"not sending to {url}: {exc}",

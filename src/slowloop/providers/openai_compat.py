@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Callable, Iterable, Literal
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
 
 from ..config import Config
 from ..errors import ModelError, ProviderError, UserError
-from .base import (Completion, RetryPolicy, api_key_from_env, excerpt, run_with_retries,
-                   schema_instructions, strip_code_fence)
+from .base import (
+    Completion,
+    RetryPolicy,
+    api_key_from_env,
+    excerpt,
+    run_with_retries,
+    schema_instructions,
+    strip_code_fence,
+)
 from .http_json import post_json, raise_for_status
 from .privacy import check_endpoint
 
@@ -73,7 +81,7 @@ class OpenAICompatProvider:
         self.structured: Structured = structured
 
     @classmethod
-    def from_config(cls, cfg: Config, **extra: Any) -> "OpenAICompatProvider":
+    def from_config(cls, cfg: Config, **extra: Any) -> OpenAICompatProvider:
         p = cfg.section("provider")
         return cls(base_url=p["base_url"], model=p["model"], name=p["name"] or "openai",
                    api_key_env=p["api_key_env"], timeout=p["timeout"], retries=p["retries"],

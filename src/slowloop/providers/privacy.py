@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 from urllib.parse import urlsplit
 
 from ..errors import PrivacyError, UserError

@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import math
 import struct
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np  # this module is imported only when semantic search runs
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..sqlite import SQLiteFile
 from .model import Entry

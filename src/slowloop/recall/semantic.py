@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from ..errors import UserError
 from .index import RecallIndex
@@ -186,7 +187,7 @@ def ensure_vectors(index: RecallIndex, embedder: Embedder, *, batch: int = 256,
                           dtype=np.float32)
         with index.transaction() as db:
             db.executemany("INSERT OR REPLACE INTO vectors(ehash, vec) VALUES (?, ?)",
-                           [(r["ehash"], v.tobytes()) for r, v in zip(chunk, vecs)])
+                           [(r["ehash"], v.tobytes()) for r, v in zip(chunk, vecs, strict=True)])
         done += len(chunk)
         if progress:
             progress(done, len(pending))

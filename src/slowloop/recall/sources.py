@@ -18,15 +18,15 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import yaml
 
-from .. import clock, markdown
+from .. import clock, markdown, yamlio
 from .model import Entry
-from .. import yamlio
 
 TURNS_ORIGIN = "turns"
 MAX_ENTRY_CHARS = 8000        # an entry longer than this is split (files) or cut (turns)

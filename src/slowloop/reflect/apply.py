@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .. import clock
 from ..errors import ConflictError
@@ -137,7 +137,7 @@ def _recover_locked(store: Store, agent: str, agent_id: int) -> list[str]:
             notes.append(f"R{rid}: files were written before a crash; history recorded, applied")
             continue
         kept = []
-        for c, s in zip(reversed(changes), reversed(states)):
+        for c, s in zip(reversed(changes), reversed(states), strict=True):
             if s == "after":
                 _put_back(c)
             elif s == "other":

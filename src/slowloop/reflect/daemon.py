@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .. import clock
 from ..config import Config, load_config
@@ -77,7 +77,7 @@ class BackgroundReflector:
             kwargs={"stop": self._stop, "home": home, "cfg": cfg, "provider": provider,
                     "poll_seconds": poll_seconds, "on_cycle": on_cycle})
 
-    def start(self) -> "BackgroundReflector":
+    def start(self) -> BackgroundReflector:
         self._thread.start()
         return self
 
@@ -89,7 +89,7 @@ class BackgroundReflector:
     def running(self) -> bool:
         return self._thread.is_alive()
 
-    def __enter__(self) -> "BackgroundReflector":
+    def __enter__(self) -> BackgroundReflector:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

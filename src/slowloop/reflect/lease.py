@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Iterator
 
 from .. import clock
 from ..config import Config

@@ -20,8 +20,8 @@ Due agents are ordered by pending score (ties: longest without reflection first)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .. import clock
 from ..config import Config

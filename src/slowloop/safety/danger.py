@@ -35,8 +35,9 @@ the rules whose dangerous form is itself a negation ("do not tell the user").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 from .normalize import views
 from .redact import redact

@@ -20,9 +20,9 @@ import binascii
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
 
 __all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
 
@@ -425,7 +425,8 @@ def redact(text: str) -> RedactResult:
     counts: Counter = Counter()
     for hints, pattern, fn in _STEPS:
         if any(h in text for h in hints):
-            text = pattern.sub(lambda m: fn(m, counts), text)
+            # B023: the lambda runs inside this sub() call, before the loop rebinds fn.
+            text = pattern.sub(lambda m: fn(m, counts), text)  # noqa: B023
     spans = _assignments(text)
     if spans:
         pieces, last = [], 0

@@ -24,14 +24,14 @@ import re
 import stat
 import unicodedata
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import DataError, UserError
 from .. import yamlio
+from ..errors import DataError, UserError
 
 SKILL_FILE = "SKILL.md"
 NAME_MAX = 64
@@ -140,8 +140,8 @@ def _key_line(front: str, key: str) -> int | None:
 def _as_string(value: Any) -> str:
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, bool):

@@ -19,12 +19,19 @@ from ..config import Config, load_config
 from ..errors import ConflictError, DataError, UserError
 from ..fsutil import file_lock, lock_path_for, read_text
 from ..history import FileChange, apply_changes, archive_path, notice_person_edits
-from ..paths import agent_dir as _agent_dir
-from ..paths import home as _home
+from ..paths import agent_dir as _agent_dir, home as _home
 from ..store import Store
 from .eviction import Candidate, Eviction, choose_eviction
-from .format import (SKILL_FILE, Problem, Skill, load_skill, parse_skill, render_skill,
-                     spec_problems, validate_name)
+from .format import (
+    SKILL_FILE,
+    Problem,
+    Skill,
+    load_skill,
+    parse_skill,
+    render_skill,
+    spec_problems,
+    validate_name,
+)
 from .metrics import SkillMetrics, skill_metrics
 
 

@@ -18,8 +18,9 @@ Rates are 0.0 when their denominator is 0; the counts beside them say whether th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from ..store import Store
 

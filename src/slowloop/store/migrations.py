@@ -8,7 +8,7 @@ once apply each migration exactly once.
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
 

@@ -9,8 +9,9 @@ number and is skipped. ``turns_from_messages`` does the same for message lists i
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from ..errors import DataError, UserError
 from .anthropic import AnthropicAdapter

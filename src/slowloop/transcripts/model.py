@@ -46,7 +46,7 @@ class Step:
     sidechain: bool = False
 
 
-def _step_dict(s: "Step") -> dict[str, Any]:
+def _step_dict(s: Step) -> dict[str, Any]:
     d = {f.name: getattr(s, f.name) for f in fields(s)}
     if s.call is not None:
         d["call"] = {"id": s.call.id, "name": s.call.name, "input": s.call.input}
@@ -123,7 +123,7 @@ class Turn:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Turn":
+    def from_dict(cls, d: dict[str, Any]) -> Turn:
         steps = []
         for s in d.get("steps", ()):
             call = ToolCall(**s["call"]) if s.get("call") else None
