@@ -362,7 +362,7 @@ def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
     rows = [_record(r) for r in store.query(
         "SELECT * FROM changes WHERE agent_id = ? AND reflection_id = ? AND undone_by IS NULL "
         "AND op != 'touch' ORDER BY id", (agent_id, int(reflection_id)))]
-    if not rows:
+    if agent_id is None or not rows:
         raise UserError(f"reflection {reflection_id} of agent {agent!r} has no change left to undo",
                         hint="see `slowloop history` for reflection ids (R<n>)")
     by_path: dict[str, list[ChangeRecord]] = {}

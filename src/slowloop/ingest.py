@@ -137,7 +137,8 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
                 " ended_in_real_error, score, threshold, reflect, complete, data, agent_id, key,"
                 " recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 values + (agent_id, key, now))
-            turn_id = int(cur.lastrowid)
+            assert cur.lastrowid is not None  # set by the INSERT that just ran
+            turn_id = cur.lastrowid
             status = "new"
         else:
             turn_id = int(row["id"])

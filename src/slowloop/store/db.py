@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from .. import clock
 from ..errors import DataError
@@ -104,7 +104,13 @@ class Store(SQLiteFile):
             return self.conn.execute(sql, params).fetchall()
 
     # -- agents -------------------------------------------------------------------------------
+    @overload
+    def agent_id(self, name: str, *, create: Literal[True] = True) -> int: ...
+    @overload
+    def agent_id(self, name: str, *, create: bool) -> int | None: ...
+
     def agent_id(self, name: str, *, create: bool = True) -> int | None:
+        """The agent's id, created on first use; with ``create=False``, ``None`` for an unknown one."""
         validate_agent_name(name)
         row = self.query("SELECT id FROM agents WHERE name = ?", (name,))
         if row:
@@ -155,8 +161,8 @@ class _InTransaction:
         if buf.strip():
             self._conn.execute(buf)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._conn, name)
+    def execute(self, sql: str, /) -> sqlite3.Cursor:
+        return self._conn.execute(sql)
 
 
 def open_store(home: Path | None = None) -> Store:

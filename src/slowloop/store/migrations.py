@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import Protocol
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
+
+class Schema(Protocol):
+    """What a migration is given: the connection inside the open transaction (``store.db``'s
+    ``_InTransaction``, whose ``executescript`` does not commit)."""
+
+    def execute(self, sql: str, /) -> sqlite3.Cursor: ...
+
+    def executescript(self, script: str, /) -> None: ...
 
 
-def migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+Migration = Callable[[Schema], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
     MIGRATIONS.append(fn)
     return fn
 
 
 @migration
-def m001_foundation(db: sqlite3.Connection) -> None:
+def m001_foundation(db: Schema) -> None:
     db.executescript(
         """
         CREATE TABLE agents (
@@ -195,14 +207,14 @@ def m001_foundation(db: sqlite3.Connection) -> None:
 
 
 @migration
-def m002_reflection_journal(db: sqlite3.Connection) -> None:
+def m002_reflection_journal(db: Schema) -> None:
     # The planned file changes of a reflection, written before any file is touched, so a crash in
     # the middle of applying can be resolved to all-or-nothing at the next start (reflect.apply).
     db.execute("ALTER TABLE reflections ADD COLUMN plan TEXT NOT NULL DEFAULT ''")
 
 
 @migration
-def m003_offsets_resume(db: sqlite3.Connection) -> None:
+def m003_offsets_resume(db: Schema) -> None:
     # Resuming a growing transcript needs the line number and turn index at the saved offset, so
     # resumed reads give turns the same keys a full read would (slowloop.integrations.follow).
     db.execute("ALTER TABLE offsets ADD COLUMN line INTEGER NOT NULL DEFAULT 1")
@@ -210,7 +222,7 @@ def m003_offsets_resume(db: sqlite3.Connection) -> None:
 
 
 @migration
-def m004_proposals(db: sqlite3.Connection) -> None:
+def m004_proposals(db: Schema) -> None:
     # Actions a reflection may not apply on its own: a rule learned from a person's words that
     # falls in a danger class, or a change over text a person wrote. They wait here for
     # `slowloop review`.
