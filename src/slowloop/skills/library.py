@@ -10,6 +10,7 @@ by the content-hash check in ``apply_changes``.
 
 from __future__ import annotations
 
+import builtins
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,6 +43,8 @@ class CreateResult:
 
 
 class SkillLibrary:
+    # The public method ``list`` shadows the builtin inside this class body, so the annotations
+    # here spell it ``builtins.list``.
     def __init__(self, agent: str = "default", *, home: Path | None = None,
                  store: Store | None = None, config: Config | None = None) -> None:
         self.agent = agent
@@ -72,7 +75,7 @@ class SkillLibrary:
         return file_lock(lock_path_for(self.dir))
 
     # -- reading ------------------------------------------------------------------------------
-    def scan(self) -> tuple[list[Skill], list[DataError]]:
+    def scan(self) -> tuple[builtins.list[Skill], builtins.list[DataError]]:
         """Active skills that parse, and the errors of those that do not (``doctor`` shows them)."""
         skills: list[Skill] = []
         broken: list[DataError] = []
@@ -93,7 +96,7 @@ class SkillLibrary:
                 broken.append(exc)
         return skills, broken
 
-    def list(self, include_retired: bool = False) -> list[Skill]:
+    def list(self, include_retired: bool = False) -> builtins.list[Skill]:
         """Active skills (broken files skipped); with ``include_retired``, the archived ones too."""
         skills, _ = self.scan()
         self._notice(skills)
@@ -111,7 +114,7 @@ class SkillLibrary:
                     continue  # an archived copy that does not parse is still kept on disk
         return skills
 
-    def problems(self) -> list[Problem]:
+    def problems(self) -> builtins.list[Problem]:
         """What ``doctor`` reports: files that are skipped (errors) and files read but not written
         the way the Agent Skills spec asks (warnings, e.g. the seed's flat form)."""
         skills, broken = self.scan()
@@ -128,13 +131,13 @@ class SkillLibrary:
                 out.append(p)
         return out
 
-    def _notice(self, skills: list[Skill] | None = None) -> list[int]:
+    def _notice(self, skills: builtins.list[Skill] | None = None) -> builtins.list[int]:
         """Record, before anything else, the edits a person made to skill files by hand (every
         skill file, and the ones deleted by hand: what a listing shows must be in the history)."""
         files = [(p, "skill", p.parent.name) for p in self.skills_dir.glob(f"*/{SKILL_FILE}")]
         return notice_person_edits(self.store, self.agent, files, known_kind="skill")
 
-    def _apply(self, changes: list[FileChange], *, actor: str,
+    def _apply(self, changes: builtins.list[FileChange], *, actor: str,
                reflection_id: int | None = None) -> None:
         """Apply planned changes, first recording a person's edits to the files they touch.
 
@@ -208,15 +211,15 @@ class SkillLibrary:
                               metrics.last_invoked_at if metrics else None) if v]
         return max(values, key=lambda v: clock.parse_iso(v) or 0.0) if values else None
 
-    def metrics(self, names: list[str] | None = None) -> dict[str, SkillMetrics]:
+    def metrics(self, names: builtins.list[str] | None = None) -> dict[str, SkillMetrics]:
         return skill_metrics(self.store, self.agent, names=names)
 
-    def stats(self) -> list[SkillMetrics]:
+    def stats(self) -> builtins.list[SkillMetrics]:
         skills, _ = self.scan()
         m = self.metrics([s.name for s in skills])
         return [m[s.name] for s in skills]
 
-    def record_edit(self, skill: str | None = None, note: str = "") -> list[str]:
+    def record_edit(self, skill: str | None = None, note: str = "") -> builtins.list[str]:
         """The user changed the result of a skill-assisted answer; returns the skills credited.
 
         Without ``skill``: the skills read in the agent's most recent turn (or its most recent
@@ -265,12 +268,13 @@ class SkillLibrary:
         path = self.path_of(name)
         text, digest = read_text(path)
         if text is None:
-            self.get(name)  # raises the helpful error
+            self.get(name)  # raises the helpful error: no such skill, or a folder in its place
+            raise ConflictError(f"{path} changed while it was read", hint="try again")
         return parse_skill(text, path, content_hash=digest), text
 
     def plan_create(self, name: str, description: str, body: str, *, title: str | None = None,
                     evict: bool = True, extra: int = 0, exclude: frozenset[str] = frozenset()
-                    ) -> tuple[list[FileChange], list[Eviction]]:
+                    ) -> tuple[builtins.list[FileChange], builtins.list[Eviction]]:
         """``extra``/``exclude``: for a batch (one reflection) — the net number of skills its
         earlier actions add, and the skills they already change, which cannot be evicted too."""
         validate_name(name)
@@ -292,7 +296,7 @@ class SkillLibrary:
         return changes, evictions
 
     def _plan_evictions(self, *, extra: int = 0,
-                        exclude: frozenset[str] = frozenset()) -> list[Eviction]:
+                        exclude: frozenset[str] = frozenset()) -> builtins.list[Eviction]:
         cap = self.config.skills.max_count
         skills, _ = self.scan()
         excess = len(skills) + extra - cap + 1
@@ -321,7 +325,7 @@ class SkillLibrary:
             candidates = [c for c in candidates if c.name != ev.name]
         return out
 
-    def plan_patch(self, name: str, old: str, new: str) -> list[FileChange]:
+    def plan_patch(self, name: str, old: str, new: str) -> builtins.list[FileChange]:
         skill, text = self._fresh(name)
         if not old:
             raise UserError("--old is empty", hint="quote the exact text to replace")
@@ -344,7 +348,7 @@ class SkillLibrary:
         return [FileChange(path=skill.path, before=text, before_hash=skill.content_hash, after=after,
                            kind="skill", target=name, op="patch")]
 
-    def plan_retire(self, name: str, *, reason: str = "") -> list[FileChange]:
+    def plan_retire(self, name: str, *, reason: str = "") -> builtins.list[FileChange]:
         path = self.path_of(name)
         text, digest = read_text(path)
         if text is None:
@@ -353,7 +357,7 @@ class SkillLibrary:
                            target=name, op="retire", archive_to=archive_path(path, "skill", name),
                            note=reason)]
 
-    def plan_restore(self, name: str) -> list[FileChange]:
+    def plan_restore(self, name: str) -> builtins.list[FileChange]:
         path = self.path_of(name)
         if path.parent.exists():
             raise UserError(f"skill {name!r} is active already; restoring would clobber it",
@@ -366,8 +370,8 @@ class SkillLibrary:
         return [FileChange(path=path, before=None, before_hash=None, after=text, kind="skill",
                            target=name, op="restore", note=f"from {latest}")]
 
-    def plan_merge(self, names: list[str], into_name: str, description: str,
-                   body: str) -> list[FileChange]:
+    def plan_merge(self, names: builtins.list[str], into_name: str, description: str,
+                   body: str) -> builtins.list[FileChange]:
         """Fold ``names`` into ``into_name`` (new, or one of them, rewritten) and retire the rest."""
         if len(set(names)) < 2:
             raise UserError("a merge needs at least two distinct skills")
@@ -417,7 +421,7 @@ class SkillLibrary:
             self._apply(self.plan_restore(name), actor=actor)
         return self.get(name)
 
-    def merge(self, names: list[str], into_name: str, description: str, body: str, *,
+    def merge(self, names: builtins.list[str], into_name: str, description: str, body: str, *,
               actor: str = "person", reflection_id: int | None = None) -> Skill:
         with self._lock():
             self._apply(self.plan_merge(names, into_name, description, body), actor=actor,
