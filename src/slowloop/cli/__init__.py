@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import sqlite3
 import sys
+from typing import ClassVar
 
 import click
 
@@ -55,11 +56,20 @@ ALIASES: dict[str, tuple[str, str]] = {
 
 
 class Failure(click.ClickException):
-    """A library error on its way out: one line on stderr (plus the hint), a meaningful exit code."""
+    """A library error on its way out: one line on stderr (plus the hint), a meaningful exit code.
 
-    def __init__(self, exc: SlowloopError) -> None:
-        super().__init__(str(exc))
-        self.exit_code = exc.exit_code
+    Click declares ``exit_code`` a class variable, so each exit code has its own subclass:
+    raise ``Failure.of(exc)``."""
+
+    _by_code: ClassVar[dict[int, type[Failure]]] = {}
+
+    @classmethod
+    def of(cls, exc: SlowloopError) -> Failure:
+        code = exc.exit_code
+        sub = cls._by_code.get(code)
+        if sub is None:
+            sub = cls._by_code[code] = type(f"Failure{code}", (cls,), {"exit_code": code})
+        return sub(str(exc))
 
     def show(self, file=None) -> None:  # noqa: ARG002 - click's signature
         click.echo(f"error: {self.message}", err=True)
@@ -70,13 +80,13 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SlowloopError as exc:
-            raise Failure(exc) from exc
+            raise Failure.of(exc) from exc
         except sqlite3.DatabaseError as exc:  # a page damaged after the ledger was opened
             if isinstance(exc, sqlite3.OperationalError):
                 raise  # locked, read-only, disk full: not damage
             from ..errors import DataError
 
-            raise Failure(DataError(f"the ledger is damaged: {exc}",
+            raise Failure.of(DataError(f"the ledger is damaged: {exc}",
                                     hint="run `slowloop doctor` for how to recover")) from exc
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -57,12 +57,12 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
     from ..sync import CONFLICT_BEGIN
 
     for agent in names:
-        for p in sorted((root / agent / "skills").glob("*/SKILL.md")):
-            if not p.is_file():
+        for skill_md in sorted((root / agent / "skills").glob("*/SKILL.md")):
+            if not skill_md.is_file():
                 continue  # a folder where the file should be: the skills check reports it
-            text = p.read_text(encoding="utf-8", errors="replace")
+            text = skill_md.read_text(encoding="utf-8", errors="replace")
             if CONFLICT_BEGIN in text:
-                findings.append({"agent": agent, "path": str(p), "line": text[:text.find(CONFLICT_BEGIN)].count("\n") + 1,
+                findings.append({"agent": agent, "path": str(skill_md), "line": text[:text.find(CONFLICT_BEGIN)].count("\n") + 1,
                                  "severity": "warning",
                                  "message": "two machines changed this skill differently; both versions are "
                                             "here between slowloop:conflict markers — keep what is right"})

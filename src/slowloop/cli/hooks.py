@@ -160,19 +160,18 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
     exporting = not report.hooks or any("--skills-dir" in h["command"] for h in report.hooks)
     result = (skills_export.sync(agent_dir(agent, home()) / "skills", mod.skills_path(scope))
               if exporting else skills_export.ExportResult(str(mod.skills_path(scope))))
-    out = {"skills": result.to_dict(), "agents_md": None}
+    s = result.to_dict()
+    md: dict | None = None
     if harness == "codex" and report.agents_md:
         from ..integrations import agents_md
 
-        out["agents_md"] = {"path": report.agents_md,
-                            "changed": agents_md.write_block(mod.agents_md_path(scope),
-                                                             mod.bootstrap_text(agent, exporting))}
+        md = {"path": report.agents_md,
+              "changed": agents_md.write_block(mod.agents_md_path(scope),
+                                               mod.bootstrap_text(agent, exporting))}
     if as_json:
-        echo_json(out)
+        echo_json({"skills": s, "agents_md": md})
         return
-    s = out["skills"]
     click.echo(f"skills in {s['target']}: {len(s['added'])} added, {len(s['removed'])} removed, "
                f"{len(s['kept'])} kept" + (f", conflicts: {', '.join(s['conflicts'])}" if s["conflicts"] else ""))
-    if out["agents_md"]:
-        click.echo(f"AGENTS.md block {'updated' if out['agents_md']['changed'] else 'already current'}: "
-                   f"{out['agents_md']['path']}")
+    if md:
+        click.echo(f"AGENTS.md block {'updated' if md['changed'] else 'already current'}: {md['path']}")

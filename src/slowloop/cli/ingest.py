@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Protocol
 
 import click
 
@@ -36,8 +39,10 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     total = sum(f.stat().st_size for f in files)
     weakness = _weakness(agent, app)
     show_bar = total >= PROGRESS_MIN_BYTES and not as_json
-    with click.progressbar(length=total, label="observing", file=click.get_text_stream("stderr"),
-                           show_pos=False, show_percent=True) if show_bar else _NoBar() as bar:
+    progress: AbstractContextManager[_Bar] = (
+        click.progressbar(length=total, label="observing", file=sys.stderr,
+                          show_pos=False, show_percent=True) if show_bar else _NoBar())
+    with progress as bar:
         summary = ingest_paths(files, agent=agent, store=app.store, cfg=app.config, weakness=weakness,
                                on_file=lambda _p, size: bar.update(size))
     _refresh_recall(agent, app)
@@ -60,12 +65,16 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
         click.get_current_context().exit(3)
 
 
+class _Bar(Protocol):
+    def update(self, n: int, /) -> None: ...
+
+
 class _NoBar:
-    def __enter__(self):
+    def __enter__(self) -> _NoBar:
         return self
 
-    def __exit__(self, *exc):
-        return False
+    def __exit__(self, *exc: object) -> None:
+        return None
 
     def update(self, n: int) -> None:
         pass
