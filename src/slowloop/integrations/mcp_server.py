@@ -174,9 +174,11 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
                              "to detect). Give session_id to keep conversations apart.")
     def record_turn(messages: list[dict[str, Any]], format: str | None = None,
                     session_id: str | None = None) -> list[dict[str, Any]]:
+        from ..transcripts import message_format
         from .api import observe_messages
 
-        return observe_messages(messages, agent=agent, format=format, session_id=session_id, home=h,
+        return observe_messages(messages, agent=agent, format=message_format(format),
+                                session_id=session_id, home=h,
                                 reported_by_agent=True)
 
     @_tool(server, tool_error, "Tell slowloop the user changed the result of a skill-assisted answer "

@@ -9,7 +9,7 @@ number and is skipped. ``turns_from_messages`` does the same for message lists i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -36,8 +36,10 @@ class _Adapter(Protocol):
     def finish(self) -> Turn | None: ...
 
 
-_ADAPTERS = {"openai": OpenAIAdapter, "anthropic": AnthropicAdapter,
-             "claude-code": ClaudeCodeAdapter, "codex": CodexAdapter, "gemini": GeminiAdapter}
+_ADAPTERS: dict[Format, Callable[[TurnBuilder], _Adapter]] = {
+    "openai": OpenAIAdapter, "anthropic": AnthropicAdapter, "claude-code": ClaudeCodeAdapter,
+    "codex": CodexAdapter, "gemini": GeminiAdapter}
+MessageFormat = Literal["openai", "anthropic"]
 
 
 def detect_format(path: str | Path) -> Format | None:
@@ -45,10 +47,26 @@ def detect_format(path: str | Path) -> Format | None:
     return sniff(Path(path))[0]
 
 
-def _check_format(fmt: str | None) -> None:
-    if fmt is not None and fmt not in _ADAPTERS:
-        raise UserError(f"unknown transcript format {fmt!r}",
-                        hint=f"use one of: {', '.join(FORMATS)}")
+def _check_format(fmt: str | None) -> Format | None:
+    """``fmt`` as a known format (``None``: detect it); UserError for any other name."""
+    if fmt is None:
+        return None
+    for known in _ADAPTERS:
+        if known == fmt:
+            return known
+    raise UserError(f"unknown transcript format {fmt!r}",
+                    hint=f"use one of: {', '.join(FORMATS)}")
+
+
+def message_format(fmt: str | None) -> MessageFormat | None:
+    """``fmt`` as the format of a message list (``None``: detect it); UserError for any other."""
+    if fmt is None:
+        return None
+    if fmt == "openai":
+        return "openai"
+    if fmt == "anthropic":
+        return "anthropic"
+    raise UserError(f"unknown message format {fmt!r}", hint="use 'openai' or 'anthropic'")
 
 
 def _count_lines(path: Path, offset: int) -> int:
@@ -96,13 +114,13 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
     and indexes identical to a full read (``start_line`` is counted from the file when omitted).
     """
     p = Path(path)
-    _check_format(format)
+    forced = _check_format(format)
     if not p.is_file():
         raise UserError(f"no such transcript file: {p}", hint="check the path")
     report = report if report is not None else ParseReport()
     fmt, layout = sniff(p)
-    if format is not None:
-        fmt = format  # type: ignore[assignment]
+    if forced is not None:
+        fmt = forced
     if fmt is None:
         return
     b = TurnBuilder(str(p), fmt, start_index=start_index, report=report)
@@ -118,7 +136,7 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
             else _count_lines(p, start_offset) if start_offset else 1) - 1
     first_line = line
     offset = start_offset
-    scan = _SCANNER.scan_once  # the C scanner json.loads uses, minus its per-call overhead
+    scan = _SCANNER  # the C scanner json.loads uses, minus its per-call overhead
     feed = adapter.feed
     with open(p, "rb") as f:
         if start_offset:
@@ -153,7 +171,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
         yield last
 
 
-_SCANNER = json.JSONDecoder()
+# typeshed's JSONDecoder leaves out ``scan_once``, the scanner its __init__ sets on every instance.
+_SCANNER: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _loads_lenient(raw: bytes) -> Any:
@@ -194,7 +213,7 @@ def _document(p: Path, fmt: str, b: TurnBuilder, adapter: _Adapter,
 
 
 def turns_from_messages(messages: list[dict[str, Any]], *,
-                        format: Literal["openai", "anthropic"] | None = None,
+                        format: MessageFormat | None = None,
                         source: str = "<memory>") -> list[Turn]:
     """Turns of a message list handed over by a library caller (OpenAI or Anthropic shape).
 
@@ -202,9 +221,7 @@ def turns_from_messages(messages: list[dict[str, Any]], *,
     """
     if not isinstance(messages, list):
         raise UserError(f"messages must be a list of dicts, got {type(messages).__name__}")
-    if format not in (None, "openai", "anthropic"):
-        raise UserError(f"unknown message format {format!r}", hint="use 'openai' or 'anthropic'")
-    fmt = format or classify_messages(messages)
+    fmt: Format = message_format(format) or classify_messages(messages)
     if fmt not in ("openai", "anthropic"):
         fmt = "openai"  # Responses-style parts ({"type": "input_text", "text"}) read as OpenAI
     report = ParseReport()

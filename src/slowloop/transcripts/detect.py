@@ -33,7 +33,7 @@ _RESPONSES_BLOCKS = frozenset(("input_text", "output_text"))
 def _block_types(content: Any) -> set[str]:
     if not isinstance(content, list):
         return set()
-    return {c.get("type") for c in content if isinstance(c, dict) and isinstance(c.get("type"), str)}
+    return {t for c in content if isinstance(c, dict) and isinstance(t := c.get("type"), str)}
 
 
 def classify_message(msg: Any) -> tuple[Format | None, bool]:

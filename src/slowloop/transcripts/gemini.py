@@ -78,8 +78,8 @@ class GeminiAdapter:
 
     def _call(self, call: dict[str, Any], at: str | None) -> None:
         b = self.b
-        call_id = call.get("id") if isinstance(call.get("id"), str) else None
-        name = call.get("name") if isinstance(call.get("name"), str) else "?"
+        call_id = cid if isinstance(cid := call.get("id"), str) else None
+        name = n if isinstance(n := call.get("name"), str) else "?"
         b.call(call_id, name, call.get("args"), at=call.get("timestamp") or at)
         if "result" not in call and "status" not in call:
             return  # still running

@@ -40,17 +40,16 @@ class OpenAIAdapter:
                 if not isinstance(call, dict):
                     b.problem(line, "a 'tool_calls' entry is not an object")
                     continue
-                fn = call.get("function") if isinstance(call.get("function"), dict) else {}
-                name = fn.get("name") if isinstance(fn.get("name"), str) else "?"
+                fn = f if isinstance(f := call.get("function"), dict) else {}
+                name = n if isinstance(n := fn.get("name"), str) else "?"
                 b.call(call.get("id"), name, parse_args(fn.get("arguments")))
             legacy = msg.get("function_call")
             if isinstance(legacy, dict):
-                name = legacy.get("name") if isinstance(legacy.get("name"), str) else "?"
+                name = n if isinstance(n := legacy.get("name"), str) else "?"
                 b.call(None, name, parse_args(legacy.get("arguments")))
         elif role in ("tool", "function"):
-            name = msg.get("name")
             b.result(msg.get("tool_call_id"), block_text(content),
-                     name=name if isinstance(name, str) else None)
+                     name=n if isinstance(n := msg.get("name"), str) else None)
         else:  # system / developer prompts
             b.skip()
         b.touch(line, end)
