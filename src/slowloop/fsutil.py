@@ -19,10 +19,8 @@ from pathlib import Path
 
 from .errors import ConflictError, LockedError
 
-try:  # POSIX
+if sys.platform != "win32":  # POSIX (Windows has no fcntl: file_lock does not lock there)
     import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 
 def sha256_text(text: str) -> str:
@@ -177,11 +175,11 @@ def confine(path: Path, root: Path | None = None) -> None:
     from .errors import DataError
     from .paths import home
 
-    root = os.path.abspath(root if root is not None else home())
+    top = os.path.abspath(root if root is not None else home())
     target = os.path.abspath(path)
-    if os.path.commonpath([root, target]) != root:
+    if os.path.commonpath([top, target]) != top:
         return
-    real_root = os.path.realpath(root)
+    real_root = os.path.realpath(top)
     real = os.path.realpath(target)
     if os.path.commonpath([real_root, real]) != real_root:
         raise DataError(f"a symlink in the slowloop home leads outside it ({target} -> {real}); "
@@ -210,7 +208,7 @@ def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -
     make_private_dirs(lock_path.parent)
     fd = os.open(str(lock_path), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        if fcntl is None:  # pragma: no cover
+        if sys.platform == "win32":  # pragma: no cover
             yield
             return
         op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX

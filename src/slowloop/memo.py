@@ -301,7 +301,7 @@ class Memo:
             content, _, _ = self._read()
         except DataError as exc:
             return [(exc.line, exc.message.split(": ", 1)[-1], "error")]
-        out = []
+        out: list[tuple[int | None, str, str]] = []
         for s in SECTIONS:
             size, cap = section_chars(content.entries[s]), self.cap(s)
             if size > cap:

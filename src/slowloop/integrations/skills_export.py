@@ -76,9 +76,9 @@ def sync(source: Path, target: Path, *, remove_all: bool = False) -> ExportResul
             os.unlink(entry.path)
             result.removed.append(name)
     for name in sorted(wanted):
-        entry = entries.get(name)
-        if entry is not None:
-            if _ours(entry, source):
+        existing = entries.get(name)
+        if existing is not None:
+            if _ours(existing, source):
                 result.kept.append(name)
             else:
                 result.conflicts.append(name)

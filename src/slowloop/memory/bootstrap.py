@@ -156,15 +156,16 @@ def _file_entries(root: Path, layer: str | None) -> Iterator[MemoryEntry]:
     if p.is_file():
         for d in debts_mod.parse_debts(p.read_text(encoding="utf-8", errors="replace"), str(p)).debts:
             yield MemoryEntry("debt", p, d.line, d.opened, _render_debt(d)[2:], layer)
-    for name, kind in ((STATE, "state"), (SUMMARY, "summary")):
+    kinds: tuple[tuple[str, EntryKind], ...] = ((STATE, "state"), (SUMMARY, "summary"))
+    for name, kind in kinds:
         p = root / name
         if p.is_file():
             pre, secs = sections.split_sections(p.read_text(encoding="utf-8", errors="replace"))
             lead = "\n".join(pre[1:]).strip()
             if lead:
-                yield MemoryEntry(kind, p, 2, None, lead, layer)  # type: ignore[arg-type]
+                yield MemoryEntry(kind, p, 2, None, lead, layer)
             for s in secs:
-                yield MemoryEntry(kind, p, s.line, None, f"{s.title}\n{s.body}".strip(), layer)  # type: ignore[arg-type]
+                yield MemoryEntry(kind, p, s.line, None, f"{s.title}\n{s.body}".strip(), layer)
 
 
 def iter_entries(mem: Memory | Path) -> Iterator[MemoryEntry]:

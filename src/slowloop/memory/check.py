@@ -87,7 +87,7 @@ def status(mem: Memory) -> MemoryStatus:
         size = {"lines": len(text.splitlines()), "tokens": estimate_tokens(text), "chars": len(text)}
         files[name] = {**size, "caps": cap, "exists": mem.path(name).exists()}
         over += [f"{name} {k} {size[k]} > {v}" for k, v in cap.items() if size[k] > v]
-    counts = {st: 0 for st in debts_mod.STATUSES}
+    counts: dict[str, int] = {st: 0 for st in debts_mod.STATUSES}
     open_ids: list[str] = []
     errors: list[str] = []
     if exists:

@@ -19,7 +19,7 @@ from typing import Literal, get_args
 from ..errors import DataError, UserError
 
 DebtStatus = Literal["open", "in-progress", "deferred", "closed"]
-STATUSES: tuple[str, ...] = get_args(DebtStatus)
+STATUSES: tuple[DebtStatus, ...] = get_args(DebtStatus)
 # Everything but closed is carried into the next cycle by an archive.
 OPEN_STATUSES: tuple[str, ...] = ("open", "in-progress", "deferred")
 
@@ -59,11 +59,16 @@ class Debt:
                 "line": self.line}
 
 
+def _known_status(status: str) -> DebtStatus | None:
+    return next((s for s in STATUSES if s == status), None)
+
+
 def validate_status(status: str) -> DebtStatus:
-    if status not in STATUSES:
+    known = _known_status(status)
+    if known is None:
         raise UserError(f"debt status {status!r} is not valid",
                         hint="use one of: " + ", ".join(STATUSES))
-    return status  # type: ignore[return-value]
+    return known
 
 
 def validate_id(debt_id: str) -> str:
@@ -142,12 +147,13 @@ def parse_debts(text: str, path: str) -> DebtsFile:
         m = _LINE.match(line)
         if not m:
             raise DataError(f"not a debt entry: {line[:80]!r}", path=path, line=no, hint=FORMAT_HINT)
-        debt_id, status, rest = m.group("id"), m.group("status"), m.group("rest")
+        debt_id, rest = m.group("id"), m.group("rest")
+        status = _known_status(m.group("status"))
         if not DEBT_ID.match(debt_id):
             raise DataError(f"debt id {debt_id!r} is not valid (expected D- and 4+ digits)",
                             path=path, line=no, hint=FORMAT_HINT)
-        if status not in STATUSES:
-            raise DataError(f"debt {debt_id} has status {status!r}, not one of {', '.join(STATUSES)}",
+        if status is None:
+            raise DataError(f"debt {debt_id} has status {m.group('status')!r}, not one of {', '.join(STATUSES)}",
                             path=path, line=no, hint="fix the status between the brackets")
         if debt_id in seen:
             raise DataError(f"debt {debt_id} appears twice (first on line {seen[debt_id]})",
@@ -164,6 +170,6 @@ def parse_debts(text: str, path: str) -> DebtsFile:
                                     path=path, line=no,
                                     hint="write e.g. (opened 2025-01-05T10:00:00Z; closed 2025-01-09T12:00:00Z)")
                 meta[key] = value.strip()
-        blocks.append(Debt(debt_id, status, rest.strip(), meta.get("opened"), meta.get("updated"),  # type: ignore[arg-type]
+        blocks.append(Debt(debt_id, status, rest.strip(), meta.get("opened"), meta.get("updated"),
                            meta.get("closed"), (), no))
     return DebtsFile(tuple(blocks))

@@ -40,4 +40,4 @@ class Guarded:
 def guarded(provider: Provider | None) -> Provider | None:
     if provider is None or isinstance(provider, Guarded):
         return provider
-    return Guarded(provider)  # type: ignore[return-value]
+    return Guarded(provider)

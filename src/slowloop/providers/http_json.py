@@ -66,32 +66,38 @@ class _Elsewhere(OSError):
     """The socket reached an address that is not the one the privacy check approved."""
 
 
-def _pinned(base: type[http.client.HTTPConnection]) -> type[http.client.HTTPConnection]:
-    class Pinned(base):  # type: ignore[misc, valid-type]
-        """A connection that checks, once connected, that its peer is a loopback address: the
-        check made when the provider was built resolved the name then, and a name can resolve
-        somewhere else a moment later (DNS rebinding)."""
+def _check_peer(conn: http.client.HTTPConnection) -> None:
+    """Once connected, the peer must be a loopback address: the check made when the provider was
+    built resolved the name then, and a name can resolve somewhere else a moment later (DNS
+    rebinding)."""
+    from .privacy import _is_loopback_ip
 
-        def connect(self) -> None:
-            super().connect()
-            from .privacy import _is_loopback_ip
+    peer = conn.sock.getpeername()[0] if conn.sock is not None else ""
+    if not _is_loopback_ip(str(peer)):
+        conn.close()
+        raise _Elsewhere(f"{conn.host} now resolves to {peer}, not a loopback address")
 
-            peer = self.sock.getpeername()[0] if self.sock is not None else ""
-            if not _is_loopback_ip(str(peer)):
-                self.close()
-                raise _Elsewhere(f"{self.host} now resolves to {peer}, not a loopback address")
-    return Pinned
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        _check_peer(self)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    def connect(self) -> None:
+        super().connect()
+        _check_peer(self)
 
 
 class _LoopbackHTTP(urllib.request.HTTPHandler):
     def http_open(self, req):  # noqa: ANN001, D102
-        return self.do_open(_pinned(http.client.HTTPConnection), req)
+        return self.do_open(_PinnedHTTP, req)
 
 
 class _LoopbackHTTPS(urllib.request.HTTPSHandler):
     def https_open(self, req):  # noqa: ANN001, D102
-        return self.do_open(_pinned(http.client.HTTPSConnection), req,
-                            context=self._context)
+        return self.do_open(_PinnedHTTPS, req, context=self._context)
 
 
 def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,

@@ -53,7 +53,7 @@ def resolve_loopback(host: str) -> tuple[bool, str]:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, OSError):
         return False, "the name does not resolve, so it cannot be shown to stay on this machine"
-    addresses = sorted({info[4][0] for info in infos})
+    addresses = sorted({a for info in infos if isinstance(a := info[4][0], str)})
     if addresses and all(_is_loopback_ip(a) for a in addresses):
         return True, f"resolves to {', '.join(addresses)}"
     remote = [a for a in addresses if not _is_loopback_ip(a)]

@@ -8,8 +8,10 @@ differs) and removes what disappeared, so with nothing new it costs a few stat c
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from .. import clock
@@ -32,7 +34,7 @@ def open_index(agent: str, home: Path | None = None) -> RecallIndex:
     return RecallIndex(index_path(agent, home))
 
 
-def _lock(agent: str, home: Path | None) -> object:
+def _lock(agent: str, home: Path | None) -> AbstractContextManager[None]:
     # One refresher per agent at a time: a second one waits, then finds nothing left to do.
     return file_lock(agent_dir(agent, home or default_home()) / "recall.lock", timeout=120)
 
@@ -165,7 +167,8 @@ def _refresh_files(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
 
 def _unique(entries: Iterable[Entry]) -> list[Entry]:
     """Sources must be unique; two entries starting on one line get ``#2``, ``#3``…"""
-    out, seen = [], {}
+    out: list[Entry] = []
+    seen: dict[str, int] = {}
     for e in entries:
         n = seen.get(e.source, 0) + 1
         seen[e.source] = n
@@ -190,8 +193,8 @@ def add_paths(paths: Sequence[str | Path], agent: str = "default", home: Path | 
         resolved.append(str(rp))
     h = home or default_home()
     with open_index(agent, h) as idx:
-        for rp in resolved:
-            idx.add_doc_root(rp, clock.iso())
+        for root in resolved:
+            idx.add_doc_root(root, clock.iso())
     return refresh(agent, h)
 
 
@@ -347,7 +350,7 @@ def search_index(idx: RecallIndex, query: str, *, kinds: tuple[str, ...] | None 
     return hits
 
 
-def _fetch(idx: RecallIndex, ids: list[int]) -> dict[int, object]:
+def _fetch(idx: RecallIndex, ids: list[int]) -> dict[int, sqlite3.Row]:
     if not ids:
         return {}
     rows = idx.conn.execute(f"SELECT id, kind, source, time, text FROM entries "

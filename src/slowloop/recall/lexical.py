@@ -113,8 +113,9 @@ class LexRow:
     score: float
 
 
-def _filters(kinds: tuple[str, ...] | None, since: str | None) -> tuple[str, list]:
-    sql, params = "", []
+def _filters(kinds: tuple[str, ...] | None, since: str | None) -> tuple[str, list[str]]:
+    sql = ""
+    params: list[str] = []
     if kinds:
         sql += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
         params.extend(kinds)

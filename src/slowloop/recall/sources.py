@@ -190,7 +190,7 @@ def skill_entry(path: Path, text: str, fallback_time: str) -> Entry:
     meta, body, _ = split_frontmatter(text)
     name = str(meta.get("name") or path.parent.name)
     description = str(meta.get("description") or "")
-    md = meta.get("metadata") if isinstance(meta.get("metadata"), dict) else {}
+    md = m if isinstance(m := meta.get("metadata"), dict) else {}
     when = md.get("updatedAt") or meta.get("updatedAt") or md.get("createdAt") or meta.get("createdAt")
     title = md.get("title") or meta.get("title") or ""
     head = " — ".join(x for x in (name, str(title)) if x)

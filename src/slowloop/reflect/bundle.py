@@ -20,9 +20,11 @@ The text is Markdown a person can read, and the same inputs give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
@@ -318,7 +320,7 @@ def _select(p: Pending, n_convs: int, max_turns: int) -> tuple[list[int], dict[i
     return [t.id for t in kept], {t.id: _conv_key(t.session_id, t.id) for t in kept}
 
 
-def _predecessor(store: Store, agent_id: int, row) -> object | None:
+def _predecessor(store: Store, agent_id: int, row: sqlite3.Row) -> sqlite3.Row | None:
     if int(row["idx"]) <= 0:
         return None
     rows = store.query(f"SELECT {_TURN_COLS} FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
@@ -394,10 +396,10 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
 
     watermark = max([p.watermark] + [t.id for t in p.turns])
     left_out = len(pending_ids - set(items))  # by the conversation cap or the turn cap
-    facts = dict(agent=agent, now=t_now, p=p, threshold=threshold, watermark=watermark,
-                 left_out=left_out, edits_left=edits_left, conversations=len({i.conv for i in
-                                                                              items.values()}))
-    header_budget = estimate_tokens(_header(truncated=True, **facts)) + 2
+    header = functools.partial(_header, agent=agent, now=t_now, p=p, threshold=threshold,
+                               watermark=watermark, left_out=left_out, edits_left=edits_left,
+                               conversations=len({i.conv for i in items.values()}))
+    header_budget = estimate_tokens(header(truncated=True)) + 2
     fixed = header_budget + (estimate_tokens(metrics_block) + 1 if metrics_block else 0) + \
         sum(estimate_tokens(b) + 1 for _, _, b in edit_blocks)
 
@@ -405,7 +407,7 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
     conv_meta = _conv_meta(items)
 
     def assemble(truncated: bool) -> str:
-        parts = [_header(truncated=truncated, **facts)]
+        parts = [header(truncated=truncated)]
         if metrics_block:
             parts.append(metrics_block)
         timeline: list[tuple[float, int, str]] = [(at, 0, b) for at, _, b in edit_blocks]
@@ -461,10 +463,11 @@ def _steps(items: list[_Item]) -> list[tuple[_Item, Level]]:
     protected = sorted((i for i in items if i.protected), key=order)
     steps: list[tuple[_Item, Level]] = []
     steps += [(i, "dropped") for i in context]
+    lower: tuple[Level, ...] = ("compact", "minimal", "dropped")
     for group in (low, worthy):
-        for level in ("compact", "minimal", "dropped"):
+        for level in lower:
             steps += [(i, level) for i in group]
-    for level in ("compact", "minimal"):
+    for level in lower[:2]:  # compact, minimal: dropping a protected one comes last, below
         steps += [(i, level) for i in protected]
     # Only when even the protected minimum does not fit: drop corrections, least valuable first,
     # each together with the answer it corrects (a correction alone teaches nothing).

@@ -24,7 +24,7 @@ log = logging.getLogger("slowloop.reflect")
 
 
 def recover_all(store: Store) -> list[str]:
-    notes = []
+    notes: list[str] = []
     for row in store.agents():
         notes.extend(f"{row['name']}: {n}" for n in recover(store, row["name"]))
     return notes

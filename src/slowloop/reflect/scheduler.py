@@ -197,8 +197,9 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
     # forced: measured from the last reflection, or from when the agent was first seen
     ref = clock.parse_iso(last) if last else clock.parse_iso(row["created_at"])
     force_after = cfg.scheduler.force_after.seconds
-    forced = ref is not None and t - ref >= force_after
-    if forced:
+    forced = False
+    if ref is not None and t - ref >= force_after:
+        forced = True
         since = _ago(t - ref)
         forced_reason = (f"forced: no reflection for {since}" if last
                          else f"forced: never reflected, first seen {since} ago")

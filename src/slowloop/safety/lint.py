@@ -364,8 +364,8 @@ def _latin(s: str, numbered: bool, has_code: bool) -> _Features:
         trigger = "`…`"
     hedge = _first_group(_RX["hedge"].search(low))
     vague = _first_group(_RX["vague"].search(low))
-    if not vague and directive and not trigger and _RX["vague_tail"].search(low):
-        vague = _RX["vague_tail"].search(low).group(0).strip(" .!")
+    if not vague and directive and not trigger and (tail := _RX["vague_tail"].search(low)):
+        vague = tail.group(0).strip(" .!")
     subject = next((k for k in ("user", "agent", "self") if _RX[k].match(low)), "")
     return _Features(directive, numbered, trigger, hedge, vague, subject,
                      bool(_RX["past"].search(low)))

@@ -305,7 +305,8 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
         if s == seen_start:
             continue
         seen_start = s
-        e = _IDENT_RIGHT.match(text, h).end()
+        m = _IDENT_RIGHT.match(text, h)
+        e = m.end() if m else h  # the pattern matches the empty string, so m is never None
         flag = text.startswith("--", s)
         quoted_key = s > 0 and text[s - 1] in "\"'"
         pos = e
