@@ -485,10 +485,10 @@ def detect_correction(text: str) -> Correction:
     # A sentence where the user owns the mistake ("I gave you the wrong file") is skipped.
     joined = "\n".join(x for x in _sentences(cleaned) if not _GUARD.search(x))
     choice_question = _asks_about_a_choice(joined)
-    low: str | None = joined.lower()
-    forms = _FORM_HINT.search(low) is not None
-    if len(low) != len(joined):  # a letter whose lowercase is longer ("İ"): scan as written
-        low = None
+    lowered = joined.lower()
+    forms = _FORM_HINT.search(lowered) is not None
+    # a letter whose lowercase is longer ("İ"): scan as written
+    low = lowered if len(lowered) == len(joined) else None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()

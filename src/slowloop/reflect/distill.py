@@ -21,8 +21,9 @@ never stated, write procedures longer than one rule, or retire skills. Configure
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 from ..safety.redact import redact
 from ..transcripts.model import ToolCall, Turn

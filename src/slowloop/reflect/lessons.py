@@ -429,9 +429,8 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
     for m in _RX_INSTEAD.finditer(s):
         y = _right_item(s[m.end():])
         left = s[: m.start()]
-        um = None
-        for um in _RX_USE.finditer(left):
-            pass
+        uses = list(_RX_USE.finditer(left))
+        um = uses[-1] if uses else None  # the verb nearest the "instead"
         x = _right_item(left[um.end():]) if um else (_left_item(left)[0] or _last_word(left))
         if not x and not left.strip(" .,;:") and m.group(0).strip().lower() not in ("over", "als"):
             after = _RX_USE.search(s[m.end():])
@@ -479,8 +478,8 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
     for part in re.split(r"(?<=[.!?])\s+", full):  # "No! yarn. Not npm." / "requests again. httpx!"
         lm = _RX_LONE.match(part.strip())
         if lm and category(lm.group("x")) and (y or re.search(r"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht)\s", full, _I)):
-            ny = y or _item((re.search(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht)\s+(?P<y>{_TOKEN})", full, _I)
-                             or re.match("(?P<y>)", "")).group("y"))
+            nm = re.search(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht)\s+(?P<y>{_TOKEN})", full, _I)
+            ny = y or _item(nm.group("y") if nm else "")
             if _distinct(lm.group("x"), ny or "-"):
                 return _item(lm.group("x")), ny, "", "use"
     sm = _RX_SAID.search(s)
