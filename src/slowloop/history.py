@@ -41,7 +41,7 @@ from .fsutil import (
     read_text,
     sha256_text,
 )
-from .store import Store
+from .store import Store, artifacts
 
 ChangeKind = Literal["skill", "memo", "memory"]
 Actor = Literal["slowloop", "person", "reflection", "undo"]
@@ -155,31 +155,6 @@ def _unwrite(c: FileChange) -> None:
         atomic_write(c.path, c.before, expect=None)
 
 
-def _latest_rows(store: Store, agent_id: int,
-                 paths: Iterable[str] | None = None) -> dict[str, tuple[str | None, str]]:
-    """path → (after text, kind) of the newest recorded change of each path (or of ``paths``)."""
-    if paths is None:
-        rows = store.query(
-            "SELECT path, after, kind FROM changes WHERE id IN "
-            "(SELECT MAX(id) FROM changes WHERE agent_id = ? GROUP BY path)", (agent_id,))
-    else:
-        rows = []
-        for p in set(paths):
-            rows += store.query("SELECT path, after, kind FROM changes WHERE agent_id = ? AND "
-                                "path = ? ORDER BY id DESC LIMIT 1", (agent_id, p))
-    return {r["path"]: (r["after"], r["kind"]) for r in rows}
-
-
-def _insert(db, agent_id: int, *, kind: str, target: str, op: str, actor: str,
-            reflection_id: int | None, path: str, before: str | None, after: str | None,
-            note: str) -> int:
-    cur = db.execute(
-        "INSERT INTO changes(agent_id, at, kind, target, op, actor, reflection_id, path, before, "
-        "after, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (agent_id, clock.iso(), kind, target, op, actor, reflection_id, path, before, after, note))
-    return int(cur.lastrowid)
-
-
 def apply_changes(changes: Sequence[FileChange], *, store: Store, agent: str, actor: str,
                   reflection_id: int | None = None, note: str = "") -> list[int]:
     """Write ``changes`` as one unit and record each; returns the new change ids, in order."""
@@ -218,7 +193,7 @@ def _apply(changes: Sequence[FileChange], *, store: Store, agent: str, actor: st
     # 3. record: first what a person changed since our last record, then our changes
     ids: list[int] = []
     with store.transaction() as db:
-        known = _latest_rows(store, agent_id, [str(c.path) for c in changes])
+        known = artifacts.latest_changes(store, agent_id, [str(c.path) for c in changes])
         seen: set[str] = set()
         for c in changes:
             key = str(c.path)
@@ -227,17 +202,19 @@ def _apply(changes: Sequence[FileChange], *, store: Store, agent: str, actor: st
             seen.add(key)
             last_after = known[key][0] if key in known else None
             if _hash(last_after) != c.before_hash:
-                _insert(db, agent_id, kind=c.kind, target=c.target,
-                        op="edit" if c.before is not None else "delete", actor="person",
-                        reflection_id=None, path=key, before=last_after, after=c.before,
-                        note="noticed before a slowloop write")
+                artifacts.insert_change(
+                    db, agent_id, at=clock.iso(), kind=c.kind, target=c.target,
+                    op="edit" if c.before is not None else "delete", actor="person",
+                    reflection_id=None, path=key, before=last_after, after=c.before,
+                    note="noticed before a slowloop write")
         for i, c in enumerate(changes):
-            cid = _insert(db, agent_id, kind=c.kind, target=c.target, op=c.op, actor=actor,
-                          reflection_id=reflection_id, path=str(c.path), before=c.before,
-                          after=c.after, note=c.note or note)
+            cid = artifacts.insert_change(
+                db, agent_id, at=clock.iso(), kind=c.kind, target=c.target, op=c.op, actor=actor,
+                reflection_id=reflection_id, path=str(c.path), before=c.before, after=c.after,
+                note=c.note or note)
             ids.append(cid)
-            for old in (undoes[i] if undoes else ()):
-                db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (cid, old))
+            if undoes and undoes[i]:
+                artifacts.mark_undone(db, undoes[i], by=cid)
     return ids
 
 
@@ -255,7 +232,9 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
     if not files and store.agent_id(agent, create=False) is None:
         return []  # nothing on disk, no such agent: a read must not create one
     agent_id = store.agent_id(agent)
-    known = _latest_rows(store, agent_id)
+    # only the given files' records, unless deletions of a whole kind are looked for
+    known = artifacts.latest_changes(
+        store, agent_id, None if known_kind is not None else [str(p) for p, _, _ in files])
     pending: list[tuple[str, str, str, str, str | None, str | None]] = []
     given: set[str] = set()
     for path, kind, target in files:
@@ -275,19 +254,21 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
         return []
     ids = []
     with store.transaction() as db:
-        fresh = _latest_rows(store, agent_id)  # another process may have recorded it meanwhile
+        # another process may have recorded it meanwhile
+        fresh = artifacts.latest_changes(store, agent_id, [p[0] for p in pending])
         for key, kind, target, op, before, after in pending:
             if key in fresh and _hash(fresh[key][0]) == _hash(after):
                 continue
-            ids.append(_insert(db, agent_id, kind=kind, target=target, op=op, actor="person",
-                               reflection_id=None, path=key, before=before, after=after,
-                               note="noticed: the file differs from what slowloop last wrote"))
+            ids.append(artifacts.insert_change(
+                db, agent_id, at=clock.iso(), kind=kind, target=target, op=op, actor="person",
+                reflection_id=None, path=key, before=before, after=after,
+                note="noticed: the file differs from what slowloop last wrote"))
     return ids
 
 
 # -- reading ----------------------------------------------------------------------------------
 
-def _record(row) -> ChangeRecord:
+def _record(row: artifacts.Row) -> ChangeRecord:
     return ChangeRecord(id=row["id"], at=row["at"], kind=row["kind"], target=row["target"],
                         op=row["op"], actor=row["actor"], reflection_id=row["reflection_id"],
                         path=row["path"], before=row["before"], after=row["after"],
@@ -300,32 +281,29 @@ def history(store: Store, agent: str, *, limit: int = 50,
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return []
-    where = "" if include_touches else " AND op != 'touch'"
-    rows = store.query(f"SELECT * FROM changes WHERE agent_id = ?{where} ORDER BY id DESC LIMIT ?",
-                       (agent_id, int(limit)))
-    return [_record(r) for r in rows]
+    return [_record(r) for r in artifacts.list_changes(store, agent_id, limit=limit,
+                                                         include_touches=include_touches)]
 
 
 def get_change(store: Store, agent: str, change_id: int) -> ChangeRecord:
     agent_id = store.agent_id(agent, create=False)
-    rows = store.query("SELECT * FROM changes WHERE id = ? AND agent_id = ?", (int(change_id), agent_id))
-    if not rows:
+    row = artifacts.get_change(store, agent_id, change_id)
+    if row is None:
         raise UserError(f"no change {change_id} for agent {agent!r}",
                         hint="see `slowloop history` for the change ids")
-    return _record(rows[0])
+    return _record(row)
 
 
 # -- undo -------------------------------------------------------------------------------------
 
-def _latest_effective(store: Store, agent_id: int, path: str) -> ChangeRecord | None:
-    rows = store.query("SELECT * FROM changes WHERE agent_id = ? AND path = ? AND op != 'touch' "
-                       "ORDER BY id DESC LIMIT 1", (agent_id, path))
-    return _record(rows[0]) if rows else None
+def _latest_effective(store: Store, agent_id: int, paths: Iterable[str]) -> dict[str, ChangeRecord]:
+    """path → its newest change that is not a ``touch``, for all of ``paths`` in one query."""
+    return {p: _record(r) for p, r in artifacts.latest_effective_changes(store, agent_id, paths).items()}
 
 
-def _revert_plan(store: Store, agent_id: int, first: ChangeRecord, last: ChangeRecord) -> FileChange:
-    """The change that takes ``first.path`` from ``last.after`` back to ``first.before``."""
-    latest = _latest_effective(store, agent_id, first.path)
+def _revert_plan(latest: ChangeRecord | None, first: ChangeRecord, last: ChangeRecord) -> FileChange:
+    """The change that takes ``first.path`` from ``last.after`` back to ``first.before``;
+    ``latest`` is the path's newest recorded change (not a touch)."""
     if latest is None or _hash(latest.after) != _hash(last.after):
         by = f"change {latest.id} ({latest.actor} {latest.op})" if latest else "a later change"
         raise ConflictError(f"{first.path} was changed again after change {last.id}, by {by}",
@@ -337,10 +315,14 @@ def _revert_plan(store: Store, agent_id: int, first: ChangeRecord, last: ChangeR
                       kind=first.kind, target=first.target, op="undo", archive_to=archive_to)
 
 
-def _notice_path(store: Store, agent: str, rec: ChangeRecord) -> None:
-    p = Path(rec.path)
-    notice_person_edits(store, agent, [(p, rec.kind, rec.target)] if p.exists() else [],
-                        known_kind=rec.kind if not p.exists() else None)
+def _notice_paths(store: Store, agent: str, recs: Sequence[ChangeRecord]) -> None:
+    """Record a person's edits to the files of ``recs`` (and their deletions) before undoing:
+    one pass for the files that exist, one per kind of file that is gone."""
+    present = [(Path(r.path), r.kind, r.target) for r in recs if Path(r.path).exists()]
+    if present:
+        notice_person_edits(store, agent, present)
+    for kind in dict.fromkeys(r.kind for r in recs if not Path(r.path).exists()):
+        notice_person_edits(store, agent, [], known_kind=kind)
 
 
 def undo(store: Store, agent: str, change_id: int) -> int:
@@ -349,9 +331,9 @@ def undo(store: Store, agent: str, change_id: int) -> int:
     if rec.undone_by is not None:
         raise UserError(f"change {change_id} was already undone by change {rec.undone_by}",
                         hint=f"`slowloop history undo {rec.undone_by}` redoes it")
-    _notice_path(store, agent, rec)
+    _notice_paths(store, agent, [rec])
     agent_id = store.agent_id(agent)
-    fc = _revert_plan(store, agent_id, rec, rec)
+    fc = _revert_plan(_latest_effective(store, agent_id, [rec.path]).get(rec.path), rec, rec)
     return _apply([fc], store=store, agent=agent, actor="undo", note=f"undo of change {rec.id}",
                   undoes=[[rec.id]])[0]
 
@@ -359,20 +341,18 @@ def undo(store: Store, agent: str, change_id: int) -> int:
 def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
     """Revert every change of one reflection, newest first, as one unit; returns the undo ids."""
     agent_id = store.agent_id(agent, create=False)
-    rows = [_record(r) for r in store.query(
-        "SELECT * FROM changes WHERE agent_id = ? AND reflection_id = ? AND undone_by IS NULL "
-        "AND op != 'touch' ORDER BY id", (agent_id, int(reflection_id)))]
+    rows = [_record(r) for r in artifacts.reflection_changes(store, agent_id, reflection_id)]
     if agent_id is None or not rows:
         raise UserError(f"reflection {reflection_id} of agent {agent!r} has no change left to undo",
                         hint="see `slowloop history` for reflection ids (R<n>)")
     by_path: dict[str, list[ChangeRecord]] = {}
     for r in rows:
         by_path.setdefault(r.path, []).append(r)
-    for recs in by_path.values():
-        _notice_path(store, agent, recs[-1])
+    _notice_paths(store, agent, [recs[-1] for recs in by_path.values()])
     # newest path first, so the batch reverts in the reverse order it was applied
     ordered = sorted(by_path.values(), key=lambda recs: recs[-1].id, reverse=True)
-    plans = [_revert_plan(store, agent_id, recs[0], recs[-1]) for recs in ordered]
+    latest = _latest_effective(store, agent_id, by_path)
+    plans = [_revert_plan(latest.get(recs[0].path), recs[0], recs[-1]) for recs in ordered]
     return _apply(plans, store=store, agent=agent, actor="undo",
                   note=f"undo of reflection R{reflection_id}",
                   undoes=[[r.id for r in recs] for recs in ordered])
