@@ -44,7 +44,7 @@ from .paths import home as _home
 from .skills.format import Skill
 from .skills.lexical import terms
 from .skills.library import SkillLibrary
-from .store import Store
+from .store import Store, artifacts
 from .tokens import estimate_tokens
 
 INDEX_DESCRIPTION_CHARS = 240
@@ -105,9 +105,8 @@ def _usage(store: Store, agent: str) -> dict[str, tuple[int, float | None]]:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return {}
-    rows = store.query("SELECT skill, COUNT(*) AS n, MAX(at) AS last FROM invocations "
-                       "WHERE agent_id = ? GROUP BY skill", (agent_id,))
-    return {r["skill"]: (int(r["n"]), clock.parse_iso(r["last"])) for r in rows}
+    return {skill: (n, clock.parse_iso(last))
+            for skill, (n, last) in artifacts.skill_usage(store, agent_id).items()}
 
 
 def _recency(ts: float | None, now: float) -> float:
@@ -250,8 +249,6 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
         agent_id = store.agent_id(agent)
         at = clock.iso()
         bootstrap_id = f"{clock.iso(now, micro=True)}-{os.getpid()}"
-        with store.transaction() as db:
-            db.executemany("INSERT INTO impressions(agent_id, skill, at, bootstrap_id) VALUES (?, ?, ?, ?)",
-                           [(agent_id, name, at, bootstrap_id) for name in shown])
+        artifacts.record_impressions(store, agent_id, shown, bootstrap_id, at=at)
     text = "\n\n".join(parts).rstrip() + "\n" if parts else ""
     return Bootstrap(text=text, skills_shown=shown, tokens=estimate_tokens(text))

@@ -21,7 +21,7 @@ from ..errors import ConflictError, DataError, UserError
 from ..fsutil import file_lock, lock_path_for, read_text
 from ..history import FileChange, apply_changes, archive_path, notice_person_edits
 from ..paths import agent_dir as _agent_dir, home as _home
-from ..store import Store
+from ..store import Store, artifacts
 from .eviction import Candidate, Eviction, choose_eviction
 from .format import (
     SKILL_FILE,
@@ -172,10 +172,8 @@ class SkillLibrary:
             if source not in ("library", "cli", "mcp", "transcript"):
                 raise UserError(f"unknown invocation source {source!r}",
                                 hint="use library, cli, mcp or transcript")
-            agent_id = self.store.agent_id(self.agent)
-            with self.store.transaction() as db:
-                db.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id) "
-                           "VALUES (?, ?, ?, ?, ?)", (agent_id, name, clock.iso(), source, turn_id))
+            artifacts.record_invocation(self.store, self.store.agent_id(self.agent), name,
+                                        at=clock.iso(), source=source, turn_id=turn_id)
             self._flush_last_used(skill)
         return skill.body
 
@@ -230,30 +228,24 @@ class SkillLibrary:
         if skill is not None:
             validate_name(skill)
             names = [skill]
-            rows = self.store.query("SELECT turn_id FROM invocations WHERE agent_id = ? AND skill = ? "
-                                    "ORDER BY id DESC LIMIT 1", (agent_id, skill))
-            turn_id = rows[0]["turn_id"] if rows else None
-            if not rows and not self.path_of(skill).exists() and self._latest_archived(skill) is None:
+            last = artifacts.last_invocation(self.store, agent_id, skill)
+            turn_id = last["turn_id"] if last else None
+            if last is None and not self.path_of(skill).exists() and self._latest_archived(skill) is None:
                 # a typo would otherwise become metrics for a skill that never existed
                 raise UserError(f"no skill named {skill!r} for agent {self.agent!r}",
                                 hint="see `slowloop skills list` (retired ones: --retired)")
         else:
-            rows = self.store.query("SELECT skill, turn_id FROM invocations WHERE agent_id = ? "
-                                    "ORDER BY id DESC LIMIT 1", (agent_id,))
-            if not rows:
+            last = artifacts.last_invocation(self.store, agent_id)
+            if last is None:
                 raise UserError(f"agent {self.agent!r} has read no skill yet, so there is nothing "
                                 "to credit the edit to", hint="name it: record-edit --skill NAME")
-            turn_id = rows[0]["turn_id"]
+            turn_id = last["turn_id"]
             if turn_id is None:
-                names = [rows[0]["skill"]]
+                names = [last["skill"]]
             else:
-                names = [r["skill"] for r in self.store.query(
-                    "SELECT DISTINCT skill FROM invocations WHERE agent_id = ? AND turn_id = ? "
-                    "ORDER BY skill", (agent_id, turn_id))]
-        with self.store.transaction() as db:
-            for n in names:
-                db.execute("INSERT INTO edits(agent_id, skill, at, source, turn_id, note) "
-                           "VALUES (?, ?, ?, 'explicit', ?, ?)", (agent_id, n, clock.iso(), turn_id, note))
+                names = artifacts.skills_read_in_turn(self.store, agent_id, turn_id)
+        artifacts.record_edits(self.store, agent_id, names, at=clock.iso(), turn_id=turn_id,
+                               note=note, source="explicit")
         return names
 
     def _latest_archived(self, name: str) -> Path | None:

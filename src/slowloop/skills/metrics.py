@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..store import Store
+from ..store import Store, artifacts
 
 
 @dataclass(frozen=True)
@@ -51,41 +51,14 @@ def skill_metrics(store: Store, agent: str, *,
                   names: Iterable[str] | None = None) -> dict[str, SkillMetrics]:
     """Metrics for every skill the ledger mentions for ``agent`` (plus ``names``, zero-filled)."""
     agent_id = store.agent_id(agent, create=False)
-    counts: dict[str, dict[str, Any]] = {}
-
-    def slot(skill: str) -> dict[str, Any]:
-        return counts.setdefault(skill, {"impressions": 0, "invocations": 0, "edits": 0,
-                                         "ineffective": 0, "judged": 0, "last": None})
-
-    for name in names or ():
-        slot(name)
+    asked = list(dict.fromkeys(names or ()))
     if agent_id is None:
-        return {name: SkillMetrics(name) for name in counts}
-
-    for row in store.query("SELECT skill, COUNT(*) AS n FROM impressions WHERE agent_id = ? "
-                           "GROUP BY skill", (agent_id,)):
-        slot(row["skill"])["impressions"] = int(row["n"])
-    for row in store.query("SELECT skill, COUNT(*) AS n, MAX(at) AS last FROM invocations "
-                           "WHERE agent_id = ? GROUP BY skill", (agent_id,)):
-        s = slot(row["skill"])
-        s["invocations"] = int(row["n"])
-        s["last"] = row["last"]
-    # An edit about a turn counts once per turn; an edit without a turn (record-edit from the CLI)
-    # is one edited use on its own.
-    for row in store.query(
-            "SELECT skill, COUNT(DISTINCT CASE WHEN turn_id IS NULL THEN 'e' || id "
-            "ELSE 't' || turn_id END) AS n FROM edits "
-            "WHERE agent_id = ? AND skill IS NOT NULL AND source IN ('explicit', 'correction') "
-            "GROUP BY skill", (agent_id,)):
-        slot(row["skill"])["edits"] = int(row["n"])
-    for row in store.query(
-            "SELECT i.skill AS skill, COUNT(*) AS judged, "
-            "SUM(CASE WHEN t.ended_in_real_error = 1 THEN 1 ELSE 0 END) AS bad "
-            "FROM invocations i JOIN turns t ON t.id = i.turn_id "
-            "WHERE i.agent_id = ? AND t.aborted = 0 GROUP BY i.skill", (agent_id,)):
-        s = slot(row["skill"])
-        s["judged"] = int(row["judged"])
-        s["ineffective"] = int(row["bad"] or 0)
+        return {name: SkillMetrics(name) for name in asked}
+    found = artifacts.skill_counts(store, agent_id)  # every skill at once, not one query each
+    zero = {"impressions": 0, "invocations": 0, "edits": 0, "ineffective": 0, "judged": 0,
+            "last": None}
+    counts = {name: found.get(name, zero) for name in asked}  # the names asked for first
+    counts.update(found)
 
     out: dict[str, SkillMetrics] = {}
     for name, c in counts.items():
