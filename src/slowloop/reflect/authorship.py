@@ -8,11 +8,12 @@ person wrote it. Undo restores someone else's words, so it is looked through.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import SlowloopError
 from ..memo import _resolve
-from ..store import Store
+from ..store import Store, artifacts
 from .actions import Action
 
 MACHINE = ("reflection", "slowloop")
@@ -20,9 +21,7 @@ MACHINE = ("reflection", "slowloop")
 
 def author_of(store: Store, agent_id: int, path: Path, fragment: str) -> str:
     """``"person"`` or the machine actor that wrote ``fragment`` in ``path``."""
-    rows = store.query("SELECT actor, before, after FROM changes WHERE agent_id = ? AND path = ?"
-                       " ORDER BY id DESC", (agent_id, str(path)))
-    for r in rows:
+    for r in artifacts.change_texts(store, agent_id, str(path)):
         if r["actor"] == "undo":
             continue
         if fragment in (r["after"] or "") and fragment not in (r["before"] or ""):
@@ -30,14 +29,23 @@ def author_of(store: Store, agent_id: int, path: Path, fragment: str) -> str:
     return "person"
 
 
-def person_touched(store: Store, agent_id: int, path: Path) -> bool:
-    """Whether a person wrote any of the file: created it by hand or edited it since."""
-    rows = store.query("SELECT actor, op FROM changes WHERE agent_id = ? AND path = ?",
-                       (agent_id, str(path)))
-    if not rows:
-        return path.exists()
-    return any(r["actor"] == "person" for r in rows) or not any(
-        r["actor"] in MACHINE and r["op"] in ("create", "merge") for r in rows)
+def persons_files(store: Store, agent_id: int, paths: Iterable[Path]) -> list[Path]:
+    """Those of ``paths`` a person wrote any of: created by hand or edited since (one query).
+
+    A file no change was recorded for is a person's when it exists."""
+    paths = list(paths)
+    changes = artifacts.change_actors(store, agent_id, [str(p) for p in paths])
+    out = []
+    for path in paths:
+        rows = changes.get(str(path))
+        if not rows:
+            mine = path.exists()
+        else:
+            mine = any(actor == "person" for actor, _ in rows) or not any(
+                actor in MACHINE and op in ("create", "merge") for actor, op in rows)
+        if mine:
+            out.append(path)
+    return out
 
 
 def persons_words_at_stake(action: Action, store: Store, agent_id: int, lib, memo) -> str:
@@ -59,11 +67,11 @@ def persons_words_at_stake(action: Action, store: Store, agent_id: int, lib, mem
         if author_of(store, agent_id, path, action.old) == "person":
             return f"would rewrite text a person wrote in skill {action.name}: {action.old[:120]!r}"
     elif action.type in ("merge_skills", "retire_skill"):
-        names = action.names if action.type == "merge_skills" else (action.name,)
-        mine = [n for n in names if person_touched(store, agent_id, lib.path_of(n))]
+        names = list(action.names if action.type == "merge_skills" else (action.name,))
         if action.type == "merge_skills" and action.into and action.into not in names:
-            if person_touched(store, agent_id, lib.path_of(action.into)):
-                mine.append(action.into)
+            names.append(action.into)
+        touched = set(persons_files(store, agent_id, [lib.path_of(n) for n in names]))
+        mine = [n for n in names if lib.path_of(n) in touched]
         if mine:
             verb = "merge over" if action.type == "merge_skills" else "retire"
             return f"would {verb} skill(s) a person wrote or edited: {', '.join(mine)}"

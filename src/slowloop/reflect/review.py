@@ -21,7 +21,7 @@ from .. import clock
 from ..errors import UserError
 from ..history import apply_changes
 from ..paths import home as default_home
-from ..store import Store
+from ..store import Store, artifacts
 from .actions import Action, _to_action
 
 
@@ -47,35 +47,31 @@ class Proposal:
         return f"{a.get('type')} {what}: {' '.join(str(text).split())[:160]}"
 
 
-def hold(db, agent_id: int, reflection_id: int | None, action: Action, reason: str) -> int:
+def hold(tx: artifacts.Tx, agent_id: int, reflection_id: int | None, action: Action,
+         reason: str) -> int:
     """Record one held action (inside the caller's transaction); returns its id."""
-    return int(db.execute(
-        "INSERT INTO proposals(agent_id, reflection_id, at, action, reason) VALUES (?,?,?,?,?)",
-        (agent_id, reflection_id, clock.iso(), json.dumps(action.to_dict(), ensure_ascii=False),
-         reason)).lastrowid)
+    return artifacts.insert_proposal(tx, agent_id, reflection_id, at=clock.iso(),
+                                     action=json.dumps(action.to_dict(), ensure_ascii=False),
+                                     reason=reason)
 
 
-def _row(r, agent: str) -> Proposal:
+def _row(r: artifacts.Row, agent: str) -> Proposal:
     return Proposal(id=int(r["id"]), agent=agent, reflection_id=r["reflection_id"], at=r["at"],
                     action=json.loads(r["action"]), reason=r["reason"], status=r["status"],
                     decided_at=r["decided_at"], outcome=r["outcome"])
 
 
 def proposals(store: Store, agent: str, *, include_decided: bool = False) -> list[Proposal]:
-    agent_id = store.agent_id(agent)
-    sql = "SELECT * FROM proposals WHERE agent_id = ?"
-    if not include_decided:
-        sql += " AND status = 'pending'"
-    return [_row(r, agent) for r in store.query(sql + " ORDER BY id", (agent_id,))]
+    return [_row(r, agent) for r in artifacts.list_proposals(store, store.agent_id(agent),
+                                                             include_decided=include_decided)]
 
 
 def _pending(store: Store, agent: str, proposal_id: int) -> Proposal:
-    rows = store.query("SELECT * FROM proposals WHERE id = ? AND agent_id = ?",
-                       (proposal_id, store.agent_id(agent)))
-    if not rows:
+    row = artifacts.get_proposal(store, store.agent_id(agent), proposal_id)
+    if row is None:
         raise UserError(f"agent {agent!r} has no proposal {proposal_id}",
                         hint="see `slowloop review list`")
-    p = _row(rows[0], agent)
+    p = _row(row, agent)
     if p.status != "pending":
         raise UserError(f"proposal {proposal_id} was already {p.status} at {p.decided_at}")
     return p
@@ -83,9 +79,7 @@ def _pending(store: Store, agent: str, proposal_id: int) -> Proposal:
 
 def _decide(store: Store, p: Proposal, status: str, outcome: str) -> Proposal:
     now = clock.iso()
-    with store.transaction() as db:
-        db.execute("UPDATE proposals SET status = ?, decided_at = ?, outcome = ? WHERE id = ?",
-                   (status, now, outcome, p.id))
+    artifacts.decide_proposal(store, p.id, status=status, decided_at=now, outcome=outcome)
     return Proposal(**{**p.to_dict(), "status": status, "decided_at": now, "outcome": outcome})
 
 
