@@ -78,7 +78,7 @@ def reindex(agent: str = "default", home: Path | None = None, *, embed: bool = F
 def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int]:
     if not db_path(h).exists():
         return 0, 0, 0  # nothing recorded yet; opening the store would create it
-    from ..store import Store
+    from ..store import Store, artifacts
 
     with Store(home=h) as store:
         aid = store.agent_id(agent, create=False)
@@ -86,7 +86,7 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
             return 0, 0, idx.remove_origin(sources.TURNS_ORIGIN)
         after_id = int(idx.get_meta("turns.max_id", "0") or 0)
         after_updated = idx.get_meta("turns.max_updated", "") or ""
-        rows = sources.read_turns(store, aid, after_id, after_updated)
+        rows = artifacts.turns_since(store, aid, after_id, after_updated)
         added = updated = removed = 0
         if rows:
             added, updated = idx.upsert(sources.turn_entry(r) for r in rows)
@@ -94,8 +94,8 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
             idx.set_meta("turns.max_updated", max([after_updated, *(r["updated_at"] or "" for r in rows)]))
         indexed = int(idx.conn.execute("SELECT COUNT(*) FROM entries WHERE origin = ?",
                                        (sources.TURNS_ORIGIN,)).fetchone()[0])
-        if indexed != sources.turn_count(store, aid):
-            live = {f"turn:{i}" for i in sources.turn_ids(store, aid)}
+        if indexed != artifacts.turn_count(store, aid):
+            live = {f"turn:{i}" for i in artifacts.turn_ids(store, aid)}
             stale = [r[0] for r in idx.conn.execute("SELECT source FROM entries WHERE origin = ?",
                                                     (sources.TURNS_ORIGIN,)) if r[0] not in live]
             removed = idx.delete_sources(stale)

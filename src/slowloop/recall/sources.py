@@ -3,7 +3,8 @@
 Every collector lives here so the day a source module changes its files, one module changes:
 
 * turns: the ledger's ``turns`` table (user text + assistant text, tool names and error outputs as
-  context), read incrementally by turn id and ``updated_at``;
+  context), read incrementally by turn id and ``updated_at`` (through
+  ``slowloop.store.artifacts.turns_since``);
 * skills: ``<agent dir>/skills/<name>/SKILL.md``, one entry each;
 * memo: ``<agent dir>/memo.md``, one entry per section;
 * operational memory: ``<agent dir>/memory/**.md`` through ``slowloop.memory.iter_entries`` (one
@@ -86,22 +87,6 @@ def turn_entry(row: Any) -> Entry:
     return Entry(kind="turn", source=f"turn:{row['id']}", time=normalize_time(when),
                  text=text[:MAX_ENTRY_CHARS], context="\n".join(context)[:MAX_ENTRY_CHARS],
                  origin=TURNS_ORIGIN)
-
-
-def read_turns(store: Any, agent_id: int, after_id: int, after_updated: str) -> list[Any]:
-    """Turns added after ``after_id`` or rewritten after ``after_updated`` (a grown session)."""
-    return store.query(
-        "SELECT id, user_text, data, started_at, recorded_at, updated_at, session_id FROM turns "
-        "WHERE agent_id = ? AND (id > ? OR updated_at >= ?) ORDER BY id",
-        (agent_id, after_id, after_updated))
-
-
-def turn_ids(store: Any, agent_id: int) -> set[int]:
-    return {int(r[0]) for r in store.query("SELECT id FROM turns WHERE agent_id = ?", (agent_id,))}
-
-
-def turn_count(store: Any, agent_id: int) -> int:
-    return int(store.query("SELECT COUNT(*) FROM turns WHERE agent_id = ?", (agent_id,))[0][0])
 
 
 # -- which files ------------------------------------------------------------------------------
