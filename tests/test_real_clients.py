@@ -280,6 +280,8 @@ def test_codex_learns_a_correction_and_the_next_session_starts_with_it(codex_bin
         resumed_bootstraps = sum(1 for r in srv.seen("openai")[:n]
                                  if "What I know about how I work" in r.text())
     assert "httpx" in first and "never requests" in first.replace("`", ""), first[:3000]
+    # session 3's Stop hook observes in the background: wait for its turn, then check them all
+    _wait(lambda: len(_turns(sh)) >= 3, 60, "session 3's turn to be recorded")
     texts = [t for name, t in _turns(sh) if name == "shop"]
     assert texts == ["add a client that fetches the status page", CORRECTION, "now fetch the page again"]
     assert resumed_bootstraps == 0  # nothing learned yet in sessions 1-2
