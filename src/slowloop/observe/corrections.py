@@ -84,6 +84,9 @@ _RERUN_OBJECT = (r"(?!\s+(?:(?:il|la|i|le|lo|l'|o|a|os|as|el|los|las|les|des|du|
 _OPENING_NO = (r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]"
                r"|\s+(?:no|non|nein|não|nao)\b)"
                r"(?!\s*(?:thanks|thank you|grazie|obrigad|merci|gracias|danke))"
+               # "no, I haven't deployed it yet" answers the agent's question: nothing is rejected
+               r"(?!(?:(?!\byou\b|\btu\b|\bdu\b|\bvocê\b)[^\n]){0,25}?"
+               r"\b(?:yet|ancora|pas encore|noch nicht|todavía|aún|ainda)\b)"
                r"(?![^\n]{0,12}?" + _THATS_ALL + ")")
 
 _CUES: dict[str, tuple[_Cue, ...]] = {
@@ -98,7 +101,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|dropped|duplicated)\b",
         r"\byou(?:'ve| have)? \w+(?:ed|put|set|made|wrote|left|did)\b.{0,60}\bagain\b",
         r"\bnot what i (?:asked|wanted|meant|said)\b",
-        r"\bi (?:said|told you|already told you|asked (?:you )?(?:to|for)|meant|wanted)\b",
+        r"\bi (?<!what i )(?:said|told you|already told you|asked (?:you )?(?:to|for)|meant|wanted)\b",
         r"\b(?:don'?t|do not|never)\s+(?!forget|worry|hesitate|bother|mind)\w+",
         r"\b(?:stop|quit)\s+\w+ing\b", r"^instead of\b(?!\s+(?:me|us|having to|doing (?:it|this)))",
         r"\byou (?:broke|forgot|missed|deleted|removed|ignored|misunderstood|misread|skipped"
@@ -142,12 +145,12 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
     "ja": _cues(r"間違(?!いやすい|えやすい)|まちが(?!いやすい)", question=True) + _cues(
         r"違います|違う|ちがう|ちがいます|そうじゃな|そうではな|じゃなくて(?=[、,])",
         r"正しくな|誤って",
-        r"元に戻|もとに戻|やり直|(?<!気に)(?<!心配)(?<!無理)(?<!急が)(?:さ|え|ら|わ|け|か)ないで",
-        r"言ったのに|言いましたよね|言ったように|言ったでしょう|と言いました|頼んでいない|頼んでません",
+        r"元に戻|もとに戻|やり直|(?<!気に)(?<!心配)(?<!無理)(?<!急が)(?:さ|え|ら|わ|け|か)ないで(?!す)",
+        r"言ったのに|言いましたよね|言ったように|言ったでしょう|と言いました|頼んでいない|頼んでません|頼んでな",
         r"動きません|動かない|まだ(?:動|エラー|失敗|直って)|直っていない|直ってない",
         r"そういう意味(?:では|じゃ)",
-        r"勝手に", r"^(?:いや|いいえ)[、,](?!\s*(?:以上|大丈夫|結構|特に|ありがと|それで))", r"言った(?:はず|じゃない|よね)", r"^逆です|逆になって|逆でした",
-        r"なぜ.{0,30}(?:使って|して|した)|どうして.{0,30}(?:使って|して|した)",
+        r"勝手に", r"^(?:いや|いいえ)[、,](?!\s*(?:以上|大丈夫|結構|特に|ありがと|それで|まだ))", r"言った(?:はず|じゃない|よね)", r"^逆です|逆になって|逆でした",
+        r"(?:なぜ|どうして|なんで).{0,30}(?:使って|して|した|入れた|追加した|変えた|消した|書いた)",
         r"上書きし|また.{0,40}(?:ていますね|ましたね|てますね)|を戻して|戻してください|無視",
         r"(?:その|この|それ|これ|そっち|こっち).{0,20}(?:じゃ|では)(?:ないです|ありません)",
         r"頼んだの(?:は|と).{0,20}(?:違|じゃな|ではな)",
@@ -160,13 +163,13 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         _OPENING_NO, r"\bnon (?:è|e') (?:corretto|giusto|quello che|così)\b", r"^non così\b",
         r"\bhai sbagliato\b|\bhai frainteso\b",
         r"\bti (?:avevo|ho) (?:già )?detto\b|\bte l'ho (?:già )?detto\b|\bcome ti ho chiesto\b",
-        r"\bnon ti ho chiesto\b|\bperché hai\b|\bannulla\b|\bripristina\b|\brimetti\w*\b",
+        r"\bnon ti ho chiesto\b|\bperch[éèe] hai\b|\bannulla\b|\bripristina\b|\brimetti\w*\b",
         r"\bancora non funziona\b|\bnon funziona ancora\b|\bcontinua a non\b",
         r"\bnon (?!preoccup)\w+(?:are|ere|ire)\b|\bsmetti di\b|^invece di\b",
         r"\brifall[oa]\b|\brifai\b" + _RERUN_OBJECT + r"|\briscrivil[oa]\b", r"\bil contrario di\b|\bal contrario\b",
         r"\bintendevo\b|^non è (?:quel|questo|il|la|lo)\b|\binvertit[oa]\b",
         r"\bhai (?:sovrascritto|cancellato|rotto|rimosso|eliminato|ignorato|dimenticato|perso"
-        r"|tolto)\b|\bhai di nuovo\b|\bperché (?:usi|stai|continui)\b",
+        r"|tolto)\b|\bhai di nuovo\b|\bperch[éèe] (?:usi|stai|continui)\b",
         r"\bma non hai\b|\bnon hai (?!bisogno|fretta|tempo)\w+(?:ato|uto|ito)\b",
         r"\bnon funziona più\b|\bprima funzionava\b|\bnon (?:va|funziona) più\b",
         r"\bancora non (?:va|funziona|compila|passa)\b|\b(?:lo )?stesso errore\b",
@@ -196,13 +199,13 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         _OPENING_NO, r"\bc'est (?:faux|incorrect|pas (?:ça|bon|correct|juste))\b",
         r"\bce n'est pas (?:ce que|ça|correct|bon|juste)\b", r"^faux\b|^pas comme ça\b",
         r"\btu (?:t'es|t'étais|vous êtes) trompée?\b|\bmal compris\b",
-        r"\bje (?:t'avais|t'ai|vous ai) (?:déjà )?dit\b|\bje te l'ai (?:déjà )?dit\b"
+        r"\bje (?:t'avais|t'ai|vous ai) (?:déjà )?(?:dit|demandé)\b|\bje te l'ai (?:déjà )?dit\b"
         r"|\bcomme je l'ai demandé\b|\bje ne t'ai pas demandé\b",
-        r"\bpourquoi (?:tu as|as-tu)\b|\bannule\b|\bremets\b|\btoujours pas\b|\barrête de\b",
+        r"\bpourquoi (?:tu as|t'as|as-tu|vous avez|avez-vous)\b|\bannule\b|\bremets\b|\btoujours pas\b|\barrête de\b",
         r"\bne (?:touche|modifie|supprime|change|utilise|mets|rajoute|renomme) pas\b",
         r"^au lieu d", r"\brefais\b" + _RERUN_OBJECT, r"\bl'inverse de\b|\ble contraire de\b|\bà l'envers\b",
         r"\bje parlais d|\bje voulais dire\b|\bce n'est pas (?:ce|le|la|les|cette)\b",
-        r"\btu as (?:encore|écrasé|supprimé|cassé|oublié|ignoré|effacé|perdu)\b"
+        r"\b(?:tu as|t'as) (?:encore|écrasé|supprimé|cassé|oublié|ignoré|effacé|perdu)\b"
         r"|\bpourquoi tu \w+(?:es|is)\b",
         r"(?:^|\b(?:le|la|les) )mauvaise?s? (?:fichier|dossier|répertoire|branche|table|base"
         r"|fonction|méthode|classe|variable|version|commande|endroit|chemin|port)\b",
@@ -219,7 +222,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         _OPENING_NO, r"\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
         r"\bte equivocaste\b|\bequivocad[oa]\b|\b(?:lo )?entendiste mal\b",
         r"\bte (?:lo )?dije\b|\bcomo te pedí\b|\bno te pedí\b|\bya te lo dije\b",
-        r"\bpor qué (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
+        r"\bpor qu[ée] (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
         r"\bsigue sin funcionar\b|\btodavía no funciona\b|^así no\b|\bdeja de\b",
         r"\bno (?:toques|cambies|uses|borres|agregues|añadas|modifiques)\b",
         r"^en (?:lugar|vez) de\b", r"\brehaz\w*\b" + _RERUN_OBJECT + r"|\bhazlo (?:otra vez|de nuevo)\b",
@@ -242,13 +245,13 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bich hatte (?:doch )?gesagt\b|\bich habe (?:doch |dir )?(?:schon )?gesagt\b"
         r"|\bhab(?:e)? ich (?:doch |dir )?(?:schon )?gesagt\b|\bwie ich gesagt habe\b"
         r"|\bich habe nicht gesagt\b",
-        r"\bwarum hast du\b|\brückgängig\b|\bwieder her\b|\bimmer noch nicht\b",
+        r"\b(?:warum|wieso|weshalb) hast du\b|\brückgängig\b|\bwieder her\b|\bimmer noch nicht\b",
         r"^nicht so\b|\bhör auf\b|^statt\b|\bnochmal neu\b|\bneu schreiben\b|\bnicht anfassen\b",
         r"\bverkehrt\b|\bfalsch herum\b|\bich meinte\b|\bdas ist nicht (?:die|der|den)\b",
         r"\bdas gegenteil\b|\bschon wieder\b|\bwarum (?:benutzt|nimmst|machst|verwendest) du\b",
         r"\bdu hast .{0,40}(?:überschrieben|gelöscht|kaputt gemacht|vergessen|ignoriert|entfernt)\b",
         r"^falsche[rsn]? (?:datei|ordner|verzeichnis|branch|pfad|tabelle|funktion|methode|klasse"
-        r"|variable|version|befehl|stelle|port|repo|umgebung)\b", r"\bich hab(?:e)? (?:es )?(?:dir|euch|ihnen)? ?(?:doch |schon )*gesagt\b"
+        r"|variable|version|befehl|stelle|port|repo|umgebung)\b", r"\bich hab(?:e)? (?:es )?(?:dir|euch|ihnen)? ?(?:doch |schon |\w+mal )*gesagt\b"
         r"|\bhatte ich (?:dir |doch |schon )*gesagt\b|\bdu sollst (?:doch )?(?:nicht|kein)",
         r"\bvorher (?:ging|lief|hat es funktioniert|funktionierte)|\bgeht (?:gar )?nichts mehr\b"
         r"|\bfunktioniert (?:gar )?nicht mehr\b",
@@ -308,6 +311,120 @@ _FORMS: dict[str, tuple[_Cue, ...]] = {
                 r"これからは.{0,20}(?:使って|使います|使用)|今後は.{0,30}(?:使って|使用)",
                 r"はやめて|をやめて|は使わないで|を使わないで", r"でないとダメ|じゃないとダメ") + _cues(r"べきです", question=True),
 }
+# Corrections carried by what the agent just did (tests/data/blind4; families, each in every
+# language): "for the third time", "close, but …", a bare "Stop." / "fermati" / "para tudo", "that
+# breaks the API", "since your commit the suite is red", "did you even run the tests?", "that's not
+# how we do it here", "doesn't belong in …", "like everywhere else", "doesn't follow the naming",
+# "a function would have been enough", "what are you doing?!", "non va bene", "yours drops the
+# column" (a possessive pronoun standing for the agent's work with a verb of what it does wrong).
+_WORK: dict[str, tuple[_Cue, ...]] = {
+    "en": _cues(r"^(?:close|almost|nearly)(?: there)?\s*[,.!—–-]*\s*but\b", r"^stop\s*(?:[.!,]|$)",
+                r"\bwhat (?:the hell |on earth )?are you doing\b",
+                r"^(?:that'?s |this is |it'?s )?not (?:good|ok|okay|acceptable)\b",
+                r"\byours (?:drops|deletes|removes|breaks|loses|ignores|skips|fails|doesn'?t|does not|isn'?t"
+                r"|is not|won'?t|has no|lacks|misses|uses|returns)\b",
+                r"\b(?:since|after) your (?:last |latest )?(?:commit|change|changes|edit|edits|push|merge|refactor"
+                r"|pr|fix|patch)\b",
+                r"\b(?:did|have) you (?:even|actually|ever) (?:run|ran|test|tried|try|read|check|look|open"
+                r"|compile|build)\w*\b",
+                r"\bnot how we\b|\bwe don'?t do (?:it|that|things) (?:like that|that way)\b",
+                r"\b(?:doesn'?t|does not|don'?t|do not) (?:belong|go) (?:in|into|there|here)\b",
+                r"\ball i (?:needed|wanted|asked for) was\b|\bwould have (?:been enough|sufficed)\b",
+                r"\b(?:like|as) (?:everywhere else|in the rest of the|the rest of the (?:code|project|codebase|repo))\b"
+                r",?|,\s*(?:just )?like (?:the|all the) others\s*[.!]?$",
+                r"\b(?:doesn'?t|does not|don'?t|do not) follow (?:the|our)\b") + _cues(
+                r"\b(?:that|this|it|your (?:\w+ )?(?:change|fix|code|version|patch))(?:'ll| will| would| just)?"
+                r" (?:breaks?|broke)\b", question=True),
+    "it": _cues(r"\bper la (?:seconda|terza|quarta|quinta|\d+a?) volta\b",
+                r"^ancora (?:con|co'|coi|col|a)\b[^\n]{0,40}[?!]{2,}", r"\bti (?:avevo|ho) (?:già )?chiesto\b",
+                r"\bfermati\b|^fermo\s*[!.,]", r"\bma che (?:fai|combini|stai facendo|hai fatto)\b",
+                r"^non va (?:mica )?bene\b|\bcosì non va\b", r"\bnon (?:segue|rispetta)\b",
+                r"\bcome (?:ovunque|dappertutto|(?:in |nel )?(?:tutto )?il resto)\b",
+                r"\bbastava\b|\bsarebbe bastat[oa]\b",
+                r"\bnon (?:è )?(?:così )?come (?:facciamo|lavoriamo|si fa)\b|\bnon si fa così\b",
+                r"\bnon c'entra (?:niente|nulla)\b",
+                r"^(?:togli|leva|rimuovi|elimina|cancella) (?:quel|quello|quella|quei|quegli|quelle)\b",
+                r"\b(?:dal|dopo il) tuo (?:ultimo )?(?:commit|cambiamento|push|merge|refactor|fix)\b",
+                r"\bnon (?:va|vanno) (?:messo |messi |messa |messe )?(?:in|nel|nella|nei|negli|nelle)\b") + _cues(
+                r"\b(?:così|questo) (?:rompe|rompi|spacca)\b", question=True),
+    "fr": _cues(r"\bpour la (?:deuxième|troisième|quatrième|cinquième|\d+e) fois\b", r"^encore\s*[?!]",
+                r"\bj'ai demandé\b[^.\n]{0,60}\bpas\b", r"^(?:arrête|stop|stoppe)\s*[,.!]",
+                r"\b(?:c'est pas|ce n'est pas) comme ça qu'on\b|\bon (?:ne )?fait pas (?:comme )?ça\b",
+                r"\bcomme (?:partout(?: ailleurs)?|dans le reste|le reste)\b", r"\bne (?:suit|respecte) pas\b",
+                r"\bil suffisait\b|\baurait suffi\b", r"\btu \w+ (?:le|la|les) mauvaise?s?\b",
+                r"\bdepuis (?:ton|votre) (?:dernier )?(?:commit|changement|push|merge|refacto|fix)\b",
+                r"\b(?:tu as|t'as|as-tu)\b[^?\n]{0,40}\bau moins\b") + _cues(
+                r"\b(?:ça|cela|ceci) (?:va )?cass(?:e|er)\b", question=True),
+    "de": _cues(r"\bzum (?:zweiten|dritten|vierten|fünften|\d+\.) mal\b", r"^(?:stopp?|halt)\s*[,.!]",
+                r"\bdamit (?:brichst|machst|zerstörst) du\b", r"\bhast du\b[^?\n]{0,40}\büberhaupt\b",
+                r"\bseit (?:deinem|deiner|ihrem|ihrer) (?:letzten )?(?:commit|änderung|push|merge|refactoring|fix)\b",
+                r"\bgehör(?:t|en) (?:hier |da )?nicht\b",
+                r"\bso machen wir (?:das|es) (?:hier )?nicht\b|\bmachen wir (?:hier )?nicht so\b",
+                r"\bnicht \w+en[,;] (?:wir|bei uns)\b", r"\bwie (?:überall|im rest|der rest)\b",
+                r"\bfolgt nicht\b|\bhält sich nicht an\b", r"\bhätte (?:doch )?(?:gereicht|genügt)\b",
+                r"(?:^|,\s*|\b(?:und|aber) )deine[rs]? (?:löscht|entfernt|bricht|ignoriert|verliert|nutzt|verwendet"
+                r"|macht|hat kein)") + _cues(r"\bdas (?:bricht|zerstört)\b", question=True),
+    "es": _cues(r"\bpor (?:segunda|tercera|cuarta|quinta|\d+ª?) vez\b", r"\bse te (?:olvid[óo]|pas[óo])\b",
+                r"(?:^|[,;:]\s*)(?:y |pero |porfa,? |por favor,? )?no (?:l[oa]s? |me |le |les |se )?"
+                r"(?!(?:tienes|puedes|sabes|debes|quieres|necesitas|crees|estás|eres|vas|das|ves|todas|muchas|pocas"
+                r"|otras|nuestras|esas|estas|preocupes|molestes|olvides|dudes)\b)\w{3,}(?:es|as) (?:el|la|los|las|al"
+                r"|del|en|con|nada|eso|esto|esa|ese|un|una|por|porfa)\b",
+                r"\b(?:la tuya|el tuyo|los tuyos|las tuyas) (?:no |borra|elimina|quita|rompe|ignora|pierde|usa"
+                r"|devuelve|hace|tiene|deja)", r"\b(?:pedí|te pedí)\b[^.\n]{0,60}\bno\b",
+                r"\bno (?:va|van) (?:en|dentro)\b", r"\bcomo (?:en )?(?:el resto|los demás)\b|\bigual que (?:el resto|los demás)\b",
+                r"\bbastaba\b|\bhabría bastado\b", r"^(?:para|detente|alto)[,.!]",
+                r"\bdesde (?:tu|su) (?:último )?(?:commit|cambio|push|merge|refactor|fix)\b",
+                r"\b(?:siquiera|al menos) (?:corriste|probaste|ejecutaste|leíste|revisaste|compilaste)\b"
+                r"|\b(?:corriste|probaste|ejecutaste|leíste|revisaste)\b[^?\n]{0,30}\b(?:siquiera|al menos)\b",
+                r"\bno es como (?:lo )?hacemos\b|\basí no (?:lo )?hacemos\b|\baquí no se hace así\b",
+                r"^no (?:está|esta) bien\b") + _cues(
+                r"\b(?:eso|esto|así) (?:rompe|va a romper|romperá|rompería)\b", r"\bno (?:sigue|respeta) (?:el|la|los|las)\b",
+                question=True),
+    "pt": _cues(r"\bpela (?:segunda|terceira|quarta|quinta|\d+ª?) vez\b",
+                r"^(?:você |vc )?esqueceu\b|\b(?:você|vc|tu) \w+(?:ou|eu|iu)\b[^\n]{0,60}\bde novo\b",
+                r"^nunca \w+(?:a|e)\b", r"^(?:tira|remove|apaga|arranca) (?:isso|esse|essa|esses|essas|aquilo|aquele|aquela)\b",
+                r"\bnão é (?:assim )?como (?:a gente|nós) (?:faz|fazemos)\b|\bnão (?:é assim que|fazemos assim)\b"
+                r"|\ba gente não faz assim\b", r"\bigual (?:às|aos|ao|à|as|os) (?:outr|demais|rest)\w*|\bcomo (?:no|o) resto\b",
+                r"^quase(?: lá| isso)?\s*[,.!]*\s*(?:mas|só que)\b", r"^(?:para tudo|pare)\s*[,.!]|^para!",
+                r"\bdesde (?:o )?(?:seu|teu) (?:último )?(?:commit|push|merge|refactor|fix)\b",
+                r"\b(?:pelo menos|sequer) (?:rodou|testou|executou|leu)\b"
+                r"|\b(?:rodou|testou|executou)\b[^?\n]{0,30}\b(?:pelo menos|sequer)\b",
+                r"^(?:assim )?não (?:tá|está) bom\b", r"\bbastava\b", r"\bnão (?:segue|respeita) (?:o|a|os|as)\b") + _cues(
+                r"\b(?:isso|isto|assim) (?:quebra|vai quebrar|quebraria)\b", question=True),
+    "zh": _cues(r"第[二三四五六七八九十2-9](?:次|遍)了|说了[两二三几]遍|說了[兩二三幾]遍",
+                r"不是(?:这么|這麼)(?:做|写|寫|命名|弄|搞|用|起)", r"你(?:提交|改|合并|合併|推)了?(?:之后|以后|以後|之後)",
+                r"^你?[别別](?!担心|擔心|急|着急|著急|客气|客氣|管|怕|介意|忘)\s*\S",
+                r"(?:这样|這樣|这个|這個|这|這)(?:会|會|就)?(?:破坏|破壞|弄坏|弄壞|搞坏|搞壞|打破)", r"你为什么|你為什麼",
+                r"把你刚(?:才)?(?:写|寫|改|加|做|建)的.{0,20}(?:改|删|刪|换|換|重写|重寫)"),
+    "ja": _cues(r"[二三四五2-9２-９]回目|何回目|何度目", r"^惜しい", r"ないと(?:ダメ|だめ)",
+                r"(?:それ|これ)(?:だと|では).{0,25}(?:壊れ|消え|落ち|動かな|失敗)",
+                r"(?:コミット|変更|修正|マージ|プッシュ)(?:して|されて|した)(?:から|以来|後).{0,20}(?:落ち|壊れ|失敗|エラー|赤|動かな)",
+                r"しないで(?<!心配しないで)(?<!無理しないで)(?<!気にしないで)(?<!遠慮しないで)(?!す|いい|も)", r"また.{0,30}忘れ",
+                r"うちでは.{0,30}(?:しない|しません|使わない|使いません|使ってない|やらない)", r"ない(?:ルール|決まり)",
+                r"さっき(?:書|作|追加|入れ|直)[いっしれ]た.{0,30}(?:書き直|直し|変え|戻し|消し)"),
+}
+# Chinese and Japanese ones join their language's cues (only CJK text is tried against them); a
+# Latin-script family is tried only when one of its language's words below is in the message (each
+# of its cues needs one of them), so a message pays for the languages it could be in, not for all.
+for _lang in ("zh", "ja"):
+    _CUES[_lang] = _CUES[_lang] + _WORK.pop(_lang)
+_WORK_WORDS = {
+    "en": "close|almost|nearly|stop|are you doing|not good|not ok|not acceptable|yours|since your|after your"
+          "|you even|you actually|you ever|not how we|we don|belong|t go |not go |all i |would have"
+          "|everywhere else|the rest of|the others|follow|break|broke",
+    "it": "volta|ancora|chiesto|ferm|che fai|che combini|che stai|che hai fatto|non va|segue|rispetta|ovunque"
+          "|dappertutto|il resto|bastava|bastat|facciamo|lavoriamo|si fa|c'entra|quel|tuo |rompe|rompi|spacca",
+    "fr": "fois|encore|demandé|arrête|stop|comme ça|fait pas|partout|le reste|suit pas|respecte pas|suffi"
+          "|mauvais|depuis|au moins|cass",
+    "de": "zum |stop|halt|damit |überhaupt|seit |gehör|machen wir|, wir|; wir|, bei uns|; bei uns|überall"
+          "|im rest|der rest|folgt nicht|nicht an|hätte|deine|bricht|zerstör",
+    "es": "vez|se te |no |tuy|pedí|resto|demás|bastaba|bastado|para,|para.|para!|detente|alto|desde"
+          "|siquiera|al menos|hacemos|se hace|no est|romp|sigue|respeta",
+    "pt": "vez|esqueceu|de novo|nunca|tira |remove |apaga |arranca |faz|é assim que|igual|resto|quase"
+          "|para tudo|pare|para!|desde|pelo menos|sequer|bom|bastava|segue|respeita|quebr",
+}
+_WORK_HINT = {lang: re.compile("|".join(re.escape(w) for w in words.split("|")))
+              for lang, words in _WORK_WORDS.items()}
 # Chinese and Japanese forms join their language's cues (only CJK text is ever tried against them).
 # The Latin-script forms are tried only when one of these words is in the message: each form needs
 # one of them to match, and a few substring tests cost far less than a scan with every form, on
@@ -327,8 +444,8 @@ _FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
-_WHY = re.compile(r"^\W*(?:why|perché|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
-                  r"|为什么|為什麼|なぜ|どうして)|(?:为什么|為什麼|なぜ|どうして)", _I)
+_WHY = re.compile(r"^\W*(?:why|perché|perchè|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
+                  r"|为什么|為什麼|なぜ|どうして|なんで)|(?:为什么|為什麼|なぜ|どうして|なんで)", _I)
 _CHOICE_VERB = re.compile(
     r"\b(?:use|used|using|choose|chose|chosen|pick|picked|go with|went with|opt(?:ed)?|prefer(?:red)?"
     r"|decide|decided|usato|usi|usare|scelto|preferito|deciso|optato|usou|usa|usar|escolheu|optou"
@@ -378,7 +495,31 @@ _GUARD = re.compile(
     r"|\bcolpa mia\b|\berrore mio\b|\bmi sono sbagliat|\bfoi mal\b|\berro meu\b|\bculpa minha\b"
     r"|\bme enganei\b|\bma faute\b|\bje me suis trompé|\bmon erreur\b|\bculpa mía\b"
     r"|\berror mío\b|\bme equivoqué\b|\bmein fehler\b|\bich hab(?:e)? mich vertan\b"
-    r"|我(?:搞|弄|说|說|给|給|写|寫|看|改|用|放|选|選|记|記)错|是我的错|是我的錯|私の(?:ミス|間違い)|こちらの(?:ミス|間違い)", _I)
+    r"|我(?:搞|弄|说|說|给|給|写|寫|看|改|用|放|选|選|记|記)错|是我的错|是我的錯|私の(?:ミス|間違い)|こちらの(?:ミス|間違い)"
+    # ... or was wrong, or handed the agent the wrong thing ("ti ho dato il percorso sbagliato")
+    r"|\bi was (?:wrong|mistaken)\b|\bmi sbagliavo\b|\bavevo torto\b|\bho sbagliato io\b|\bj'avais tort\b"
+    r"|\bje me trompais\b|\bich lag falsch\b|\bich hatte unrecht\b|\bich hab(?:e)? mich geirrt\b"
+    r"|\bestaba equivocad[oa]\b|\beu estava errad[oa]\b|(?:私|僕|こちら)の勘違い|(?:私|僕)が(?:間違|勘違い)"
+    r"|\bti (?:ho|avevo) (?:dato|passato|mandato|scritto|indicato|incollato) (?:il |la |lo |l'|i |gli |le |un |una )?"
+    r"\w+ sbagliat|\bje (?:t'ai|vous ai) (?:donné|passé|envoyé|indiqué|collé|filé) (?:le |la |les |l'|un |une )?mauvais"
+    r"|\bich hab(?:e)? (?:dir|ihnen|euch) (?:den|die|das|einen|eine|ein) falsche"
+    r"|\bte (?:pasé|di|mandé|envié) (?:mal|(?:el|la|los|las|un|una) \w+ (?:mal|equivocad|incorrect|errad))"
+    r"|\bte (?:passei|dei|mandei|enviei) (?:o|a|os|as|um|uma) \w+ errad|間違えて(?:伝え|送|貼|書い|教え)"
+    # A sentence opening "before you start" scopes the work to come: it cannot correct what was done.
+    r"|^(?:before (?:you|we) start|before starting|prima di (?:iniziare|cominciare)|avant de commencer"
+    r"|bevor du (?:loslegst|anfängst|beginnst)|antes de (?:empezar|comenzar|começar)|在?开始之前|始める前に)", _I)
+# A "wrong" word whose subject is someone else ("the vendor's SDK returns the wrong timezone", "il
+# cliente ha sbagliato il formato") blames a third party, unless the sentence also names the agent.
+_THIRD_PARTY = re.compile(
+    r"\b(?:vendor'?s?|supplier|provider|third[- ]party|upstream|customer|client|gateway|sdk|fornitore|cliente"
+    r"|fournisseur|prestataire|proveedor|fornecedor|zulieferer|anbieter|kunde|linter)\b|第三方|供应商|供應商|客户|客戶", _I)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|tu|tuo|tua|ton|ta|tes|du|dein\w*|você|vc|seu|sua|tú|tus)\b|你", _I)
+# "Why did you pick a deque? just curious, it's fine" asks for an explanation, explicitly.
+_JUST_CURIOUS = re.compile(
+    r"\bjust curious\b|\bit'?s fine\b|\bfine as is\b|\bno need to change\b|\bchiedo solo\b|\bsolo per capire\b"
+    r"|\bva bene così\b|\bpar curiosité\b|\bjuste (?:pour )?comprendre\b|\bc'est bien comme ça\b"
+    r"|\bsolo por curiosidad\b|\bestá bien así\b|\bsó por curiosidade\b|\b(?:tá|está) bom assim\b|\bnur neugierig\b"
+    r"|\bnur verstehen\b|\bpasst so\b|只是好奇|不用改|修正は不要|気になっただけ|勉強のため", _I)
 
 
 def _clean(text: str) -> str:
@@ -439,6 +580,7 @@ def _script_can_match(lang: str, joined: str) -> bool:
 
 
 _ANY_FORM: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _FORMS.items()}
+_ANY_WORK: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _WORK.items()}
 # The same alternations without IGNORECASE, searched in the lowercased message: a case-insensitive
 # scan costs about a fifth more, and this one runs for every message in every language. The cue
 # patterns hold no uppercase letter (tests/test_corrections.py checks it), so a cue that matches
@@ -446,6 +588,8 @@ _ANY_FORM: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in 
 _ANY_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE) for lang, rx in _ANY.items()}
 _ANY_FORM_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE)
                                              for lang, rx in _ANY_FORM.items()}
+_ANY_WORK_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE)
+                                             for lang, rx in _ANY_WORK.items()}
 
 
 def _match(lang: str, joined: str, choice_question: bool, forms: bool = False,
@@ -457,6 +601,9 @@ def _match(lang: str, joined: str, choice_question: bool, forms: bool = False,
     if cue is None and forms and lang in _FORMS and (
             _ANY_FORM_LOW[lang].search(low) if low is not None else _ANY_FORM[lang].search(joined)):
         cue = _first(_FORMS[lang], joined, choice_question)
+    if cue is None and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
+            _ANY_WORK_LOW[lang].search(low) if low is not None else _ANY_WORK[lang].search(joined)):
+        cue = _first(_WORK[lang], joined, choice_question)
     return cue
 
 
@@ -470,6 +617,9 @@ def _first(cues: tuple[_Cue, ...], joined: str, choice_question: bool) -> str | 
                 sentence_end = joined[:end if end != -1 else len(joined)].rstrip()
                 if sentence_end.endswith(("?", "？")):
                     continue
+                sentence = joined[joined.rfind("\n", 0, m.start()) + 1:end if end != -1 else len(joined)]
+                if _THIRD_PARTY.search(sentence) and not _SECOND_PERSON.search(sentence):
+                    continue
             return m.group(0).strip()
     return None
 
@@ -482,13 +632,29 @@ def detect_correction(text: str) -> Correction:
     language = detect_language(cleaned)
     if _BARE_NO.match(cleaned):
         return Correction(corrected=True, evidence=cleaned.strip(), language=language)
-    # A sentence where the user owns the mistake ("I gave you the wrong file") is skipped.
-    joined = "\n".join(x for x in _sentences(cleaned) if not _GUARD.search(x))
-    choice_question = _asks_about_a_choice(joined)
-    lowered = joined.lower()
-    forms = _FORM_HINT.search(lowered) is not None
-    # a letter whose lowercase is longer ("İ"): scan as written
-    low = lowered if len(lowered) == len(joined) else None
+    sentences = _sentences(cleaned)
+    found = _find_cue("\n".join(sentences), language)
+    if found is None:  # most messages: no cue, and no sentence to set aside
+        return Correction(corrected=False, language=language)
+    # A sentence where the user owns the mistake ("I gave you the wrong file") or scopes the work to
+    # come ("before you start: …") is set aside, and the rest read again. Only a message with a cue
+    # pays for this test: a cue matches within a sentence, so without one there is nothing to undo.
+    kept = [x for x in sentences if not _GUARD.search(x)]
+    if len(kept) != len(sentences):
+        found = _find_cue("\n".join(kept), language)
+        if found is None:
+            return Correction(corrected=False, language=language)
+    cue, lang = found
+    return Correction(corrected=True, evidence=cue, language=language or lang)
+
+
+def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
+    choice_question = _asks_about_a_choice(joined) or bool(
+        _WHY.search(joined) and _JUST_CURIOUS.search(joined))
+    low: str | None = joined.lower()
+    forms = _FORM_HINT.search(low) is not None
+    if len(low) != len(joined):  # a letter whose lowercase is longer ("İ"): scan as written
+        low = None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -498,5 +664,5 @@ def detect_correction(text: str) -> Correction:
         seen.add(lang)
         cue = _match(lang, joined, choice_question, forms, low)
         if cue:
-            return Correction(corrected=True, evidence=cue, language=language or lang)
-    return Correction(corrected=False, language=language)
+            return cue, lang
+    return None
