@@ -441,6 +441,61 @@ _FORM_WORDS = tuple("""
 # one scan: every branch opens with a literal, so the engine skips ahead to a possible first letter
 _FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
 
+# Two parts that each say little but together say "what you did is not what is required" (blind4):
+# a requirement and the agent's own doing in the same message ("the dates must be UTC, you're saving
+# local time", "tem que retornar 404, você colocou 500"), a change of mind applied to the agent's
+# work ("from now on we use uv, including what you just did"), an eye-roll at a house rule ("dans ce
+# repo c'est pnpm 🙄"). A requirement alone is a request; the agent's doing alone is a description.
+_YOU_DID: dict[str, tuple[str, str]] = {
+    "en": (r"\b(?:must|should|has to|have to|needs? to|is supposed to|are supposed to)\b",
+           r"\byou(?:'re| are) (?!going\b|getting\b|doing great\b)\w+ing\b|\byours\b"
+           r"|\byou (?:put|set|used|made|wrote|returned|added|changed|saved|stored|left)\b"),
+    "it": (r"\b(?:devono|deve|dovrebbe|dovrebbero|vanno|bisogna)\b",
+           r"\btu (?:l[aeoi] |gli |ne |ci )?(?:stai \w+ndo|hai \w+[aiu]t[oaie]|\w+i)\b(?<!\bhai)"
+           r"|\bhai (?:messo|usato|scritto|fatto|salvato|passato|lasciato)\b"),
+    "fr": (r"\b(?:doit|doivent|devrait|devraient|faut)\b",
+           r"\btu (?:l[ae] |les |l')?(?:as|es en train)\b|\bt'as\b|\b(?:la tienne|le tien|les tiens|les tiennes)\b"),
+    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b|\bhast du\b"),
+    "es": (r"\b(?:tiene que|tienen que|debe|deben|debería|deberían|hay que)\b",
+           r"\b(?:la tuya|el tuyo|los tuyos|las tuyas)\b|\b(?:pusiste|usaste|dejaste|hiciste|escribiste|guardaste"
+           r"|pasaste|devolviste|metiste|cambiaste)\b|\bestás \w+ndo\b"),
+    "pt": (r"\b(?:tem que|têm que|tem de|deve|devem|deveria|precisa)\b",
+           r"\b(?:você|vc|tu) (?:colocou|pôs|usou|deixou|fez|escreveu|salvou|passou|retornou|mudou"
+           r"|(?:tá|está) \w+ndo)\b"),
+}
+_PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(a, re.MULTILINE), re.compile(b, re.MULTILINE)) for a, b in _YOU_DID.values()) + (
+    (re.compile(r"\bfrom now on\b|\bgoing forward\b|\bchanged my mind\b|\binstead of\b|\bà partir de maintenant\b"
+                r"|\bdésormais\b|\bau lieu de\b|\bon passe à\b|\ba partir de ahora\b|\bde ahora en adelante\b"
+                r"|\ben (?:vez|lugar) de\b|\bcambié de (?:idea|opinión)\b|\bmudei de ideia\b|\ba partir de agora\b"
+                r"|\bem vez de\b|\bao invés de\b|\bd'ora in poi\b|\bda (?:ora|adesso) in poi\b|\bho cambiato idea\b"
+                r"|\binvece di\b|\bab (?:jetzt|sofort)\b|\bstattdessen\b|\bdoch lieber\b", re.MULTILINE),
+     re.compile(r"\bwhat you(?:'ve)? (?:just )?(?:did|done|wrote|written|made|added)\b|\byou(?:'ve)? just (?:wrote|written"
+                r"|did|done|made|added|created)\b|\bque tu viens d'|\b(?:que|lo que) acabas de\b"
+                r"|\bo que (?:você|vc) (?:acabou de |já )?(?:fez|escreveu)\b|\b(?:che|quello che) hai appena\b"
+                r"|\b(?:was|die|den|das) du (?:gerade|eben)\b", re.MULTILINE)),
+    (re.compile(r"[\U0001f644\U0001f926]"),
+     re.compile(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
+                r" (?:repo|progetto)|aquí|en este (?:repo|proyecto)|aqui|nesse projeto|neste projeto|hier|bei uns)\b",
+                re.MULTILINE)),
+)
+# A message is tried against the pairs only when one of these is in it (a single literal scan).
+_PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
+    "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
+    "|faut|muss|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
+    "|acabou de|fez|escreveu|appena|gerade|eben|\U0001f644|\U0001f926").split("|")))
+
+
+def _paired(low: str) -> str | None:
+    if not _PAIR_HINT.search(low):
+        return None
+    for first, second in _PAIRS:
+        if first.search(low):
+            m = second.search(low)
+            if m:
+                return m.group(0).strip()
+    return None
+
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
@@ -665,4 +720,5 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
         cue = _match(lang, joined, choice_question, forms, low)
         if cue:
             return cue, lang
-    return None
+    cue = _paired(low if low is not None else joined.lower())
+    return (cue, language or "en") if cue else None
