@@ -330,67 +330,70 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\bnot how we\b|\bwe don'?t do (?:it|that|things) (?:like that|that way)\b",
                 r"\b(?:doesn'?t|does not|don'?t|do not) (?:belong|go) (?:in|into|there|here)\b",
                 r"\ball i (?:needed|wanted|asked for) was\b|\bwould have (?:been enough|sufficed)\b",
-                r"\b(?:like|as) (?:everywhere else|in the rest of the|the rest of the (?:code|project|codebase|repo))\b"
-                r",?|,\s*(?:just )?like (?:the|all the) others\s*[.!]?$",
                 r"\b(?:doesn'?t|does not|don'?t|do not) follow (?:the|our)\b") + _cues(
+                r"\b(?:like|as) everywhere else\b|,\s*(?:just )?(?:like|as in) the rest of the (?:code|project|codebase"
+                r"|repo)\b|,\s*(?:just )?like (?:the|all the) others\s*[.!]?$", question=True) + _cues(
                 r"\b(?:that|this|it|your (?:\w+ )?(?:change|fix|code|version|patch))(?:'ll| will| would| just)?"
                 r" (?:breaks?|broke)\b", question=True),
-    "it": _cues(r"\bper la (?:seconda|terza|quarta|quinta|\d+a?) volta\b",
+    "it": _cues(r"\bper la (?:seconda|terza|quarta|quinta|\d+a?) volta\s*[:,;!—–-]",
                 r"^ancora (?:con|co'|coi|col|a)\b[^\n]{0,40}[?!]{2,}", r"\bti (?:avevo|ho) (?:già )?chiesto\b",
                 r"\bfermati\b|^fermo\s*[!.,]", r"\bma che (?:fai|combini|stai facendo|hai fatto)\b",
-                r"^non va (?:mica )?bene\b|\bcosì non va\b", r"\bnon (?:segue|rispetta)\b",
-                r"\bcome (?:ovunque|dappertutto|(?:in |nel )?(?:tutto )?il resto)\b",
+                r"^non va (?:mica )?bene\b(?! \w+(?:are|ere|ire)\b)|\bcosì non va\b", r"\bnon (?:segue|rispetta)\b",
                 r"\bbastava\b|\bsarebbe bastat[oa]\b",
                 r"\bnon (?:è )?(?:così )?come (?:facciamo|lavoriamo|si fa)\b|\bnon si fa così\b",
                 r"\bnon c'entra (?:niente|nulla)\b",
                 r"^(?:togli|leva|rimuovi|elimina|cancella) (?:quel|quello|quella|quei|quegli|quelle)\b",
                 r"\b(?:dal|dopo il) tuo (?:ultimo )?(?:commit|cambiamento|push|merge|refactor|fix)\b",
                 r"\bnon (?:va|vanno) (?:messo |messi |messa |messe )?(?:in|nel|nella|nei|negli|nelle)\b") + _cues(
-                r"\b(?:così|questo) (?:rompe|rompi|spacca)\b", question=True),
-    "fr": _cues(r"\bpour la (?:deuxième|troisième|quatrième|cinquième|\d+e) fois\b", r"^encore\s*[?!]",
+                r"\b(?:così|questo) (?:rompe|rompi|spacca)\b",
+                r"\bcome (?:ovunque|dappertutto)\b|,\s*come (?:in |nel )?(?:tutto )?il resto\b", question=True),
+    "fr": _cues(r"\bpour la (?:deuxième|troisième|quatrième|cinquième|\d+e) fois\s*[:,;!—–-]", r"^encore\s*[?!]",
                 r"\bj'ai demandé\b[^.\n]{0,60}\bpas\b", r"^(?:arrête|stop|stoppe)\s*[,.!]",
                 r"\b(?:c'est pas|ce n'est pas) comme ça qu'on\b|\bon (?:ne )?fait pas (?:comme )?ça\b",
-                r"\bcomme (?:partout(?: ailleurs)?|dans le reste|le reste)\b", r"\bne (?:suit|respecte) pas\b",
+                r"\bne (?:suit|respecte) pas\b",
                 r"\bil suffisait\b|\baurait suffi\b", r"\btu \w+ (?:le|la|les) mauvaise?s?\b",
                 r"\bdepuis (?:ton|votre) (?:dernier )?(?:commit|changement|push|merge|refacto|fix)\b",
                 r"\b(?:tu as|t'as|as-tu)\b[^?\n]{0,40}\bau moins\b") + _cues(
-                r"\b(?:ça|cela|ceci) (?:va )?cass(?:e|er)\b", question=True),
-    "de": _cues(r"\bzum (?:zweiten|dritten|vierten|fünften|\d+\.) mal\b", r"^(?:stopp?|halt)\s*[,.!]",
+                r"\b(?:ça|cela|ceci) (?:va )?cass(?:e|er)\b", r"\bcomme partout\b|,\s*comme (?:dans )?le reste\b",
+                question=True),
+    "de": _cues(r"\bzum (?:zweiten|dritten|vierten|fünften|\d+\.) mal\s*[:,;!—–-]", r"^stopp?\s*[,.!]|^halt\s*!",
                 r"\bdamit (?:brichst|machst|zerstörst) du\b", r"\bhast du\b[^?\n]{0,40}\büberhaupt\b",
                 r"\bseit (?:deinem|deiner|ihrem|ihrer) (?:letzten )?(?:commit|änderung|push|merge|refactoring|fix)\b",
                 r"\bgehör(?:t|en) (?:hier |da )?nicht\b",
-                r"\bso machen wir (?:das|es) (?:hier )?nicht\b|\bmachen wir (?:hier )?nicht so\b",
-                r"\bnicht \w+en[,;] (?:wir|bei uns)\b", r"\bwie (?:überall|im rest|der rest)\b",
+                r"(?:^|\bso )machen wir (?:das|es) (?:hier )?nicht\b|\bmachen wir (?:hier )?nicht so\b",
+                r"\bnicht \w+en[,;] (?:wir|bei uns)\b",
                 r"\bfolgt nicht\b|\bhält sich nicht an\b", r"\bhätte (?:doch )?(?:gereicht|genügt)\b",
                 r"(?:^|,\s*|\b(?:und|aber) )deine[rs]? (?:löscht|entfernt|bricht|ignoriert|verliert|nutzt|verwendet"
-                r"|macht|hat kein)") + _cues(r"\bdas (?:bricht|zerstört)\b", question=True),
-    "es": _cues(r"\bpor (?:segunda|tercera|cuarta|quinta|\d+ª?) vez\b", r"\bse te (?:olvid[óo]|pas[óo])\b",
+                r"|macht|hat kein)") + _cues(r"\bdas (?:bricht|zerstört)\b", r"\bwie überall\b|,\s*wie (?:im|der) rest\b",
+                                   question=True),
+    "es": _cues(r"\bpor (?:segunda|tercera|cuarta|quinta|\d+ª?) vez\s*[:,;!—–-]", r"\bse te (?:olvid[óo]|pas[óo])\b",
                 r"(?:^|[,;:]\s*)(?:y |pero |porfa,? |por favor,? )?no (?:l[oa]s? |me |le |les |se )?"
                 r"(?!(?:tienes|puedes|sabes|debes|quieres|necesitas|crees|estás|eres|vas|das|ves|todas|muchas|pocas"
                 r"|otras|nuestras|esas|estas|preocupes|molestes|olvides|dudes)\b)\w{3,}(?:es|as) (?:el|la|los|las|al"
                 r"|del|en|con|nada|eso|esto|esa|ese|un|una|por|porfa)\b",
                 r"\b(?:la tuya|el tuyo|los tuyos|las tuyas) (?:no |borra|elimina|quita|rompe|ignora|pierde|usa"
                 r"|devuelve|hace|tiene|deja)", r"\b(?:pedí|te pedí)\b[^.\n]{0,60}\bno\b",
-                r"\bno (?:va|van) (?:en|dentro)\b", r"\bcomo (?:en )?(?:el resto|los demás)\b|\bigual que (?:el resto|los demás)\b",
-                r"\bbastaba\b|\bhabría bastado\b", r"^(?:para|detente|alto)[,.!]",
+                r"\bno (?:va|van) (?:en|dentro)\b",
+                r"\bbastaba\b|\bhabría bastado\b", r"^¡?(?:para|detente|alto)(?: ya)?\s*!|^(?:detente|alto)[,.]",
                 r"\bdesde (?:tu|su) (?:último )?(?:commit|cambio|push|merge|refactor|fix)\b",
                 r"\b(?:siquiera|al menos) (?:corriste|probaste|ejecutaste|leíste|revisaste|compilaste)\b"
                 r"|\b(?:corriste|probaste|ejecutaste|leíste|revisaste)\b[^?\n]{0,30}\b(?:siquiera|al menos)\b",
                 r"\bno es como (?:lo )?hacemos\b|\basí no (?:lo )?hacemos\b|\baquí no se hace así\b",
                 r"^no (?:está|esta) bien\b") + _cues(
                 r"\b(?:eso|esto|así) (?:rompe|va a romper|romperá|rompería)\b", r"\bno (?:sigue|respeta) (?:el|la|los|las)\b",
-                question=True),
-    "pt": _cues(r"\bpela (?:segunda|terceira|quarta|quinta|\d+ª?) vez\b",
+                r",\s*(?:como (?:en )?|igual que )(?:el resto|los demás)\b", question=True),
+    "pt": _cues(r"\bpela (?:segunda|terceira|quarta|quinta|\d+ª?) vez\s*[:,;!—–-]",
                 r"^(?:você |vc )?esqueceu\b|\b(?:você|vc|tu) \w+(?:ou|eu|iu)\b[^\n]{0,60}\bde novo\b",
                 r"^nunca \w+(?:a|e)\b", r"^(?:tira|remove|apaga|arranca) (?:isso|esse|essa|esses|essas|aquilo|aquele|aquela)\b",
                 r"\bnão é (?:assim )?como (?:a gente|nós) (?:faz|fazemos)\b|\bnão (?:é assim que|fazemos assim)\b"
-                r"|\ba gente não faz assim\b", r"\bigual (?:às|aos|ao|à|as|os) (?:outr|demais|rest)\w*|\bcomo (?:no|o) resto\b",
+                r"|\ba gente não faz assim\b",
                 r"^quase(?: lá| isso)?\s*[,.!]*\s*(?:mas|só que)\b", r"^(?:para tudo|pare)\s*[,.!]|^para!",
                 r"\bdesde (?:o )?(?:seu|teu) (?:último )?(?:commit|push|merge|refactor|fix)\b",
                 r"\b(?:pelo menos|sequer) (?:rodou|testou|executou|leu)\b"
                 r"|\b(?:rodou|testou|executou)\b[^?\n]{0,30}\b(?:pelo menos|sequer)\b",
                 r"^(?:assim )?não (?:tá|está) bom\b", r"\bbastava\b", r"\bnão (?:segue|respeita) (?:o|a|os|as)\b") + _cues(
-                r"\b(?:isso|isto|assim) (?:quebra|vai quebrar|quebraria)\b", question=True),
+                r"\b(?:isso|isto|assim) (?:quebra|vai quebrar|quebraria)\b",
+                r",\s*(?:igual (?:às|aos|ao|à|as|os) (?:outr|demais|rest)\w*|como (?:no|o) resto)\b", question=True),
     "zh": _cues(r"第[二三四五六七八九十2-9](?:次|遍)了|说了[两二三几]遍|說了[兩二三幾]遍",
                 r"不是(?:这么|這麼)(?:做|写|寫|命名|弄|搞|用|起)", r"你(?:提交|改|合并|合併|推)了?(?:之后|以后|以後|之後)",
                 r"^你?[别別](?!担心|擔心|急|着急|著急|客气|客氣|管|怕|介意|忘)\s*\S",
@@ -418,7 +421,7 @@ _WORK_WORDS = {
           "|mauvais|depuis|au moins|cass",
     "de": "zum |stop|halt|damit |überhaupt|seit |gehör|machen wir|, wir|; wir|, bei uns|; bei uns|überall"
           "|im rest|der rest|folgt nicht|nicht an|hätte|deine|bricht|zerstör",
-    "es": "vez|se te |no |tuy|pedí|resto|demás|bastaba|bastado|para,|para.|para!|detente|alto|desde"
+    "es": "vez|se te |no |tuy|pedí|resto|demás|bastaba|bastado|para!|para ya|detente|alto|desde"
           "|siquiera|al menos|hacemos|se hace|no est|romp|sigue|respeta",
     "pt": "vez|esqueceu|de novo|nunca|tira |remove |apaga |arranca |faz|é assim que|igual|resto|quase"
           "|para tudo|pare|para!|desde|pelo menos|sequer|bom|bastava|segue|respeita|quebr",
@@ -455,7 +458,7 @@ _YOU_DID: dict[str, tuple[str, str]] = {
            r"|\bhai (?:messo|usato|scritto|fatto|salvato|passato|lasciato)\b"),
     "fr": (r"\b(?:doit|doivent|devrait|devraient|faut)\b",
            r"\btu (?:l[ae] |les |l')?(?:as|es en train)\b|\bt'as\b|\b(?:la tienne|le tien|les tiens|les tiennes)\b"),
-    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b|\bhast du\b"),
+    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b"),
     "es": (r"\b(?:tiene que|tienen que|debe|deben|debería|deberían|hay que)\b",
            r"\b(?:la tuya|el tuyo|los tuyos|las tuyas)\b|\b(?:pusiste|usaste|dejaste|hiciste|escribiste|guardaste"
            r"|pasaste|devolviste|metiste|cambiaste)\b|\bestás \w+ndo\b"),
@@ -482,7 +485,7 @@ _PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
 # A message is tried against the pairs only when one of these is in it (a single literal scan).
 _PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
     "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
-    "|faut|muss|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
+    "|faut|muss|müssen|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
     "|acabou de|fez|escreveu|appena|gerade|eben|\U0001f644|\U0001f926").split("|")))
 
 
@@ -491,9 +494,10 @@ def _paired(low: str) -> str | None:
         return None
     for first, second in _PAIRS:
         if first.search(low):
-            m = second.search(low)
-            if m:
-                return m.group(0).strip()
+            for m in second.finditer(low):
+                end = low.find("\n", m.end())
+                if not low[:end if end != -1 else len(low)].rstrip().endswith(("?", "？")):
+                    return m.group(0).strip()
     return None
 
 
