@@ -323,8 +323,11 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"^(?:that'?s |this is |it'?s )?not (?:good|ok|okay|acceptable)\b",
                 r"\byours (?:drops|deletes|removes|breaks|loses|ignores|skips|fails|doesn'?t|does not|isn'?t"
                 r"|is not|won'?t|has no|lacks|misses|uses|returns)\b",
+                # "since your commit" with what broke ("since" alone may mean "because")
                 r"\b(?:since|after) your (?:last |latest )?(?:commit|change|changes|edit|edits|push|merge|refactor"
-                r"|pr|fix|patch)\b",
+                r"|pr|fix|patch)\b(?=[^\n]{0,60}\b(?:red|fail\w*|broke\w*|break\w*|crash\w*|errors?|regress\w*)\b)"
+                r"|\b(?:red|fail\w*|broken|crash\w*|errors?)\b[^\n]{0,60}\b(?:since|after) your (?:last |latest )?"
+                r"(?:commit|change|changes|edit|edits|push|merge|refactor|pr|fix|patch)\b",
                 r"\b(?:did|have) you (?:even|actually|ever) (?:run|ran|test|tried|try|read|check|look|open"
                 r"|compile|build)\w*\b",
                 r"\bnot how we\b|\bwe don'?t do (?:it|that|things) (?:like that|that way)\b",
@@ -342,7 +345,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\bbastava\b|\bsarebbe bastat[oa]\b",
                 r"\bnon (?:è )?(?:così )?come (?:facciamo|lavoriamo|si fa)\b|\bnon si fa così\b",
                 r"\bnon c'entra (?:niente|nulla)\b",
-                r"^(?:togli|leva|rimuovi|elimina|cancella) (?:quel|quello|quella|quei|quegli|quelle)\b",
+                r"\bcosì (?:nascondi|rompi|perdi|cancelli|ignori|rischi|spacchi)\b",
                 r"\b(?:dal|dopo il) tuo (?:ultimo )?(?:commit|cambiamento|push|merge|refactor|fix)\b",
                 r"\bnon (?:va|vanno) (?:messo |messi |messa |messe )?(?:in|nel|nella|nei|negli|nelle)\b") + _cues(
                 r"\b(?:così|questo) (?:rompe|rompi|spacca)\b",
@@ -384,7 +387,8 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r",\s*(?:como (?:en )?|igual que )(?:el resto|los demás)\b", question=True),
     "pt": _cues(r"\bpela (?:segunda|terceira|quarta|quinta|\d+ª?) vez\s*[:,;!—–-]",
                 r"^(?:você |vc )?esqueceu\b|\b(?:você|vc|tu) \w+(?:ou|eu|iu)\b[^\n]{0,60}\bde novo\b",
-                r"^nunca \w+(?:a|e)\b", r"^(?:tira|remove|apaga|arranca) (?:isso|esse|essa|esses|essas|aquilo|aquele|aquela)\b",
+                r"^nunca (?!(?:fue|tuve|hubo|había|pude|supe|quise|vale|sale|pasa|entra|funciona|tenha|esteja|seja)\b)"
+                r"\w{2,}(?:a|e)\b",
                 r"\bnão é (?:assim )?como (?:a gente|nós) (?:faz|fazemos)\b|\bnão (?:é assim que|fazemos assim)\b"
                 r"|\ba gente não faz assim\b",
                 r"^quase(?: lá| isso)?\s*[,.!]*\s*(?:mas|só que)\b", r"^(?:para tudo|pare)\s*[,.!]|^para!",
@@ -396,7 +400,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r",\s*(?:igual (?:às|aos|ao|à|as|os) (?:outr|demais|rest)\w*|como (?:no|o) resto)\b", question=True),
     "zh": _cues(r"第[二三四五六七八九十2-9](?:次|遍)了|说了[两二三几]遍|說了[兩二三幾]遍",
                 r"不是(?:这么|這麼)(?:做|写|寫|命名|弄|搞|用|起)", r"你(?:提交|改|合并|合併|推)了?(?:之后|以后|以後|之後)",
-                r"^你?[别別](?!担心|擔心|急|着急|著急|客气|客氣|管|怕|介意|忘)\s*\S",
+                r"^你?[别別](?!担心|擔心|急|着急|著急|客气|客氣|管|怕|介意|忘|人|的|处|處|家)\s*\S",
                 r"(?:这样|這樣|这个|這個|这|這)(?:会|會|就)?(?:破坏|破壞|弄坏|弄壞|搞坏|搞壞|打破)", r"你为什么|你為什麼",
                 r"把你刚(?:才)?(?:写|寫|改|加|做|建)的.{0,20}(?:改|删|刪|换|換|重写|重寫)"),
     "ja": _cues(r"[二三四五2-9２-９]回目|何回目|何度目", r"^惜しい", r"ないと(?:ダメ|だめ)",
@@ -416,14 +420,14 @@ _WORK_WORDS = {
           "|you even|you actually|you ever|not how we|we don|belong|t go |not go |all i |would have"
           "|everywhere else|the rest of|the others|follow|break|broke",
     "it": "volta|ancora|chiesto|ferm|che fai|che combini|che stai|che hai fatto|non va|segue|rispetta|ovunque"
-          "|dappertutto|il resto|bastava|bastat|facciamo|lavoriamo|si fa|c'entra|quel|tuo |rompe|rompi|spacca",
+          "|dappertutto|il resto|bastava|bastat|facciamo|lavoriamo|si fa|c'entra|così|tuo |rompe|rompi|spacca",
     "fr": "fois|encore|demandé|arrête|stop|comme ça|fait pas|partout|le reste|suit pas|respecte pas|suffi"
           "|mauvais|depuis|au moins|cass",
     "de": "zum |stop|halt|damit |überhaupt|seit |gehör|machen wir|, wir|; wir|, bei uns|; bei uns|überall"
           "|im rest|der rest|folgt nicht|nicht an|hätte|deine|bricht|zerstör",
     "es": "vez|se te |no |tuy|pedí|resto|demás|bastaba|bastado|para!|para ya|detente|alto|desde"
           "|siquiera|al menos|hacemos|se hace|no est|romp|sigue|respeta",
-    "pt": "vez|esqueceu|de novo|nunca|tira |remove |apaga |arranca |faz|é assim que|igual|resto|quase"
+    "pt": "vez|esqueceu|de novo|nunca|faz|é assim que|igual|resto|quase"
           "|para tudo|pare|para!|desde|pelo menos|sequer|bom|bastava|segue|respeita|quebr",
 }
 _WORK_HINT = {lang: re.compile("|".join(re.escape(w) for w in words.split("|")))
@@ -451,14 +455,14 @@ _FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
 # repo c'est pnpm 🙄"). A requirement alone is a request; the agent's doing alone is a description.
 _YOU_DID: dict[str, tuple[str, str]] = {
     "en": (r"\b(?:must|should|has to|have to|needs? to|is supposed to|are supposed to)\b",
-           r"\byou(?:'re| are) (?!going\b|getting\b|doing great\b)\w+ing\b|\byours\b"
+           r"\byou(?:'re| are) (?!(?:going|getting|doing|working|looking|planning|about)\b)\w+ing\b|\byours\b"
            r"|\byou (?:put|set|used|made|wrote|returned|added|changed|saved|stored|left)\b"),
     "it": (r"\b(?:devono|deve|dovrebbe|dovrebbero|vanno|bisogna)\b",
            r"\btu (?:l[aeoi] |gli |ne |ci )?(?:stai \w+ndo|hai \w+[aiu]t[oaie]|\w+i)\b(?<!\bhai)"
            r"|\bhai (?:messo|usato|scritto|fatto|salvato|passato|lasciato)\b"),
     "fr": (r"\b(?:doit|doivent|devrait|devraient|faut)\b",
            r"\btu (?:l[ae] |les |l')?(?:as|es en train)\b|\bt'as\b|\b(?:la tienne|le tien|les tiens|les tiennes)\b"),
-    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b"),
+    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b(?! recht\b)"),
     "es": (r"\b(?:tiene que|tienen que|debe|deben|debería|deberían|hay que)\b",
            r"\b(?:la tuya|el tuyo|los tuyos|las tuyas)\b|\b(?:pusiste|usaste|dejaste|hiciste|escribiste|guardaste"
            r"|pasaste|devolviste|metiste|cambiaste)\b|\bestás \w+ndo\b"),
@@ -477,6 +481,11 @@ _PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
                 r"|did|done|made|added|created)\b|\bque tu viens d'|\b(?:que|lo que) acabas de\b"
                 r"|\bo que (?:você|vc) (?:acabou de |já )?(?:fez|escreveu)\b|\b(?:che|quello che) hai appena\b"
                 r"|\b(?:was|die|den|das) du (?:gerade|eben)\b", re.MULTILINE)),
+    (re.compile(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
+                r"|quita|saca|borra|tira|apaga|arranca|entfern\w*|lösch\w*)\b", re.MULTILINE),
+     re.compile(r"\bwe (?:use|test|always|never)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste|fait toujours)\b"
+                r"|\bchez nous\b|\bwir (?:nutzen|verwenden|testen|benutzen)\b|\bbei uns\b|\b(?:usamos|probamos)\b"
+                r"|\ba gente (?:usa|testa|faz)\b|\baqui (?:é|usamos)\b", re.MULTILINE)),
     (re.compile(r"[\U0001f644\U0001f926]"),
      re.compile(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
                 r" (?:repo|progetto)|aquí|en este (?:repo|proyecto)|aqui|nesse projeto|neste projeto|hier|bei uns)\b",
@@ -486,7 +495,8 @@ _PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
 _PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
     "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
     "|faut|muss|müssen|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
-    "|acabou de|fez|escreveu|appena|gerade|eben|\U0001f644|\U0001f926").split("|")))
+    "|acabou de|fez|escreveu|appena|gerade|eben|we use|we test|we always|we never|usiamo|si usa|on utilise|on teste"
+    "|chez nous|wir nutzen|wir verwenden|wir testen|wir benutzen|bei uns|usamos|probamos|a gente|aqui é|\U0001f644|\U0001f926").split("|")))
 
 
 def _paired(low: str) -> str | None:
@@ -511,6 +521,24 @@ _CHOICE_VERB = re.compile(
     r"|preferiu|decidiu|choisi|utilisé|utilises|utiliser|pris|préféré|opté|décidé|usaste|usas"
     r"|elegiste|escogiste|optaste|preferiste|decidiste|benutzt|verwendet|gewählt|genommen"
     r"|entschieden|nimmst|verwendest)\b|用|选|選|使っ|使う|選ん|採用", _I)
+
+
+_WHY_ANY = re.compile(r"\b(?:why|perch[éèe]|por ?qu[ée]|pourquoi|warum|wieso|weshalb)\b|为什么|為什麼|なぜ|どうして|なんで", _I)
+
+
+class _ChoiceQuestion:
+    """Does the message only ask why the agent chose something? Asked only of a cue holding "why"
+    (rare), so most messages never pay for it."""
+
+    def __init__(self, joined: str) -> None:
+        self.joined = joined
+        self.answer: bool | None = None
+
+    def __call__(self) -> bool:
+        if self.answer is None:
+            self.answer = _asks_about_a_choice(self.joined) or bool(
+                _JUST_CURIOUS.search(self.joined) and _WHY_ANY.search(self.joined))
+        return self.answer
 
 
 def _asks_about_a_choice(joined: str) -> bool:
@@ -651,7 +679,7 @@ _ANY_WORK_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MUL
                                              for lang, rx in _ANY_WORK.items()}
 
 
-def _match(lang: str, joined: str, choice_question: bool, forms: bool = False,
+def _match(lang: str, joined: str, choice_question: _ChoiceQuestion, forms: bool = False,
            low: str | None = None) -> str | None:
     if not _script_can_match(lang, joined):
         return None
@@ -666,10 +694,10 @@ def _match(lang: str, joined: str, choice_question: bool, forms: bool = False,
     return cue
 
 
-def _first(cues: tuple[_Cue, ...], joined: str, choice_question: bool) -> str | None:
+def _first(cues: tuple[_Cue, ...], joined: str, choice_question: _ChoiceQuestion) -> str | None:
     for cue in cues:
         for m in cue.rx.finditer(joined):
-            if choice_question and _WHY.search(m.group(0)):
+            if _WHY.search(m.group(0)) and choice_question():
                 continue
             if cue.skip_in_question:
                 end = joined.find("\n", m.end())
@@ -708,8 +736,7 @@ def detect_correction(text: str) -> Correction:
 
 
 def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
-    choice_question = _asks_about_a_choice(joined) or bool(
-        _WHY.search(joined) and _JUST_CURIOUS.search(joined))
+    choice_question = _ChoiceQuestion(joined)
     low: str | None = joined.lower()
     forms = _FORM_HINT.search(low) is not None
     if len(low) != len(joined):  # a letter whose lowercase is longer ("İ"): scan as written
