@@ -124,3 +124,81 @@ def test_the_forms_that_state_a_lesson_are_corrections_and_their_look_alikes_are
                  "No está mal, maneja también el caso del timeout.", "Ab jetzt arbeiten wir an der Login-Seite.",
                  "il server di CI va in timeout da stamattina, non è colpa tua, riprova"):
         assert not detect_correction(text).corrected, text
+
+
+# Families read from tests/data/blind4 (bench/BLIND4.md), each tested here with sentences of our
+# own: a correction carried by what the agent did, with no "wrong" / "no" word in it.
+@pytest.mark.parametrize("text", [
+    # the count of a repeat, said as a preamble
+    "For the fourth time: tests go under tests/.", "Per la quarta volta: niente print.",
+    "Pour la deuxième fois, pas de tabulations.", "Zum zweiten Mal: keine Tabs.", "Por segunda vez: nada de var.",
+    "Pela terceira vez: nada de any.", "第二次了，日志用 logger", "二回目ですが、インデントはスペース2つです",
+    # nearly right, but …
+    "Almost, but the header should be sticky.", "Quase isso, só que o botão fica à direita.", "惜しい、昇順です",
+    # a bare stop while the agent works
+    "Stop! You're deleting the seed data.", "Fermati, stai cancellando la cartella sbagliata.",
+    "Arrête, tu supprimes les fixtures.", "¡Para! Estás borrando las migraciones.", "Para tudo, você está apagando o banco.",
+    # what the agent's change breaks, and since when
+    "This breaks the CLI, users pass the path first.", "Ça casse la compatibilité avec l'ancien client.",
+    "Damit brichst du die Rückwärtskompatibilität.", "Eso rompe el contrato con el frontend.",
+    "Isso quebra o app antigo.", "这样会破坏旧版本的兼容性", "それだと既存のテストが落ちます",
+    "Since your refactor the login page crashes.", "Dal tuo ultimo commit la build è rossa.",
+    "Seit deinem letzten Commit schlägt der Build fehl.", "你提交之后构建就挂了", "マージしてからCIが落ちてます",
+    # sarcastic questions about the agent's work
+    "Did you even read the error message?", "Hast du das überhaupt kompiliert?",
+    "T'as testé au moins ?", "¿Siquiera probaste el endpoint?",
+    # the house rule the agent broke
+    "That's not how we write SQL here, always use the query builder.", "Helpers don't belong in the views folder.",
+    "Das gehört nicht ins Model.", "Non si fa così, le query passano dal repository.",
+    "No es como lo hacemos, los DTO van aparte.", "Isso não é como a gente faz, os testes ficam ao lado.",
+    "我们不是这么写日志的", "うちではモックは使わないです", "Indent with tabs like everywhere else in the repo.",
+    "Il nome non segue la convenzione del progetto.", "Les noms ne suivent pas... enfin, ne suit pas la convention.",
+    "A plain dict would have been enough.", "Bastava un if, non serviva una classe.",
+    # the agent's own work, named, with what it does wrong or what is required instead
+    "The cache key must include the user id; yours only uses the path.",
+    "Gli orari devono essere in UTC, tu li stai salvando in ora locale.",
+    "A resposta tem que ser 201, você colocou 200.", "La clave debe incluir el tenant, la tuya no lo incluye.",
+    "Die Migration muss rückgängig zu machen sein, deine löscht die Tabelle.",
+    # a change of mind applied to what the agent just did
+    "From now on use ruff, and redo the formatting you just did with it.",
+    "A partir de maintenant on passe à pytest, refais les tests que tu viens d'écrire.",
+    "算了，以后用 pytest，把你刚写的 unittest 测试改过来", "やっぱりpytestでいきます。さっき書いたテストも書き直してください",
+    # a removal with the house rule, an eye-roll at it
+    "Remove the debug prints, we use the logger.", "Enlève les print, on utilise le logger.",
+    "In questo repo si usa yarn 🙄",
+])
+def test_corrections_carried_by_the_agents_work(text: str):
+    assert detect_correction(text).corrected, text
+
+
+# Words of correction aimed at someone else, or at nothing the agent did, are not corrections.
+@pytest.mark.parametrize("text", [
+    # the person's own mistake
+    "I was wrong, your query is fine.", "Ti ho passato il file sbagliato, è config.yaml.",
+    "Je t'ai envoyé le mauvais lien, voici le bon.", "Ich hab dir die falsche Datei geschickt.",
+    "Te pasé mal el nombre de la tabla, es orders.", "Te passei o caminho errado, é /srv/app.",
+    "私の勘違いでした、今のままで大丈夫です",
+    # a third party at fault
+    "Our provider sends the wrong currency code, please normalize it.",
+    "Il cliente ha sbagliato a inviare i dati, serve un controllo in più.",
+    "El gateway devuelve el estado equivocado a veces, hay que manejarlo.",
+    # a 'no' answering the agent's question with "not yet"
+    "No, I haven't looked at it yet.", "Nein, ich hab's noch nicht getestet.", "Não, ainda não tenho a chave.",
+    "No, todavía no lo he probado.", "Non, pas encore.", "いいえ、まだです",
+    # why-questions marked as curiosity, and praise
+    "Just curious, why did you use a generator here? It's fine.", "Why a set here? Just curious, it's fine.",
+    "That's exactly what I wanted, thanks!",
+    # scoping before the work starts
+    "Before you start: don't worry about the lint warnings.", "始める前に：警告は無視でいいです",
+    # look-alikes of the new families
+    "Zum dritten Mal diese Woche fällt das CI aus, kannst du nachsehen?", "Halt, ich muss kurz nachdenken.",
+    "Since your PR is merged, let's start the next ticket.", "Does that break anything in the public API?",
+    "È come il resto del progetto? Dimmi tu.", "Il file deve essere in UTF-8; tu usi Windows o Linux?",
+    "Du hast recht, die Migration muss reversibel sein.", "You're working on billing next; it should support refunds.",
+    "Almost there! Now add the tests.", "Nunca he usado Kotlin, me explicas lo básico?", "别人写的代码有个 bug，你看看",
+    "Para empezar, crea el esqueleto del proyecto.", "Non va bene aspettare, lancia subito i test.",
+    "いえ、READMEはまだ要らないです",
+])
+def test_words_of_correction_aimed_elsewhere_are_not_corrections(text: str):
+    got = detect_correction(text)
+    assert not got.corrected, (text, got.evidence)

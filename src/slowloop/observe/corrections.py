@@ -62,11 +62,12 @@ _I = re.IGNORECASE
 class _Cue:
     rx: re.Pattern[str]
     skip_in_question: bool = False  # "Is it wrong to…?" asks, it does not correct
+    blame: bool = False  # a bare "wrong" word: "the vendor's SDK returns the wrong timezone" blames the vendor
 
 
-def _cues(*patterns: str, question: bool = False) -> tuple[_Cue, ...]:
+def _cues(*patterns: str, question: bool = False, blame: bool = False) -> tuple[_Cue, ...]:
     # MULTILINE: the sentences are matched joined by newlines, so "^" means "a sentence starts".
-    return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question) for p in patterns)
+    return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question, blame) for p in patterns)
 
 
 # "No, that's all" / "nein, sonst nichts": the user closes the exchange, nothing is rejected.
@@ -121,8 +122,8 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\bthere(?:'s| is| was| might be| may be| seems to be| must be) (?:a |some )?"
         r"misunderstanding\b|\bmisunderstood (?:me|what i)\b",
         r"\b(?:back|leave it|keep it|make it) (?:to )?(?:the way|how|like) it was\b",
-    ) + _cues(r"\b(?:wrong|incorrect)\b", question=True),
-    "zh": _cues(r"错了|錯了|应该是|應該是", question=True) + _cues(
+    ) + _cues(r"\b(?:wrong|incorrect)\b", question=True, blame=True),
+    "zh": _cues(r"错了|錯了|应该是|應該是", question=True, blame=True) + _cues(
         r"(?<![对對])不[对對](?![称稱等])|搞错|搞錯|弄错|弄錯|理解错|理解錯|说错|写错|寫錯|不正确|不正確",
         r"不是.{0,30}?而是", r"应该用|應該用",
         r"不是我(?:想要|要|说)的|我(?:说|說)的是|我(?:说|說)过|我(?:说|說)了|我没让你|我沒讓你|我没有让你",
@@ -142,7 +143,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|(?:还是|還是|还|還|仍然|你)没(?:修好|解决|解決)",
         r"误会了|誤會了|误解了|誤解了|你(?:误会|誤會|误解|誤解)",
     ),
-    "ja": _cues(r"間違(?!いやすい|えやすい)|まちが(?!いやすい)", question=True) + _cues(
+    "ja": _cues(r"間違(?!いやすい|えやすい)|まちが(?!いやすい)", question=True, blame=True) + _cues(
         r"違います|違う|ちがう|ちがいます|そうじゃな|そうではな|じゃなくて(?=[、,])",
         r"正しくな|誤って",
         r"元に戻|もとに戻|やり直|(?<!気に)(?<!心配)(?<!無理)(?<!急が)(?:さ|え|ら|わ|け|か)ないで(?!す)",
@@ -159,7 +160,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"(?:誤解|勘違い)(?:して|され|があ)|説明が足りな|ではなく[^。]{0,30}(?:の方|のほう)(?:です|だ)",
         r"同じエラー",
     ),
-    "it": _cues(r"\bsbagliat[oaie]\b|\berrat[oaie]\b", question=True) + _cues(
+    "it": _cues(r"\bsbagliat[oaie]\b|\berrat[oaie]\b", question=True, blame=True) + _cues(
         _OPENING_NO, r"\bnon (?:è|e') (?:corretto|giusto|quello che|così)\b", r"^non così\b",
         r"\bhai sbagliato\b|\bhai frainteso\b",
         r"\bti (?:avevo|ho) (?:già )?detto\b|\bte l'ho (?:già )?detto\b|\bcome ti ho chiesto\b",
@@ -176,7 +177,7 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"\b(?:c'è|ci sia|ci dev'essere|c'è stato) un (?:equivoco|malinteso)\b|\bmi hai frainteso\b"
         r"|\bvolevo\b[^.\n]{0,60}\bnon (?:un|una|uno|il|la|lo|i|le|gli|l'|\w+are|\w+ere|\w+ire)\b",
     ),
-    "pt": _cues(r"\berrad[oa]s?\b|\bincorret[oa]\b", question=True) + _cues(
+    "pt": _cues(r"\berrad[oa]s?\b|\bincorret[oa]\b", question=True, blame=True) + _cues(
         _OPENING_NO, r"\bnão (?:é|foi) (?:isso|assim|o que|correto|certo)\b",
         r"\b(?:você )?errou\b|\bentendeu errado\b",
         r"\beu (?:disse|falei|pedi)\b|\bjá (?:te )?falei\b|\bcomo eu pedi\b|\bpor que você\b",
@@ -218,9 +219,9 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
         r"|\bje voulais\b[^.\n]{0,60}\bpas (?:du|de|des|le|la|les|un|une|l'|\w+er|\w+ir)\b",
         r"^non,? non\b",
     ),
-    "es": _cues(r"(?<!\bno )\b(?:está|esta) mal\b", question=True) + _cues(
+    "es": _cues(r"(?<!\bno )\b(?:está|esta) mal\b|\bequivocad[oa]s?\b", question=True, blame=True) + _cues(
         _OPENING_NO, r"\bincorrect[oa]\b|\bno es (?:correcto|lo que|así)\b",
-        r"\bte equivocaste\b|\bequivocad[oa]\b|\b(?:lo )?entendiste mal\b",
+        r"\bte equivocaste\b|\b(?:lo )?entendiste mal\b",
         r"\bte (?:lo )?dije\b|\bcomo te pedí\b|\bno te pedí\b|\bya te lo dije\b",
         r"\bpor qu[ée] (?:\w+aste|\w+iste)\b|\bdeshaz\b|\brevierte\b|\bvuelve a ponerl",
         r"\bsigue sin funcionar\b|\btodavía no funciona\b|^así no\b|\bdeja de\b",
@@ -705,7 +706,7 @@ def _first(cues: tuple[_Cue, ...], joined: str, choice_question: _ChoiceQuestion
                 if sentence_end.endswith(("?", "？")):
                     continue
                 sentence = joined[joined.rfind("\n", 0, m.start()) + 1:end if end != -1 else len(joined)]
-                if _THIRD_PARTY.search(sentence) and not _SECOND_PERSON.search(sentence):
+                if cue.blame and _THIRD_PARTY.search(sentence) and not _SECOND_PERSON.search(sentence):
                     continue
             return m.group(0).strip()
     return None
