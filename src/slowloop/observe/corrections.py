@@ -42,6 +42,19 @@ How it reads a message:
   "Y again??", "we moved/migrated to X", "from now on use …", "I said", "prefer X to Y", "not Y —
   X", "enough of Y", "don't use Y" in fr/de/zh, Japanese ではなく / に移行 / はやめて. The
   Latin-script ones are tried only when one of their words is in the message (``_FORM_WORDS``).
+- Families added for corrections carried by the agent's work (tests/data/blind4, ``_WORK`` and
+  ``_PAIRS``): "for the third time:", "close, but …", a bare "Stop." / "fermati" / "¡Para!", "that
+  breaks the API", "since your commit half the suite is red", "did you even run the tests?", "not
+  how we do it here", "doesn't belong in …", "like everywhere else", "a function would have been
+  enough", "non va bene", "yours drops the column"; and pairs that say it only together: a
+  requirement with the agent's own doing ("must be UTC … you're saving local time"), a change of
+  mind with "what you just did", "remove X, we use Y", an eye-roll at a house rule. A Latin-script
+  family is tried only when a word of its language is present (``_WORK_WORDS``, ``_PAIR_HINT``).
+- Words of correction aimed elsewhere are set aside: the person's own mistake or the wrong thing
+  they handed over ("I was wrong", "ti ho dato il percorso sbagliato"), a sentence scoping the work
+  to come ("before you start: …"), a bare "wrong" word whose subject is a third party ("the
+  vendor's SDK returns the wrong timezone"), "no, not yet" answers, why-questions marked "just
+  curious, it's fine", "exactly what I wanted". The guard runs only on a message that has a cue.
 """
 
 from __future__ import annotations
