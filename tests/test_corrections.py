@@ -197,7 +197,9 @@ def test_corrections_carried_by_the_agents_work(text: str):
     "Du hast recht, die Migration muss reversibel sein.", "You're working on billing next; it should support refunds.",
     "Almost there! Now add the tests.", "Nunca he usado Kotlin, me explicas lo básico?", "别人写的代码有个 bug，你看看",
     "Para empezar, crea el esqueleto del proyecto.", "Non va bene aspettare, lancia subito i test.",
-    "いえ、READMEはまだ要らないです",
+    "いえ、READMEはまだ要らないです", "Like everywhere else, add a docstring to each public function.",
+    "Non va in produzione prima di venerdì.", "二回目のデプロイは明日です", "That breaks nothing, I checked. Merge it.",
+    "Per la prima volta il build è verde, grazie!", "Close enough, ship it.",
 ])
 def test_words_of_correction_aimed_elsewhere_are_not_corrections(text: str):
     got = detect_correction(text)

@@ -348,10 +348,10 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\b(?:doesn'?t|does not|don'?t|do not) (?:belong|go) (?:in|into|there|here)\b",
                 r"\ball i (?:needed|wanted|asked for) was\b|\bwould have (?:been enough|sufficed)\b",
                 r"\b(?:doesn'?t|does not|don'?t|do not) follow (?:the|our)\b") + _cues(
-                r"\b(?:like|as) everywhere else\b|,\s*(?:just )?(?:like|as in) the rest of the (?:code|project|codebase"
+                r"(?:\w|,)\s+(?:like|as) everywhere else\b|,\s*(?:just )?(?:like|as in) the rest of the (?:code|project|codebase"
                 r"|repo)\b|,\s*(?:just )?like (?:the|all the) others\s*[.!]?$", question=True) + _cues(
                 r"\b(?:that|this|it|your (?:\w+ )?(?:change|fix|code|version|patch))(?:'ll| will| would| just)?"
-                r" (?:breaks?|broke)\b", question=True),
+                r" (?:breaks?|broke)\b(?! (?:nothing|anything)\b)", question=True),
     "it": _cues(r"\bper la (?:seconda|terza|quarta|quinta|\d+a?) volta\s*[:,;!—–-]",
                 r"^ancora (?:con|co'|coi|col|a)\b[^\n]{0,40}[?!]{2,}", r"\bti (?:avevo|ho) (?:già )?chiesto\b",
                 r"\bfermati\b|^fermo\s*[!.,]", r"\bma che (?:fai|combini|stai facendo|hai fatto)\b",
@@ -361,9 +361,9 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\bnon c'entra (?:niente|nulla)\b",
                 r"\bcosì (?:nascondi|rompi|perdi|cancelli|ignori|rischi|spacchi)\b",
                 r"\b(?:dal|dopo il) tuo (?:ultimo )?(?:commit|cambiamento|push|merge|refactor|fix)\b",
-                r"\bnon (?:va|vanno) (?:messo |messi |messa |messe )?(?:in|nel|nella|nei|negli|nelle)\b") + _cues(
+                r"\bnon (?:va|vanno) (?:(?:messo|messi|messa|messe) )?(?:nel|nella|nei|negli|nelle)\b|\bnon (?:va|vanno) (?:messo|messi|messa|messe) in\b") + _cues(
                 r"\b(?:così|questo) (?:rompe|rompi|spacca)\b",
-                r"\bcome (?:ovunque|dappertutto)\b|,\s*come (?:in |nel )?(?:tutto )?il resto\b", question=True),
+                r"(?:\w|,)\s+come (?:ovunque|dappertutto)\b|,\s*come (?:in |nel )?(?:tutto )?il resto\b", question=True),
     "fr": _cues(r"\bpour la (?:deuxième|troisième|quatrième|cinquième|\d+e) fois\s*[:,;!—–-]", r"^encore\s*[?!]",
                 r"\bj'ai demandé\b[^.\n]{0,60}\bpas\b", r"^(?:arrête|stop|stoppe)\s*[,.!]",
                 r"\b(?:c'est pas|ce n'est pas) comme ça qu'on\b|\bon (?:ne )?fait pas (?:comme )?ça\b",
@@ -371,7 +371,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\bil suffisait\b|\baurait suffi\b", r"\btu \w+ (?:le|la|les) mauvaise?s?\b",
                 r"\bdepuis (?:ton|votre) (?:dernier )?(?:commit|changement|push|merge|refacto|fix)\b",
                 r"\b(?:tu as|t'as|as-tu)\b[^?\n]{0,40}\bau moins\b") + _cues(
-                r"\b(?:ça|cela|ceci) (?:va )?cass(?:e|er)\b", r"\bcomme partout\b|,\s*comme (?:dans )?le reste\b",
+                r"\b(?:ça|cela|ceci) (?:va )?cass(?:e|er)\b", r"(?:\w|,)\s+comme partout\b|,\s*comme (?:dans )?le reste\b",
                 question=True),
     "de": _cues(r"\bzum (?:zweiten|dritten|vierten|fünften|\d+\.) mal\s*[:,;!—–-]", r"^stopp?\s*[,.!]|^halt\s*!",
                 r"\bdamit (?:brichst|machst|zerstörst) du\b", r"\bhast du\b[^?\n]{0,40}\büberhaupt\b",
@@ -381,7 +381,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"\bnicht \w+en[,;] (?:wir|bei uns)\b",
                 r"\bfolgt nicht\b|\bhält sich nicht an\b", r"\bhätte (?:doch )?(?:gereicht|genügt)\b",
                 r"(?:^|,\s*|\b(?:und|aber) )deine[rs]? (?:löscht|entfernt|bricht|ignoriert|verliert|nutzt|verwendet"
-                r"|macht|hat kein)") + _cues(r"\bdas (?:bricht|zerstört)\b", r"\bwie überall\b|,\s*wie (?:im|der) rest\b",
+                r"|macht|hat kein)") + _cues(r"\bdas (?:bricht|zerstört)\b", r"(?:\w|,)\s+wie überall\b|,\s*wie (?:im|der) rest\b",
                                    question=True),
     "es": _cues(r"\bpor (?:segunda|tercera|cuarta|quinta|\d+ª?) vez\s*[:,;!—–-]", r"\bse te (?:olvid[óo]|pas[óo])\b",
                 r"(?:^|[,;:]\s*)(?:y |pero |porfa,? |por favor,? )?no (?:l[oa]s? |me |le |les |se )?"
@@ -390,7 +390,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"|del|en|con|nada|eso|esto|esa|ese|un|una|por|porfa)\b",
                 r"\b(?:la tuya|el tuyo|los tuyos|las tuyas) (?:no |borra|elimina|quita|rompe|ignora|pierde|usa"
                 r"|devuelve|hace|tiene|deja)", r"\b(?:pedí|te pedí)\b[^.\n]{0,60}\bno\b",
-                r"\bno (?:va|van) (?:en|dentro)\b",
+                r"\bno (?:va|van) (?:en (?:el|la|los|las)|dentro)\b",
                 r"\bbastaba\b|\bhabría bastado\b", r"^¡?(?:para|detente|alto)(?: ya)?\s*!|^(?:detente|alto)[,.]",
                 r"\bdesde (?:tu|su) (?:último )?(?:commit|cambio|push|merge|refactor|fix)\b",
                 r"\b(?:siquiera|al menos) (?:corriste|probaste|ejecutaste|leíste|revisaste|compilaste)\b"
@@ -417,7 +417,7 @@ _WORK: dict[str, tuple[_Cue, ...]] = {
                 r"^你?[别別](?!担心|擔心|急|着急|著急|客气|客氣|管|怕|介意|忘|人|的|处|處|家)\s*\S",
                 r"(?:这样|這樣|这个|這個|这|這)(?:会|會|就)?(?:破坏|破壞|弄坏|弄壞|搞坏|搞壞|打破)", r"你为什么|你為什麼",
                 r"把你刚(?:才)?(?:写|寫|改|加|做|建)的.{0,20}(?:改|删|刪|换|換|重写|重寫)"),
-    "ja": _cues(r"[二三四五2-9２-９]回目|何回目|何度目", r"^惜しい", r"ないと(?:ダメ|だめ)",
+    "ja": _cues(r"(?:[二三四五2-9２-９]回目|何回目|何度目)(?:です|だ|[、,！!])", r"^惜しい", r"ないと(?:ダメ|だめ)",
                 r"(?:それ|これ)(?:だと|では).{0,25}(?:壊れ|消え|落ち|動かな|失敗)",
                 r"(?:コミット|変更|修正|マージ|プッシュ)(?:して|されて|した)(?:から|以来|後).{0,20}(?:落ち|壊れ|失敗|エラー|赤|動かな)",
                 r"しないで(?<!心配しないで)(?<!無理しないで)(?<!気にしないで)(?<!遠慮しないで)(?!す|いい|も)", r"また.{0,30}忘れ",
