@@ -159,6 +159,7 @@ def test_the_forms_that_state_a_lesson_are_corrections_and_their_look_alikes_are
     "Gli orari devono essere in UTC, tu li stai salvando in ora locale.",
     "A resposta tem que ser 201, você colocou 200.", "La clave debe incluir el tenant, la tuya no lo incluye.",
     "Die Migration muss rückgängig zu machen sein, deine löscht die Tabelle.",
+    "It must return 404 when the user is missing, you put 500.",
     # a change of mind applied to what the agent just did
     "From now on use ruff, and redo the formatting you just did with it.",
     "A partir de maintenant on passe à pytest, refais les tests que tu viens d'écrire.",
@@ -200,6 +201,9 @@ def test_corrections_carried_by_the_agents_work(text: str):
     "いえ、READMEはまだ要らないです", "Like everywhere else, add a docstring to each public function.",
     "Non va in produzione prima di venerdì.", "二回目のデプロイは明日です", "That breaks nothing, I checked. Merge it.",
     "Per la prima volta il build è verde, grazie!", "Close enough, ship it.",
+    # a requirement next to the agent's work named without reproach, a removal announced as a change
+    "The docs should mention the env vars you added.", "Das soll schneller werden, du hast aber gute Arbeit gemacht.",
+    "Quita el banner de cookies, usamos otro proveedor ahora.", "Remove the feature flag, we always ship it enabled now.",
 ])
 def test_words_of_correction_aimed_elsewhere_are_not_corrections(text: str):
     got = detect_correction(text)

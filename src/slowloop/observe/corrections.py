@@ -470,13 +470,13 @@ _FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
 _YOU_DID: dict[str, tuple[str, str]] = {
     "en": (r"\b(?:must|should|has to|have to|needs? to|is supposed to|are supposed to)\b",
            r"\byou(?:'re| are) (?!(?:going|getting|doing|working|looking|planning|about)\b)\w+ing\b|\byours\b"
-           r"|\byou (?:put|set|used|made|wrote|returned|added|changed|saved|stored|left)\b"),
+           r"|(?:^|[,;:—–-]\s*|\bbut\s+)you (?:put|set|used|made|wrote|returned|added|changed|saved|stored|left)\b"),
     "it": (r"\b(?:devono|deve|dovrebbe|dovrebbero|vanno|bisogna)\b",
            r"\btu (?:l[aeoi] |gli |ne |ci )?(?:stai \w+ndo|hai \w+[aiu]t[oaie]|\w+i)\b(?<!\bhai)"
            r"|\bhai (?:messo|usato|scritto|fatto|salvato|passato|lasciato)\b"),
     "fr": (r"\b(?:doit|doivent|devrait|devraient|faut)\b",
            r"\btu (?:l[ae] |les |l')?(?:as|es en train)\b|\bt'as\b|\b(?:la tienne|le tien|les tiens|les tiennes)\b"),
-    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"\bdu hast\b(?! recht\b)"),
+    "de": (r"\b(?:muss|müssen|soll|sollte|sollen)\b", r"(?:^|[,;:—–-]\s*)du hast\b(?! recht\b)"),
     "es": (r"\b(?:tiene que|tienen que|debe|deben|debería|deberían|hay que)\b",
            r"\b(?:la tuya|el tuyo|los tuyos|las tuyas)\b|\b(?:pusiste|usaste|dejaste|hiciste|escribiste|guardaste"
            r"|pasaste|devolviste|metiste|cambiaste)\b|\bestás \w+ndo\b"),
@@ -497,9 +497,10 @@ _PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
                 r"|\b(?:was|die|den|das) du (?:gerade|eben)\b", re.MULTILINE)),
     (re.compile(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
                 r"|quita|saca|borra|tira|apaga|arranca|entfern\w*|lösch\w*)\b", re.MULTILINE),
-     re.compile(r"\bwe (?:use|test|always|never)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste|fait toujours)\b"
-                r"|\bchez nous\b|\bwir (?:nutzen|verwenden|testen|benutzen)\b|\bbei uns\b|\b(?:usamos|probamos)\b"
-                r"|\ba gente (?:usa|testa|faz)\b|\baqui (?:é|usamos)\b", re.MULTILINE)),
+     # the house rule as it stands, not a change announced "now"
+     re.compile(r"(?:\bwe (?:use|test against)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste contre)\b"
+                r"|\bwir (?:nutzen|verwenden|testen gegen|benutzen)\b|\b(?:usamos|probamos contra)\b|\ba gente (?:usa|testa)\b)"
+                r"(?![^\n]*\b(?:now|anymore|ahora|agora|maintenant|désormais|adesso|ora|jetzt|mehr)\b)", re.MULTILINE)),
     (re.compile(r"[\U0001f644\U0001f926]"),
      re.compile(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
                 r" (?:repo|progetto)|aquí|en este (?:repo|proyecto)|aqui|nesse projeto|neste projeto|hier|bei uns)\b",
@@ -510,11 +511,16 @@ _PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
     "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
     "|faut|muss|müssen|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
     "|acabou de|fez|escreveu|appena|gerade|eben|we use|we test|we always|we never|usiamo|si usa|on utilise|on teste"
-    "|chez nous|wir nutzen|wir verwenden|wir testen|wir benutzen|bei uns|usamos|probamos|a gente|aqui é|\U0001f644|\U0001f926").split("|")))
+    "|wir nutzen|wir verwenden|wir testen|wir benutzen|usamos|probamos|a gente|\U0001f644|\U0001f926").split("|")))
+
+
+# Praise in the message ("you did great work, it should also …") makes a pair a request, not a reproach.
+_PRAISE = re.compile(r"\b(?:good|great|nice|thanks|perfect|gute?|super|toll|danke|ottim\w*|perfett\w*|grazie|bravo"
+                     r"|bien|parfait|merci|genial|perfecto|gracias|bom|ótimo|perfeito|obrigad\w*)\b")
 
 
 def _paired(low: str) -> str | None:
-    if not _PAIR_HINT.search(low):
+    if not _PAIR_HINT.search(low) or _PRAISE.search(low):
         return None
     for first, second in _PAIRS:
         if first.search(low):
