@@ -757,10 +757,10 @@ def detect_correction(text: str) -> Correction:
 
 def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
     choice_question = _ChoiceQuestion(joined)
-    low: str | None = joined.lower()
-    forms = _FORM_HINT.search(low) is not None
-    if len(low) != len(joined):  # a letter whose lowercase is longer ("İ"): scan as written
-        low = None
+    lowered = joined.lower()
+    forms = _FORM_HINT.search(lowered) is not None
+    # a letter whose lowercase is longer ("İ"): scan as written
+    low = lowered if len(lowered) == len(joined) else None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -771,5 +771,5 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
         cue = _match(lang, joined, choice_question, forms, low)
         if cue:
             return cue, lang
-    cue = _paired(low if low is not None else joined.lower())
+    cue = _paired(lowered)
     return (cue, language or "en") if cue else None
