@@ -208,3 +208,17 @@ def test_corrections_carried_by_the_agents_work(text: str):
 def test_words_of_correction_aimed_elsewhere_are_not_corrections(text: str):
     got = detect_correction(text)
     assert not got.corrected, (text, got.evidence)
+
+
+@pytest.mark.parametrize("text", ["Zum vierten Mal: Logs auf Englisch!", "Pour la deuxième fois, les logs en anglais !",
+                                  "Por cuarta vez: los logs en inglés.", "二回目ですけど、ログは英語でお願いします"])
+def test_a_correction_repeated_with_its_count_is_kept_as_a_rule(text: str):
+    # "for the Nth time: …" says the lesson outlives the task: the offline learner keeps it (as the
+    # person's words when there is no clean imperative), never drops it as a one-off.
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+    from slowloop.transcripts.model import Turn
+
+    assert detect_correction(text).corrected
+    turn = Turn(source="<test>", format="openai", index=1, user_text=text)
+    rules = rules_from_correction(TurnEvidence(1, turn, True, "cue", None, (), False))
+    assert rules and ("logs" in rules[0].text.lower() or "ログ" in rules[0].text), rules

@@ -293,7 +293,12 @@ _LASTING = re.compile(
     r"|\b(?:don'?t|do not|non|não|ne|no|nicht|kein\w*)\b[^.!?]{0,60}\b(?:again|di nuovo|de novo|encore"
     r"|otra vez|de nuevo|nochmal|wieder)\b"
     r"|以后|今后|從現在起|从现在起|我们用|我們用|这个项目|这个项目里|再说一遍|一直|总是|永远|不要再|别再|说了|說了|说过|說過"
-    r"|今後|これからは|いつも|必ず|うちは|このプロジェクト|もう一度|言いました|言った", _I)
+    r"|今後|これからは|いつも|必ず|うちは|このプロジェクト|もう一度|言いました|言った"
+    # the count of a repeat ("for the third time: …") says the lesson outlives the task
+    r"|\b(?:(?:second|third|fourth|fifth) time|per la (?:seconda|terza|quarta|quinta) volta"
+    r"|pour la (?:deuxième|troisième|quatrième|cinquième) fois|zum (?:zweiten|dritten|vierten|fünften) mal"
+    r"|por (?:segunda|tercera|cuarta|quinta) vez|pela (?:segunda|terceira|quarta|quinta) vez)\b"
+    r"|第[二三四五2-9]次了|[二三四五2-9]回目", _I)
 # Something in the message says the agent got it wrong or names what not to do: a requirement
 # ("deve essere Europe/Rome") is kept only then; alone it may be a plain request ("应该是周五之前上线").
 _WRONG_OR_NOT = re.compile(r"\b(?:not|non|não|pas|nicht|no|wrong|sbagliat\w*|errad\w*|incorrect\w*|faux|fausse"
