@@ -21,7 +21,7 @@ from .errors import DataError, UserError
 from .observe.model import ObservedTurn
 from .observe.observe import observe_and_score
 from .observe.signals import WeaknessMatcher
-from .store import Store
+from .store import Store, ledger
 from .transcripts import iter_turns
 from .transcripts.model import ParseReport, Turn
 
@@ -121,67 +121,26 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
     # read the ledger; whole seconds would hide an update made in that same second.
     now = clock.iso(micro=True)
     obs, score = ot.observation, ot.score
-    with store.transaction() as db:
-        row = db.execute("SELECT id, content_hash FROM turns WHERE agent_id = ? AND key = ?",
-                         (agent_id, key)).fetchone()
-        if row is not None and row["content_hash"] == chash:
-            return RecordResult(int(row["id"]), "unchanged")
-        values = (chash, turn.source, turn.format, turn.session_id, turn.index, turn.started_at,
-                  turn.ended_at, now, turn.user_text, obs.tool_calls, int(obs.corrected),
-                  int(obs.aborted), obs.rejected, int(obs.recovered), int(obs.ended_in_real_error),
-                  score.score, score.threshold, int(score.reflect), int(turn.complete), data)
-        if row is None:
-            cur = db.execute(
-                "INSERT INTO turns(content_hash, source, format, session_id, idx, started_at, ended_at,"
-                " updated_at, user_text, tool_calls, corrected, aborted, rejected, recovered,"
-                " ended_in_real_error, score, threshold, reflect, complete, data, agent_id, key,"
-                " recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                values + (agent_id, key, now))
-            assert cur.lastrowid is not None  # set by the INSERT that just ran
-            turn_id = cur.lastrowid
-            status = "new"
-        else:
-            turn_id = int(row["id"])
-            db.execute(
-                "UPDATE turns SET content_hash=?, source=?, format=?, session_id=?, idx=?, started_at=?,"
-                " ended_at=?, updated_at=?, user_text=?, tool_calls=?, corrected=?, aborted=?,"
-                " rejected=?, recovered=?, ended_in_real_error=?, score=?, threshold=?, reflect=?,"
-                " complete=?, data=? WHERE id=?", values + (turn_id,))
-            for table in ("errors", "signals", "turn_skills"):
-                db.execute(f"DELETE FROM {table} WHERE turn_id = ?", (turn_id,))
-            status = "updated"
-        db.executemany(
-            "INSERT INTO errors(turn_id, kind, tool, evidence, excerpt, step) VALUES (?,?,?,?,?,?)",
-            [(turn_id, e.kind, e.tool, e.evidence, e.excerpt, e.step) for e in obs.errors])
-        db.executemany("INSERT INTO signals(turn_id, name, weight, why) VALUES (?,?,?,?)",
-                       [(turn_id, s.name, s.weight, s.why) for s in score.signals])
-        at = turn.ended_at or turn.started_at or now
-        for skill in dict.fromkeys(turn.skills_read):
-            db.execute("INSERT OR IGNORE INTO turn_skills(turn_id, skill) VALUES (?, ?)", (turn_id, skill))
-            db.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id)"
-                       " VALUES (?, ?, ?, 'transcript', ?)", (agent_id, skill, at, turn_id))
-        if obs.corrected:
-            _record_correction_edits(db, agent_id, turn, turn_id, at)
+    rec = ledger.TurnRecord(
+        agent_id=agent_id, key=key, content_hash=chash, source=turn.source, format=turn.format,
+        session_id=turn.session_id, idx=turn.index, started_at=turn.started_at,
+        ended_at=turn.ended_at, updated_at=now, user_text=turn.user_text,
+        tool_calls=obs.tool_calls, corrected=int(obs.corrected), aborted=int(obs.aborted),
+        rejected=obs.rejected, recovered=int(obs.recovered),
+        ended_in_real_error=int(obs.ended_in_real_error), score=score.score,
+        threshold=score.threshold, reflect=int(score.reflect), complete=int(turn.complete), data=data)
+    at = turn.ended_at or turn.started_at or now
+    with store.transaction():  # the turn and its correction edits: one unit
+        turn_id, status = ledger.record_turn(
+            store, rec, errors=[(e.kind, e.tool, e.evidence, e.excerpt, e.step) for e in obs.errors],
+            signals=[(s.name, s.weight, s.why) for s in score.signals], skills=turn.skills_read,
+            used_at=at)
+        if status != "unchanged" and obs.corrected and turn.index > 0:
+            # A correction right after a skill-assisted turn is an edit-after-use of those skills.
+            ledger.record_correction_edits(store, agent_id, turn_id, source=turn.source,
+                                           idx=turn.index, session_id=turn.session_id, at=at,
+                                           note=turn.user_text[:200])
     return RecordResult(turn_id, status)
-
-
-def _record_correction_edits(db, agent_id: int, turn: Turn, turn_id: int, at: str) -> None:
-    """A correction right after a skill-assisted turn is an edit-after-use of those skills."""
-    if turn.index == 0:
-        return
-    prev = db.execute(
-        "SELECT id FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
-        "AND COALESCE(session_id, '') = COALESCE(?, '')",
-        (agent_id, turn.source, turn.index - 1, turn.session_id)).fetchone()
-    if prev is None:
-        return
-    for (skill,) in db.execute("SELECT skill FROM turn_skills WHERE turn_id = ?", (prev["id"],)).fetchall():
-        exists = db.execute("SELECT 1 FROM edits WHERE turn_id = ? AND skill = ? AND source = 'correction'",
-                            (turn_id, skill)).fetchone()
-        if not exists:
-            db.execute("INSERT INTO edits(agent_id, skill, at, source, turn_id, note) "
-                       "VALUES (?, ?, ?, 'correction', ?, ?)",
-                       (agent_id, skill, at, turn_id, turn.user_text[:200]))
 
 
 # Turns are written in small batches, one transaction each: per-turn transactions made the ledger
