@@ -23,7 +23,7 @@ from ..errors import DataError
 from ..fsutil import file_lock
 from ..observe.signals import WeaknessMatcher
 from ..paths import home as default_home
-from ..store import Store
+from ..store import Store, ledger
 
 HEAD_BYTES = 1024
 
@@ -43,17 +43,6 @@ class FollowResult:
     skipped: str = ""  # not a transcript: the reason
 
 
-@dataclass(frozen=True)
-class _Saved:
-    inode: int | None
-    size: int
-    mtime: float
-    offset: int
-    head_hash: str
-    line: int
-    turn_index: int
-
-
 def _head_hash(path: Path, upto: int) -> str:
     n = min(upto, HEAD_BYTES)
     if n <= 0:
@@ -62,25 +51,10 @@ def _head_hash(path: Path, upto: int) -> str:
         return hashlib.sha256(f.read(n)).hexdigest()[:24]
 
 
-def _saved(store: Store, agent_id: int, path: str) -> _Saved | None:
-    rows = store.query("SELECT inode, size, mtime, offset, head_hash, line, turn_index FROM offsets"
-                       " WHERE agent_id = ? AND path = ?", (agent_id, path))
-    if not rows:
-        return None
-    r = rows[0]
-    return _Saved(r["inode"], int(r["size"]), float(r["mtime"]), int(r["offset"]), r["head_hash"],
-                  int(r["line"]), int(r["turn_index"]))
-
-
 def _save(store: Store, agent_id: int, path: str, st: os.stat_result, offset: int, head: str,
           line: int, index: int) -> None:
-    with store.transaction() as db:
-        db.execute(
-            "INSERT INTO offsets(agent_id, path, inode, size, mtime, offset, head_hash, line, turn_index)"
-            " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(agent_id, path) DO UPDATE SET inode=excluded.inode,"
-            " size=excluded.size, mtime=excluded.mtime, offset=excluded.offset,"
-            " head_hash=excluded.head_hash, line=excluded.line, turn_index=excluded.turn_index",
-            (agent_id, path, st.st_ino, st.st_size, st.st_mtime, offset, head, line, index))
+    ledger.save_offset(store, agent_id, path, ledger.SavedOffset(
+        st.st_ino, st.st_size, st.st_mtime, offset, head, line, index))
 
 
 def is_unchanged(store: Store, agent: str, path: str | Path) -> bool:
@@ -89,7 +63,7 @@ def is_unchanged(store: Store, agent: str, path: str | Path) -> bool:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return False
-    saved = _saved(store, agent_id, str(p.resolve()))
+    saved = ledger.saved_offset(store, agent_id, str(p.resolve()))
     try:
         st = p.stat()
     except OSError:
@@ -121,7 +95,7 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
     with file_lock(lock, timeout=60):
         agent_id = store.agent_id(agent)
         st = p.stat()
-        saved = _saved(store, agent_id, key)
+        saved = ledger.saved_offset(store, agent_id, key)
         start, line, index = 0, 1, 0
         json_document = p.suffix == ".json"
         if saved is not None and not json_document:
@@ -172,6 +146,4 @@ def forget(store: Store, agent: str, path: str | Path) -> None:
     """Drop the saved offset of a file (the next read starts from the beginning)."""
     agent_id = store.agent_id(agent, create=False)
     if agent_id is not None:
-        with store.transaction() as db:
-            db.execute("DELETE FROM offsets WHERE agent_id = ? AND path = ?",
-                       (agent_id, str(Path(path).resolve())))
+        ledger.forget_offset(store, agent_id, str(Path(path).resolve()))

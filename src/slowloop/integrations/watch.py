@@ -20,7 +20,7 @@ from pathlib import Path
 from ..config import Config, load_config
 from ..errors import SlowloopError
 from ..paths import home as default_home
-from ..store import Store
+from ..store import Store, ledger
 from .follow import FollowResult, observe_new
 
 SUFFIXES = (".jsonl", ".json")
@@ -29,11 +29,9 @@ SUFFIXES = (".jsonl", ".json")
 def _followed_by_another(store: Store, path: str, agent: str) -> str | None:
     """The agent that already follows ``path`` (a Claude Code or Codex hook), if not ``agent``."""
     try:
-        rows = store.query("SELECT a.name FROM offsets o JOIN agents a ON a.id = o.agent_id WHERE o.path = ?"
-                           " AND a.name != ? LIMIT 1", (path, agent))
+        return ledger.follower_of(store, path, other_than=agent)
     except UnicodeEncodeError:  # a name that is not UTF-8 was never followed by anyone
         return None
-    return rows[0]["name"] if rows else None
 
 
 def default_folders() -> list[Path]:
