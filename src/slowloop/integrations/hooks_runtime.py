@@ -194,8 +194,9 @@ def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = 
                  or k.startswith("SLOWLOOP_MEMO__"))
     agent_id = store.agent_id(agent, create=False)
     if agent_id is not None:
-        row = store.query("SELECT MAX(id) AS m FROM invocations WHERE agent_id = ?", (agent_id,))
-        parts.append(f"inv={row[0]['m']}")
+        from ..store import ledger
+
+        parts.append(f"inv={ledger.last_invocation_id(store, agent_id)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
 
@@ -233,13 +234,10 @@ def record_impressions(store, agent: str, skills: list[str]) -> None:
     if not skills:
         return
     from .. import clock
+    from ..store import ledger
 
-    agent_id = store.agent_id(agent)
-    at = clock.iso()
-    bootstrap_id = f"{clock.iso(micro=True)}-{os.getpid()}"
-    with store.transaction() as db:
-        db.executemany("INSERT INTO impressions(agent_id, skill, at, bootstrap_id) VALUES (?, ?, ?, ?)",
-                       [(agent_id, s, at, bootstrap_id) for s in skills])
+    ledger.record_impressions(store, store.agent_id(agent), skills, at=clock.iso(),
+                              bootstrap_id=f"{clock.iso(micro=True)}-{os.getpid()}")
 
 
 def _session_marker(home: Path, agent: str, session_id: str) -> Path:
@@ -268,8 +266,9 @@ def learned_news(home: Path, agent: str, store) -> str | None:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return None
-    rows = store.query("SELECT id, summary FROM reflections WHERE agent_id = ? AND status = 'applied'"
-                       " ORDER BY id DESC LIMIT 5", (agent_id,))
+    from ..store import ledger
+
+    rows = ledger.applied_reflections(store, agent_id, limit=5)
     if not rows:
         return None
     path = home / "cache" / "announced" / f"{agent}.json"
