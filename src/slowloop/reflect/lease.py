@@ -17,11 +17,12 @@ import os
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .. import clock
 from ..config import Config
 from ..errors import LockedError, UserError
-from ..store import Store
+from ..store import Store, ledger
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,10 @@ def stale_reason(row, now: float) -> str | None:
 def current(store: Store, name: str, *, now: float | None = None) -> Lease | None:
     """The live lease on ``name``, or None when it is free or stale."""
     t = clock.now() if now is None else now
-    rows = store.query("SELECT * FROM leases WHERE name = ?", (name,))
-    if not rows or stale_reason(rows[0], t) is not None:
+    row = ledger.lease_row(store, name)
+    if row is None or stale_reason(row, t) is not None:
         return None
-    return _row_lease(store, rows[0])
+    return _row_lease(store, row)
 
 
 def acquire(store: Store, name: str, *, holder: str, ttl: float | str) -> Lease | None:
@@ -105,43 +106,32 @@ def acquire(store: Store, name: str, *, holder: str, ttl: float | str) -> Lease 
     """
     seconds = _ttl(ttl)
     pid, host = os.getpid(), _host()
-    with store.transaction() as db:
-        t = clock.now()
-        row = db.execute("SELECT * FROM leases WHERE name = ?", (name,)).fetchone()
-        if row is not None and stale_reason(row, t) is None:
-            return None
-        db.execute("INSERT INTO leases(name, holder, pid, host, acquired_at, expires_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, "
-                   "pid = excluded.pid, host = excluded.host, acquired_at = excluded.acquired_at, "
-                   "expires_at = excluded.expires_at",
-                   (name, holder, pid, host, t, t + seconds))
+    t = ledger.take_lease(store, name, holder=holder, pid=pid, host=host, ttl=seconds,
+                          now=clock.now, stale=stale_reason)
+    if t is None:
+        return None
     return Lease(store, name, holder, pid, host, t, t + seconds)
 
 
-_MINE = "name = ? AND holder = ? AND pid = ? AND host = ? AND acquired_at = ?"
-
-
-def _mine(lease: Lease) -> tuple:
-    return (lease.name, lease.holder, lease.pid, lease.host, lease.acquired_at)
+def _mine(lease: Lease) -> dict[str, Any]:
+    return {"holder": lease.holder, "pid": lease.pid, "host": lease.host,
+            "acquired_at": lease.acquired_at}
 
 
 def renew(lease: Lease, ttl: float | str | None = None) -> Lease:
     """Push the expiry of a lease we still hold; raises LockedError if it was taken over."""
     seconds = _ttl(ttl) if ttl is not None else lease.expires_at - lease.acquired_at
-    with lease.store.transaction() as db:
-        expires = clock.now() + seconds
-        cur = db.execute(f"UPDATE leases SET expires_at = ? WHERE {_MINE}", (expires, *_mine(lease)))
-        if cur.rowcount != 1:
-            raise LockedError(f"lease {lease.name!r} was taken over by another process",
-                              hint="the holder ran past scheduler.lock_stale_after without renewing")
+    expires = ledger.renew_lease(lease.store, lease.name, **_mine(lease),
+                                 expires_at=lambda: clock.now() + seconds)
+    if expires is None:
+        raise LockedError(f"lease {lease.name!r} was taken over by another process",
+                          hint="the holder ran past scheduler.lock_stale_after without renewing")
     return replace(lease, expires_at=expires)
 
 
 def release(lease: Lease) -> bool:
     """Give the lease back. False when it was no longer ours (taken over after expiring)."""
-    with lease.store.transaction() as db:
-        cur = db.execute(f"DELETE FROM leases WHERE {_MINE}", _mine(lease))
-        return cur.rowcount == 1
+    return ledger.drop_lease(lease.store, lease.name, **_mine(lease))
 
 
 def agent_lease_name(agent: str) -> str:
