@@ -24,7 +24,7 @@ from .. import clock
 from ..errors import ConflictError
 from ..fsutil import atomic_write, file_hash, sha256_text
 from ..history import FileChange, apply_changes
-from ..store import Store
+from ..store import Store, ledger
 
 
 def _encode(changes: Sequence[FileChange]) -> str:
@@ -49,9 +49,8 @@ def apply_reflection(store: Store, agent: str, reflection_id: int, changes: Sequ
                      seen_at: str | None = None, _crash_after_files: bool = False) -> list[int]:
     """Journal, write and record ``changes`` for reflection ``reflection_id`` as one unit."""
     agent_id = store.agent_id(agent)
-    with store.transaction() as db:
-        db.execute("UPDATE reflections SET status = 'applying', plan = ?, watermark = ?, summary = ?"
-                   " WHERE id = ?", (_encode(changes), watermark, summary, reflection_id))
+    ledger.journal_reflection(store, reflection_id, plan=_encode(changes), watermark=watermark,
+                              summary=summary)
     ids = apply_changes(changes, store=store, agent=agent, actor="reflection",
                         reflection_id=reflection_id, note=f"reflection R{reflection_id}") if changes else []
     if _crash_after_files:  # test seam: simulate the process dying right here
@@ -66,14 +65,9 @@ def _finish(store: Store, agent_id: int, reflection_id: int, watermark: int, sta
     it (``seen_at``), not now: a turn that grew while the model was thinking stays new."""
     now = clock.iso(micro=True)
     if seen_at is None:
-        row = store.query("SELECT started_at FROM reflections WHERE id = ?", (reflection_id,))
-        seen_at = row[0]["started_at"] if row else now
-    with store.transaction() as db:
-        db.execute("UPDATE reflections SET status = ?, finished_at = ? WHERE id = ?",
-                   (status, now, reflection_id))
-        db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = ?,"
-                   " last_seen_turn_id = MAX(last_seen_turn_id, ?) WHERE id = ?",
-                   (seen_at, now, watermark, agent_id))
+        seen_at = ledger.reflection_started_at(store, reflection_id) or now
+    ledger.finish_reflection(store, agent_id, reflection_id, status=status, finished_at=now,
+                             seen_at=seen_at, watermark=watermark)
 
 
 def _state(c: FileChange) -> str:
@@ -89,10 +83,6 @@ def _state(c: FileChange) -> str:
     return "before" if current == c.before_hash else "other"
 
 
-_UNFINISHED = ("SELECT id, plan, watermark FROM reflections WHERE agent_id = ? AND status IN"
-               " ('applying', 'running')")
-
-
 def recover(store: Store, agent: str) -> list[str]:
     """Resolve reflections a crash left half-applied. Returns what was done, in words.
 
@@ -102,7 +92,7 @@ def recover(store: Store, agent: str) -> list[str]:
     from .lease import acquire, agent_lease_name, release
 
     agent_id = store.agent_id(agent, create=False)
-    if agent_id is None or not store.query(_UNFINISHED, (agent_id,)):
+    if agent_id is None or not ledger.unfinished_reflections(store, agent_id):
         return []
     lease = acquire(store, agent_lease_name(agent), holder=f"recovery pid {os.getpid()}",
                     ttl=RECOVERY_TTL)
@@ -120,12 +110,12 @@ RECOVERY_TTL = 600
 
 def _recover_locked(store: Store, agent: str, agent_id: int) -> list[str]:
     notes: list[str] = []
-    rows = store.query(_UNFINISHED, (agent_id,))  # again, now that the agent is ours
+    rows = ledger.unfinished_reflections(store, agent_id)  # again, now that the agent is ours
     for row in rows:
         rid = int(row["id"])
         changes = _decode(row["plan"])
         states = [_state(c) for c in changes]
-        recorded = store.query("SELECT COUNT(*) AS n FROM changes WHERE reflection_id = ?", (rid,))[0]["n"]
+        recorded = ledger.count_changes(store, rid)
         if changes and all(s == "after" for s in states) and recorded == len(changes):
             _finish(store, agent_id, rid, int(row["watermark"]), "applied")
             notes.append(f"R{rid}: found fully applied after a crash; recorded as applied")
@@ -142,11 +132,9 @@ def _recover_locked(store: Store, agent: str, agent_id: int) -> list[str]:
                 _put_back(c)
             elif s == "other":
                 kept.append(str(c.path))
-        with store.transaction() as db:
-            db.execute("UPDATE reflections SET status = 'rolled-back', finished_at = ?, error = ?"
-                       " WHERE id = ?", (clock.iso(), "interrupted before it finished; rolled back"
-                                         + (f"; left as a person edited them: {', '.join(kept)}"
-                                            if kept else ""), rid))
+        ledger.roll_back_reflection(
+            store, rid, "interrupted before it finished; rolled back"
+            + (f"; left as a person edited them: {', '.join(kept)}" if kept else ""), at=clock.iso())
         notes.append(f"R{rid}: interrupted mid-apply; rolled back" +
                      (f" (kept person-edited {', '.join(kept)})" if kept else ""))
     return notes
@@ -173,17 +161,10 @@ def _put_back(c: FileChange) -> None:
 
 
 def _record_missing(store: Store, agent: str, rid: int, changes: Sequence[FileChange]) -> None:
-    agent_id = store.agent_id(agent)
-    now = clock.iso()
-    with store.transaction() as db:
-        have = db.execute("SELECT COUNT(*) FROM changes WHERE reflection_id = ?", (rid,)).fetchone()[0]
-        if have:
-            return
-        for c in changes:
-            db.execute("INSERT INTO changes(agent_id, at, kind, target, op, actor, reflection_id, path,"
-                       " before, after, note) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                       (agent_id, now, c.kind, c.target, c.op, "reflection", rid, str(c.path),
-                        c.before, c.after, f"reflection R{rid} (recovered after a crash)"))
+    ledger.record_changes_once(
+        store, store.agent_id(agent), rid,
+        [(c.kind, c.target, c.op, str(c.path), c.before, c.after) for c in changes],
+        actor="reflection", at=clock.iso(), note=f"reflection R{rid} (recovered after a crash)")
 
 
 __all__ = ["apply_reflection", "recover", "ConflictError"]
