@@ -21,7 +21,7 @@ from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, U
 from ..history import FileChange
 from ..paths import home as default_home
 from ..safety.danger import scan
-from ..store import Store
+from ..store import Store, ledger
 from ..transcripts.model import Turn
 from .actions import Action, Parsed, Rejection, parse_output
 from .apply import apply_reflection, recover
@@ -62,32 +62,28 @@ def _evidence(store: Store, agent_id: int, turn_ids: list[int],
     """The distiller's evidence from exactly the turns the dirty gate found pending: new past the
     watermark *and* covered turns that grew since the last reflection (a session still being
     written) — otherwise the lesson of a grown turn is never looked at, and lost."""
-    rows = []
-    for start in range(0, len(turn_ids), 500):
-        chunk = turn_ids[start:start + 500]
-        rows += store.query(
-            f"SELECT * FROM turns WHERE agent_id = ? AND id IN ({','.join('?' * len(chunk))}) AND"
-            " (corrected = 1 OR recovered = 1 OR ended_in_real_error = 1) ORDER BY id",
-            (agent_id, *chunk))
+    rows = ledger.turns_by_ids(store, agent_id, turn_ids, lessons_only=True)
+    ids = [int(r["id"]) for r in rows]
+    # Four queries for any number of turns: the turns, their predecessors, errors and corrections.
+    before = ledger.previous_turns(store, agent_id, ((r["source"], r["idx"], r["session_id"])
+                                                     for r in rows))
+    errors = ledger.errors_of(store, ids)
+    corrections = ledger.signals_of(store, ids, name="user_correction")
     out = []
     for r in rows:
+        tid = int(r["id"])
         turn = Turn.from_dict(json.loads(r["data"]))
-        prev_row = store.query(
-            "SELECT data FROM turns WHERE agent_id = ? AND source = ? AND idx = ? AND"
-            " COALESCE(session_id, '') = COALESCE(?, '')", (agent_id, r["source"], r["idx"] - 1,
-                                                            r["session_id"]))
-        previous = Turn.from_dict(json.loads(prev_row[0]["data"])) if prev_row else None
-        errs = store.query("SELECT kind, tool, evidence, excerpt, step FROM errors WHERE turn_id = ?",
-                           (r["id"],))
+        prev_row = before.get((r["source"], int(r["idx"]), r["session_id"] or ""))
+        previous = Turn.from_dict(json.loads(prev_row["data"])) if prev_row is not None else None
+        errs = errors.get(tid, [])
         real = tuple({"step": e["step"], "tool": e["tool"], "evidence": e["evidence"],
                       "excerpt": e["excerpt"]} for e in errs if e["kind"] == "real")
-        ev_row = store.query("SELECT why FROM signals WHERE turn_id = ? AND name = 'user_correction'",
-                             (r["id"],))
-        out.append(TurnEvidence(turn_id=int(r["id"]), turn=turn, corrected=bool(r["corrected"]),
-                                correction_evidence=ev_row[0]["why"] if ev_row else None,
+        ev_rows = corrections.get(tid)
+        out.append(TurnEvidence(turn_id=tid, turn=turn, corrected=bool(r["corrected"]),
+                                correction_evidence=ev_rows[0]["why"] if ev_rows else None,
                                 previous=previous, real_errors=real,
                                 transient_only=bool(errs) and not real,
-                                grown=int(r["id"]) in grown))
+                                grown=tid in grown))
     return out
 
 
@@ -169,12 +165,9 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     provider_name = "offline" if provider is None else f"{provider.kind}:{provider.name}"
     if provider is not None:
         out.sent_to = provider.destination()
-    with store.transaction() as db:
-        rid = int(db.execute(
-            "INSERT INTO reflections(agent_id, started_at, status, provider, model, sent_to,"
-            " bundle_tokens, watermark) VALUES (?,?,?,?,?,?,?,?)",
-            (agent_id, seen_at, "running", provider_name, getattr(provider, "model", "") or "",
-             out.sent_to, bundle.tokens, bundle.watermark)).lastrowid)
+    rid = ledger.start_reflection(store, agent_id, started_at=seen_at, provider=provider_name,
+                                  model=getattr(provider, "model", "") or "", sent_to=out.sent_to,
+                                  bundle_tokens=bundle.tokens, watermark=bundle.watermark)
     out.reflection_id = rid
     say(f"reflecting on {agent!r} (R{rid}): bundle of {bundle.tokens} tokens, "
         f"{len(bundle.turn_ids)} turns → {out.sent_to}")
@@ -288,11 +281,10 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
             memo_at = len(planned)
         planned.append((action, changes))
 
-    with store.transaction() as db:
-        db.execute("UPDATE reflections SET raw_output = ? WHERE id = ?", (raw[:200_000], rid))
-        db.executemany("INSERT INTO rejections(reflection_id, action, reason, at) VALUES (?,?,?,?)",
-                       [(rid, json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
-                         else r.action, r.reason, clock.iso()) for r in rejections])
+    with store.transaction() as db:  # the answer, its rejections and what waits: one unit
+        ledger.record_answer(store, rid, raw[:200_000],
+                             [(json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
+                               else r.action, r.reason) for r in rejections], at=clock.iso())
         if not dry_run:
             from .review import hold
 
@@ -309,9 +301,7 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
     if dry_run:
         out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs],
                         "evicted": evictions.get(id(a), [])} for a, cs in planned]
-        with store.transaction() as db:
-            db.execute("UPDATE reflections SET status = 'dry-run', finished_at = ?, summary = ?"
-                       " WHERE id = ?", (clock.iso(), summary, rid))
+        ledger.end_dry_run(store, rid, summary=summary, at=clock.iso())
         out.status, out.reason = "dry-run", summary
         return out
 
@@ -321,9 +311,8 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
                                seen_at=seen_at)
     except ConflictError as exc:
         # a person edited a file while we planned: give way, keep the turns pending
-        with store.transaction() as db:
-            db.execute("UPDATE reflections SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
-                       (clock.iso(), f"gave way to a person's edit: {exc.message}", rid))
+        ledger.fail_reflection(store, rid, f"gave way to a person's edit: {exc.message}",
+                               at=clock.iso())
         out.status, out.reason = "failed", f"gave way to a person's edit: {exc.message}"
         return out
     pos = 0
@@ -370,12 +359,9 @@ def _person_danger_kinds(evidence: list[TurnEvidence]) -> set[str]:
 
 
 def _fail(store: Store, agent_id: int, rid: int, error: str, *, transient: bool) -> None:
-    now = clock.iso()
-    with store.transaction() as db:
-        db.execute("UPDATE reflections SET status = 'failed', finished_at = ?, error = ? WHERE id = ?",
-                   (now, error[:2000], rid))
-        if not transient:  # a hard failure cools down like an attempt; a transient one stays due
-            db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (now, agent_id))
+    # a hard failure cools down like an attempt; a transient one stays due
+    ledger.fail_reflection(store, rid, error[:2000], at=clock.iso(),
+                           cool_down=None if transient else agent_id)
 
 
 def _net_skills(action: Action) -> int:
