@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .. import clock
 from ..config import Config
 from ..errors import UserError
-from ..store import Store
+from ..store import Store, ledger
 
 LAST_CYCLE_KEY = "scheduler.last_cycle_at"
 
@@ -107,32 +107,28 @@ def _turn_time(row) -> float:
     return clock.parse_iso(row["started_at"]) or clock.parse_iso(row["recorded_at"]) or 0.0
 
 
-def pending(store: Store, agent_id: int) -> Pending:
-    """What is new for ``agent_id``: the dirty gate's evidence, shared with the bundle."""
-    rows = store.query("SELECT * FROM agents WHERE id = ?", (agent_id,))
-    if not rows:
+def pending(store: Store, agent_id: int, *, agent_row: ledger.Row | None = None) -> Pending:
+    """What is new for ``agent_id``: the dirty gate's evidence, shared with the bundle.
+
+    ``agent_row``: the agent's ``agents`` row when the caller already read it (saves a query).
+    """
+    agent = agent_row if agent_row is not None else ledger.agent_by_id(store, agent_id)
+    if agent is None:
         raise UserError(f"no agent with id {agent_id} in the store")
-    agent = rows[0]
     watermark = int(agent["last_seen_turn_id"] or 0)
     last = agent["last_reflected_at"]
     last_ts = clock.parse_iso(last)
-    cols = ("id, session_id, idx, score, reflect, corrected, started_at, recorded_at, updated_at")
-    turns: list[PendingTurn] = []
-    for r in store.query(f"SELECT {cols} FROM turns WHERE agent_id = ? AND id > ? ORDER BY id",
-                         (agent_id, watermark)):
-        turns.append(_pending_turn(r, updated=False))
+    turns = [_pending_turn(r, updated=False) for r in ledger.turns_after(store, agent_id, watermark)]
     if last_ts is not None and watermark:
         # A turn already covered can grow (a session still being written, re-ingested): it is new
         # again when it changed after the last reflection. Compare as epochs, not strings: stored
         # timestamps may or may not carry fractions.
-        for r in store.query(f"SELECT {cols} FROM turns WHERE agent_id = ? AND id <= ? "
-                             "AND updated_at >= ? ORDER BY id",
-                             (agent_id, watermark, (last or "")[:19])):
+        for r in ledger.turns_updated_since(store, agent_id, watermark, (last or "")[:19]):
             if (clock.parse_iso(r["updated_at"]) or 0.0) > last_ts:
                 turns.append(_pending_turn(r, updated=True))
         turns.sort(key=lambda t: t.id)
     edits: list[PendingEdit] = []
-    for r in store.query("SELECT * FROM edits WHERE agent_id = ? ORDER BY at, id", (agent_id,)):
+    for r in ledger.edits_of(store, agent_id):
         at = clock.parse_iso(r["at"])
         if last_ts is None or (at is not None and at > last_ts):
             edits.append(PendingEdit(int(r["id"]), r["skill"], r["at"], r["source"],
@@ -179,7 +175,7 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
         raise UserError(f"no agent named {agent_name!r} in the store (known: {known})",
                         hint="agents appear when their first turn is observed")
     t = clock.now() if now is None else now
-    p = pending(store, int(row["id"]))
+    p = pending(store, int(row["id"]), agent_row=row)
     threshold = cfg.signals.threshold
     score = pending_score(p, cfg)
     last = row["last_reflected_at"]
