@@ -24,7 +24,7 @@ import functools
 import json
 import os
 import re
-import sqlite3
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
@@ -33,7 +33,7 @@ from ..config import Config
 from ..errors import UserError
 from ..safety.redact import redact
 from ..skills.metrics import skill_metrics
-from ..store import Store
+from ..store import Store, ledger
 from ..tokens import estimate_tokens, truncate_to_tokens
 from ..transcripts.model import Turn
 from .scheduler import Pending, pending
@@ -177,8 +177,8 @@ class _Item:
         return self._cache[key]
 
 
-def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Redactor, store: Store
-               ) -> _Item:
+def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Redactor,
+               signals: Sequence[ledger.Row], errors: Sequence[ledger.Row]) -> _Item:
     before = red.count
     turn = Turn.from_dict(json.loads(row["data"]))
     at = clock.parse_iso(row["started_at"]) or clock.parse_iso(row["recorded_at"]) or 0.0
@@ -222,11 +222,9 @@ def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Reda
             out = cut_middle(red(res.output), cfg_chars)
             label = f"**Tool result** `{res.name or '?'}`" + (f" ({', '.join(flags)})" if flags else "")
             item.steps.append(f"{label}:\n{_fenced(out)}" if out else f"{label}: (no output)")
-    for s in store.query("SELECT name, weight, why FROM signals WHERE turn_id = ? ORDER BY id",
-                         (item.id,)):
+    for s in signals:
         item.signals.append((s["name"], float(s["weight"]), red(s["why"])))
-    for e in store.query("SELECT kind, tool, evidence, excerpt FROM errors WHERE turn_id = ? "
-                         "ORDER BY COALESCE(step, -1), id", (item.id,)):
+    for e in errors:
         item.errors.append((e["kind"], e["tool"], red(e["evidence"]),
                             _one_line(red(e["excerpt"] or ""), EXCERPT_CHARS)))
     item.redactions = red.count - before
@@ -300,10 +298,6 @@ def _conv_key(session_id: str | None, turn_id: int) -> str:
     return f"session:{session_id}" if session_id else f"turn:{turn_id}"
 
 
-_TURN_COLS = ("id, source, format, session_id, idx, started_at, recorded_at, score, reflect, "
-              "corrected, aborted, data")
-
-
 def _select(p: Pending, n_convs: int, max_turns: int) -> tuple[list[int], dict[int, str]]:
     """Which pending turns to show (ids) and their conversation keys."""
     convs: dict[str, list] = {}
@@ -318,15 +312,6 @@ def _select(p: Pending, n_convs: int, max_turns: int) -> tuple[list[int], dict[i
     chosen.sort(key=lambda t: (not t.corrected, not t.reflect, -t.score, -t.id))
     kept = chosen[:max_turns]
     return [t.id for t in kept], {t.id: _conv_key(t.session_id, t.id) for t in kept}
-
-
-def _predecessor(store: Store, agent_id: int, row: sqlite3.Row) -> sqlite3.Row | None:
-    if int(row["idx"]) <= 0:
-        return None
-    rows = store.query(f"SELECT {_TURN_COLS} FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
-                       "AND COALESCE(session_id, '') = COALESCE(?, '') ORDER BY id LIMIT 1",
-                       (agent_id, row["source"], int(row["idx"]) - 1, row["session_id"]))
-    return rows[0] if rows else None
 
 
 # -- the bundle -------------------------------------------------------------------------------
@@ -349,32 +334,38 @@ def build_bundle(store: Store, agent: str, cfg: Config, *, now: float | None = N
         raise UserError(f"bundle.conversations = {n_convs} must be at least 1")
     threshold = cfg.signals.threshold
     agent_id = int(row["id"])
-    p = pending(store, agent_id)
+    p = pending(store, agent_id, agent_row=row)
     red = _Redactor()
 
     ids, conv_of = _select(p, n_convs, max(10, budget // MIN_TURN_TOKENS))
     items: dict[int, _Item] = {}
-    for chunk_start in range(0, len(ids), 500):
-        chunk = ids[chunk_start:chunk_start + 500]
-        marks = ",".join("?" * len(chunk))
-        for r in store.query(f"SELECT {_TURN_COLS} FROM turns WHERE id IN ({marks})", chunk):
-            items[int(r["id"])] = _load_item(r, pending_turn=True, conv=conv_of[int(r["id"])],
-                                             cfg_chars=out_chars, red=red, store=store)
+    # A fixed number of queries whatever the number of turns: the turns, their signals and errors,
+    # then the answers the corrections among them correct, with their signals and errors.
+    rows = ledger.turns_by_ids(store, agent_id, ids)
+    signals = ledger.signals_of(store, ids)
+    errors = ledger.errors_of(store, ids)
+    for r in rows:
+        tid = int(r["id"])
+        items[tid] = _load_item(r, pending_turn=True, conv=conv_of[tid], cfg_chars=out_chars,
+                                red=red, signals=signals.get(tid, []), errors=errors.get(tid, []))
     # A correction is only understandable next to the answer it corrects.
     pending_ids = {t.id for t in p.turns}
-    for tid in sorted(items):
-        it = items[tid]
-        if not it.corrected:
-            continue
+    corrected = [items[tid] for tid in sorted(items) if items[tid].corrected]
+    before = ledger.previous_turns(store, agent_id, ((it.source, it.idx, it.session_id)
+                                                     for it in corrected))
+    extra = sorted({int(r["id"]) for r in before.values()} - set(items))
+    signals = ledger.signals_of(store, extra)
+    errors = ledger.errors_of(store, extra)
+    for it in corrected:
         it.protected = True
-        prow = _predecessor(store, agent_id, store.query(
-            "SELECT id, source, idx, session_id FROM turns WHERE id = ?", (tid,))[0])
+        prow = before.get((it.source, it.idx, it.session_id or ""))
         if prow is None:
             continue
         pid = int(prow["id"])
         if pid not in items:
             items[pid] = _load_item(prow, pending_turn=pid in pending_ids, conv=it.conv,
-                                    cfg_chars=out_chars, red=red, store=store)
+                                    cfg_chars=out_chars, red=red, signals=signals.get(pid, []),
+                                    errors=errors.get(pid, []))
         items[pid].corrects_next = True
         items[pid].protected = True
         it.corrects = pid
