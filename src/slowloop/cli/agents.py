@@ -12,19 +12,18 @@ def agent_rows(store, cfg) -> list[dict]:
     (:func:`slowloop.reflect.scheduler.pending` and ``pending_score``), so ``slowloop agents`` and
     ``slowloop schedule`` can never disagree."""
     from ..reflect.scheduler import pending, pending_score
+    from ..store import ledger
 
-    counts = {r["agent_id"]: r for r in store.query(
-        "SELECT agent_id, COUNT(*) AS turns, MAX(recorded_at) AS last_turn_at"
-        " FROM turns GROUP BY agent_id")}
+    counts = ledger.turn_counts(store)
     rows = []
     for a in store.agents():
-        p = pending(store, int(a["id"]))
-        c = counts.get(a["id"])
-        rows.append({"name": a["name"], "turns": c["turns"] if c else 0,
+        p = pending(store, int(a["id"]), agent_row=a)
+        turns, last_turn_at = counts.get(int(a["id"]), (0, None))
+        rows.append({"name": a["name"], "turns": turns,
                      "waiting_for_reflection": len(p.worthy),
                      "pending_edits": len(p.edits),
                      "pending_score": pending_score(p, cfg),
-                     "last_turn_at": c["last_turn_at"] if c else None,
+                     "last_turn_at": last_turn_at,
                      "last_reflected_at": a["last_reflected_at"], "created_at": a["created_at"]})
     return rows
 

@@ -14,16 +14,14 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     from ..integrations.targets import for_agent
     from ..reflect import auto, lease as leases
     from ..reflect.scheduler import agent_status
+    from ..store import ledger
 
     row = store.agent(name)
     aid = int(row["id"])
     s = agent_status(store, name, cfg, now=now)
-    turns = store.query("SELECT COUNT(*) AS n, MAX(COALESCE(ended_at, started_at, recorded_at)) AS last "
-                        "FROM turns WHERE agent_id = ?", (aid,))[0]
-    last = store.query("SELECT id, status, started_at, finished_at, summary, error, sent_to FROM reflections"
-                       " WHERE agent_id = ? AND status != 'dry-run' ORDER BY id DESC LIMIT 1", (aid,))
-    last_applied = store.query("SELECT id, finished_at, summary FROM reflections WHERE agent_id = ? AND "
-                               "status = 'applied' ORDER BY id DESC LIMIT 1", (aid,))
+    n_turns, last_turn_at = ledger.turn_activity(store, aid)
+    last = ledger.last_reflection(store, aid)
+    last_applied = ledger.applied_reflections(store, aid, limit=1)
     lease = leases.current(store, leases.agent_lease_name(name), now=now)
     if lease is not None or auto.running(home, name):
         nxt = "reflecting now"
@@ -39,11 +37,11 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
                f"(now {s.pending_score:g}), or {cfg.scheduler.force_after} after the last one")
     return {
         "agent": name,
-        "turns": int(turns["n"]),
-        "last_turn_at": turns["last"],
+        "turns": n_turns,
+        "last_turn_at": last_turn_at,
         "pending": {"turns": s.pending_turns, "worthy_turns": s.worthy_turns, "edits": s.pending_edits,
                     "score": s.pending_score, "due": s.due, "reasons": s.reasons},
-        "last_reflection": dict(last[0]) if last else None,
+        "last_reflection": dict(last) if last is not None else None,
         "last_learned": dict(last_applied[0]) if last_applied else None,
         "next_reflection": nxt,
         "auto_reflect": auto.enabled(cfg),
