@@ -231,16 +231,14 @@ def commit(repo: Path, subject: str, result: SyncResult, body: str = "") -> bool
 
 def describe_changes(agent: str, home: Path | None, reflection_id: int | None = None) -> tuple[str, str]:
     """A commit subject and body from the ledger: the reflection's summary and history ids."""
-    from .store import Store
+    from .store import Store, ledger
 
     with Store(home=home) as store:
         row = store.agent(agent)
         if row is None or reflection_id is None:
             return "edited by hand", ""
-        r = store.query("SELECT summary FROM reflections WHERE id = ?", (reflection_id,))
-        ids = [str(x["id"]) for x in store.query(
-            "SELECT id FROM changes WHERE reflection_id = ? ORDER BY id", (reflection_id,))]
-    summary = (r[0]["summary"] if r else "") or "reflection"
+        summary = ledger.reflection_summary(store, reflection_id) or "reflection"
+        ids = [str(i) for i in ledger.change_ids(store, reflection_id)]
     return (f"R{reflection_id}: {summary}"[:200],
             f"slowloop reflection R{reflection_id}; history changes {', '.join(ids) or '-'}"
             f" (`slowloop history`, `slowloop history undo R{reflection_id}`)")
