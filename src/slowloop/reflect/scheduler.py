@@ -20,7 +20,7 @@ Due agents are ordered by pending score (ties: longest without reflection first)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .. import clock
@@ -115,25 +115,39 @@ def pending(store: Store, agent_id: int, *, agent_row: ledger.Row | None = None)
     agent = agent_row if agent_row is not None else ledger.agent_by_id(store, agent_id)
     if agent is None:
         raise UserError(f"no agent with id {agent_id} in the store")
-    watermark = int(agent["last_seen_turn_id"] or 0)
-    last = agent["last_reflected_at"]
-    last_ts = clock.parse_iso(last)
-    turns = [_pending_turn(r, updated=False) for r in ledger.turns_after(store, agent_id, watermark)]
-    if last_ts is not None and watermark:
-        # A turn already covered can grow (a session still being written, re-ingested): it is new
-        # again when it changed after the last reflection. Compare as epochs, not strings: stored
-        # timestamps may or may not carry fractions.
-        for r in ledger.turns_updated_since(store, agent_id, watermark, (last or "")[:19]):
-            if (clock.parse_iso(r["updated_at"]) or 0.0) > last_ts:
+    return pending_many(store, [agent])[agent_id]
+
+
+def pending_many(store: Store, agent_rows: Sequence[ledger.Row]) -> dict[int, Pending]:
+    """:func:`pending` of each agent (its ``agents`` row given), in three queries for all of them
+    (per few hundred agents), not three per agent."""
+    agents = {int(a["id"]): a for a in agent_rows}
+    marks = {aid: int(a["last_seen_turn_id"] or 0) for aid, a in agents.items()}
+    new = ledger.turns_after(store, marks)
+    # A turn already covered can grow (a session still being written, re-ingested): it is new
+    # again when it changed after the last reflection. The query filters on the second; the exact
+    # comparison is done on epochs, not strings: stored timestamps may or may not carry fractions.
+    grown = ledger.turns_updated_since(store, {
+        aid: (marks[aid], a["last_reflected_at"][:19]) for aid, a in agents.items()
+        if marks[aid] and clock.parse_iso(a["last_reflected_at"]) is not None})
+    edit_rows = ledger.edits_of(store, list(agents))
+    out: dict[int, Pending] = {}
+    for aid, agent in agents.items():
+        last = agent["last_reflected_at"]
+        last_ts = clock.parse_iso(last)
+        turns = [_pending_turn(r, updated=False) for r in new.get(aid, [])]
+        for r in grown.get(aid, []):
+            if last_ts is not None and (clock.parse_iso(r["updated_at"]) or 0.0) > last_ts:
                 turns.append(_pending_turn(r, updated=True))
         turns.sort(key=lambda t: t.id)
-    edits: list[PendingEdit] = []
-    for r in ledger.edits_of(store, agent_id):
-        at = clock.parse_iso(r["at"])
-        if last_ts is None or (at is not None and at > last_ts):
-            edits.append(PendingEdit(int(r["id"]), r["skill"], r["at"], r["source"],
-                                     r["turn_id"], r["note"] or ""))
-    return Pending(agent_id, watermark, last, tuple(turns), tuple(edits))
+        edits: list[PendingEdit] = []
+        for r in edit_rows.get(aid, []):
+            at = clock.parse_iso(r["at"])
+            if last_ts is None or (at is not None and at > last_ts):
+                edits.append(PendingEdit(int(r["id"]), r["skill"], r["at"], r["source"],
+                                         r["turn_id"], r["note"] or ""))
+        out[aid] = Pending(aid, marks[aid], last, tuple(turns), tuple(edits))
+    return out
 
 
 def _pending_turn(r, *, updated: bool) -> PendingTurn:
@@ -175,7 +189,12 @@ def agent_status(store: Store, agent_name: str, cfg: Config, *, now: float | Non
         raise UserError(f"no agent named {agent_name!r} in the store (known: {known})",
                         hint="agents appear when their first turn is observed")
     t = clock.now() if now is None else now
-    p = pending(store, int(row["id"]), agent_row=row)
+    return _status(row, pending(store, int(row["id"]), agent_row=row), cfg, t)
+
+
+def _status(row: ledger.Row, p: Pending, cfg: Config, t: float) -> AgentSchedule:
+    """The schedule of the agent in ``row`` (its pending work ``p``) at ``t``."""
+    agent_name = row["name"]
     threshold = cfg.signals.threshold
     score = pending_score(p, cfg)
     last = row["last_reflected_at"]
@@ -248,8 +267,8 @@ def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
                agents: Iterable[str] | None = None) -> list[AgentSchedule]:
     """The agents the next cycle reflects on: due ones, highest pending score first, capped."""
     t = clock.now() if now is None else now
-    names = list(agents) if agents is not None else [r["name"] for r in store.agents()]
-    due = [s for s in (agent_status(store, n, cfg, now=t) for n in names) if s.due]
+    names = list(agents) if agents is not None else None
+    due = [s for s in _statuses(store, cfg, t, names) if s.due]
     # Ties go to the agent that waited longest (never reflected first), then by name: stable.
     due.sort(key=lambda s: (-s.pending_score,
                             clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
@@ -259,7 +278,22 @@ def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
 def all_statuses(store: Store, cfg: Config, *, now: float | None = None) -> list[AgentSchedule]:
     """Every agent, due or not, in name order (what ``slowloop schedule`` shows)."""
     t = clock.now() if now is None else now
-    return [agent_status(store, r["name"], cfg, now=t) for r in store.agents()]
+    return _statuses(store, cfg, t)
+
+
+def _statuses(store: Store, cfg: Config, t: float, names: list[str] | None = None
+              ) -> list[AgentSchedule]:
+    """The schedule of the named agents (default: all, in name order), read for all of them at
+    once: a pass over thousands of agents is a few queries, not a few per agent."""
+    rows = store.agents()
+    if names is not None:
+        by_name = {r["name"]: r for r in rows}
+        for n in names:
+            if n not in by_name:
+                agent_status(store, n, cfg, now=t)  # raises the "no agent named" error
+        rows = [by_name[n] for n in names]
+    ps = pending_many(store, rows)
+    return [_status(r, ps[int(r["id"])], cfg, t) for r in rows]
 
 
 def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:

@@ -17,7 +17,7 @@ Conventions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -173,18 +173,34 @@ def record_correction_edits(store: Store, agent_id: int, turn_id: int, *, source
 _PENDING_COLS = "id, session_id, idx, score, reflect, corrected, started_at, recorded_at, updated_at"
 
 
-def turns_after(store: Store, agent_id: int, watermark: int) -> Sequence[Row]:
-    """The turns past ``watermark`` (the dirty gate's new turns), in id order: the columns the
-    scheduler needs, not the turn's data."""
-    return store.query(f"SELECT {_PENDING_COLS} FROM turns WHERE agent_id = ? AND id > ? ORDER BY id",
-                       (agent_id, watermark))
+def turns_after(store: Store, watermarks: Mapping[int, int]) -> dict[int, list[Row]]:
+    """agent id → its turns past its watermark (the dirty gate's new turns), in id order: the
+    columns the scheduler needs, not the turn's data. Batched over agents."""
+    out: dict[int, list[Row]] = {}
+    for chunk in _chunks(list(watermarks.items()), 400):
+        values = ",".join("(?,?)" for _ in chunk)
+        for r in store.query(
+                f"WITH w(w_agent, w_mark) AS (VALUES {values}) SELECT t.agent_id, {_PENDING_COLS} "
+                "FROM w JOIN turns t ON t.agent_id = w.w_agent AND t.id > w.w_mark "
+                "ORDER BY t.agent_id, t.id", [x for pair in chunk for x in pair]):
+            out.setdefault(int(r["agent_id"]), []).append(r)
+    return out
 
 
-def turns_updated_since(store: Store, agent_id: int, watermark: int, since: str) -> Sequence[Row]:
-    """Turns at or below ``watermark`` whose ``updated_at`` is not before ``since`` (a coarse
-    string filter; the caller compares the exact times), in id order."""
-    return store.query(f"SELECT {_PENDING_COLS} FROM turns WHERE agent_id = ? AND id <= ? "
-                       "AND updated_at >= ? ORDER BY id", (agent_id, watermark, since))
+def turns_updated_since(store: Store, marks: Mapping[int, tuple[int, str]]) -> dict[int, list[Row]]:
+    """agent id → its turns at or below its watermark whose ``updated_at`` is not before its
+    ``since`` (a coarse string filter; the caller compares exact times), in id order.
+    ``marks``: agent id → (watermark, since). Batched over agents."""
+    out: dict[int, list[Row]] = {}
+    for chunk in _chunks(list(marks.items()), 300):
+        values = ",".join("(?,?,?)" for _ in chunk)
+        for r in store.query(
+                f"WITH w(w_agent, w_mark, w_since) AS (VALUES {values}) SELECT t.agent_id, "
+                f"{_PENDING_COLS} FROM w JOIN turns t ON t.agent_id = w.w_agent "
+                "AND t.id <= w.w_mark AND t.updated_at >= w.w_since ORDER BY t.agent_id, t.id",
+                [x for aid, (mark, since) in chunk for x in (aid, mark, since)]):
+            out.setdefault(int(r["agent_id"]), []).append(r)
+    return out
 
 
 def turns_by_ids(store: Store, agent_id: int, ids: Sequence[int], *,
@@ -251,9 +267,14 @@ def errors_of(store: Store, turn_ids: Sequence[int]) -> dict[int, list[Row]]:
 
 # -- edits ------------------------------------------------------------------------------------
 
-def edits_of(store: Store, agent_id: int) -> Sequence[Row]:
-    """Every user edit of the agent, oldest first."""
-    return store.query("SELECT * FROM edits WHERE agent_id = ? ORDER BY at, id", (agent_id,))
+def edits_of(store: Store, agent_ids: Sequence[int]) -> dict[int, list[Row]]:
+    """agent id → every user edit of that agent, oldest first. Batched over agents."""
+    out: dict[int, list[Row]] = {}
+    for chunk in _chunks(list(agent_ids)):
+        for r in store.query(f"SELECT * FROM edits WHERE agent_id IN ({_marks(len(chunk))}) "
+                             "ORDER BY agent_id, at, id", tuple(chunk)):
+            out.setdefault(int(r["agent_id"]), []).append(r)
+    return out
 
 
 # -- offsets: incremental reading of growing transcripts ---------------------------------------
