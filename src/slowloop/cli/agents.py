@@ -9,15 +9,17 @@ from .common import echo_json, get_app, json_option
 
 def agent_rows(store, cfg) -> list[dict]:
     """One row per agent; what waits for reflection is the scheduler's own reading
-    (:func:`slowloop.reflect.scheduler.pending` and ``pending_score``), so ``slowloop agents`` and
+    (:func:`slowloop.reflect.scheduler.pending_many` and ``pending_score``), so ``slowloop agents`` and
     ``slowloop schedule`` can never disagree."""
-    from ..reflect.scheduler import pending, pending_score
+    from ..reflect.scheduler import pending_many, pending_score
     from ..store import ledger
 
     counts = ledger.turn_counts(store)
+    agents = store.agents()
+    waiting = pending_many(store, agents)
     rows = []
-    for a in store.agents():
-        p = pending(store, int(a["id"]), agent_row=a)
+    for a in agents:
+        p = waiting[int(a["id"])]
         turns, last_turn_at = counts.get(int(a["id"]), (0, None))
         rows.append({"name": a["name"], "turns": turns,
                      "waiting_for_reflection": len(p.worthy),
