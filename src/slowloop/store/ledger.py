@@ -18,8 +18,7 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from .db import Store
@@ -75,9 +74,12 @@ def turn_activity(store: Store, agent_id: int) -> tuple[int, str | None]:
 
 # -- turns: recording -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TurnRecord:
-    """The columns of one ``turns`` row as ingest computes them (``data``: the Turn as JSON)."""
+class TurnRecord(NamedTuple):
+    """The columns of one ``turns`` row as ingest computes them (``data``: the Turn as JSON).
+
+    (Named tuples, not dataclasses, here: this module is imported on the hooks' fast path, and a
+    dataclass costs milliseconds to define.)
+    """
 
     agent_id: int
     key: str
@@ -103,8 +105,8 @@ class TurnRecord:
     data: str
 
 
-_TURN_FIELDS = tuple(f.name for f in fields(TurnRecord))
-_TURN_UPDATE = tuple(n for n in _TURN_FIELDS if n not in ("agent_id", "key"))
+_TURN_FIELDS = TurnRecord._fields
+_TURN_UPDATE = _TURN_FIELDS[2:]  # all but agent_id and key, which identify the row
 _INSERT_TURN = (f"INSERT INTO turns({', '.join(_TURN_FIELDS)}, recorded_at)"
                 f" VALUES ({_marks(len(_TURN_FIELDS) + 1)})")
 _UPDATE_TURN = f"UPDATE turns SET {', '.join(n + '=?' for n in _TURN_UPDATE)} WHERE id=?"
@@ -126,14 +128,13 @@ def record_turn(store: Store, rec: TurnRecord, *,
                          (rec.agent_id, rec.key)).fetchone()
         if row is not None and row["content_hash"] == rec.content_hash:
             return int(row["id"]), "unchanged"
-        values = tuple(getattr(rec, n) for n in _TURN_FIELDS)
         if row is None:
-            cur = db.execute(_INSERT_TURN, values + (rec.updated_at,))
+            cur = db.execute(_INSERT_TURN, (*rec, rec.updated_at))  # recorded when first updated
             assert cur.lastrowid is not None  # set by the INSERT that just ran
             turn_id, status = cur.lastrowid, "new"
         else:
             turn_id, status = int(row["id"]), "updated"
-            db.execute(_UPDATE_TURN, tuple(getattr(rec, n) for n in _TURN_UPDATE) + (turn_id,))
+            db.execute(_UPDATE_TURN, (*rec[2:], turn_id))
             for table in ("errors", "signals", "turn_skills"):
                 db.execute(f"DELETE FROM {table} WHERE turn_id = ?", (turn_id,))
         db.executemany(
@@ -279,8 +280,7 @@ def edits_of(store: Store, agent_ids: Sequence[int]) -> dict[int, list[Row]]:
 
 # -- offsets: incremental reading of growing transcripts ---------------------------------------
 
-@dataclass(frozen=True)
-class SavedOffset:
+class SavedOffset(NamedTuple):
     """Where the next read of a followed file starts, and what the file looked like then."""
 
     inode: int | None
@@ -309,8 +309,7 @@ def save_offset(store: Store, agent_id: int, path: str, saved: SavedOffset) -> N
             " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(agent_id, path) DO UPDATE SET inode=excluded.inode,"
             " size=excluded.size, mtime=excluded.mtime, offset=excluded.offset,"
             " head_hash=excluded.head_hash, line=excluded.line, turn_index=excluded.turn_index",
-            (agent_id, path, saved.inode, saved.size, saved.mtime, saved.offset, saved.head_hash,
-             saved.line, saved.turn_index))
+            (agent_id, path, *saved))
 
 
 def forget_offset(store: Store, agent_id: int, path: str) -> None:
