@@ -44,7 +44,7 @@ from .paths import home as _home
 from .skills.format import Skill
 from .skills.lexical import terms
 from .skills.library import SkillLibrary
-from .store import Store, artifacts
+from .store import Store, artifacts, ledger
 from .tokens import estimate_tokens
 
 INDEX_DESCRIPTION_CHARS = 240
@@ -249,6 +249,6 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
         agent_id = store.agent_id(agent)
         at = clock.iso()
         bootstrap_id = f"{clock.iso(now, micro=True)}-{os.getpid()}"
-        artifacts.record_impressions(store, agent_id, shown, bootstrap_id, at=at)
+        ledger.record_impressions(store, agent_id, shown, at=at, bootstrap_id=bootstrap_id)
     text = "\n\n".join(parts).rstrip() + "\n" if parts else ""
     return Bootstrap(text=text, skills_shown=shown, tokens=estimate_tokens(text))

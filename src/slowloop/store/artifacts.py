@@ -17,7 +17,7 @@ Two kinds of functions:
           cid = artifacts.insert_change(tx, agent_id, ...)
           artifacts.mark_undone(tx, [old], by=cid)
 
-  A write that stands alone (``record_invocation``, ``record_edits``, ``record_impressions``,
+  A write that stands alone (``record_invocation``, ``record_edits``,
   ``decide_proposal``) takes the store and opens its own transaction, which joins the caller's
   when there is one.
 
@@ -38,7 +38,7 @@ __all__ = [
     "latest_effective_changes", "reflection_changes", "change_texts", "change_actors",
     # invocations, edits, impressions, metrics
     "record_invocation", "last_invocation", "skills_read_in_turn", "skill_usage", "record_edits",
-    "record_impressions", "skill_counts",
+    "skill_counts",
     # proposals
     "insert_proposal", "list_proposals", "get_proposal", "decide_proposal",
     # turns (recall)
@@ -201,17 +201,6 @@ def record_edits(store: Store, agent_id: int, skills: Iterable[str], *, at: str,
         tx.executemany("INSERT INTO edits(agent_id, skill, at, source, turn_id, note) "
                        "VALUES (?, ?, ?, ?, ?, ?)",
                        [(agent_id, s, at, source, turn_id, note) for s in skills])
-
-
-def record_impressions(store: Store, agent_id: int, skills: Iterable[str], bootstrap_id: str, *,
-                       at: str) -> None:
-    """One impression per skill a bootstrap showed, all in one transaction.
-
-    (``integrations.hooks_runtime`` writes the same rows for the hooks' bootstrap.)
-    """
-    with store.transaction() as tx:
-        tx.executemany("INSERT INTO impressions(agent_id, skill, at, bootstrap_id) VALUES (?, ?, ?, ?)",
-                       [(agent_id, s, at, bootstrap_id) for s in skills])
 
 
 def skill_counts(store: Store, agent_id: int) -> dict[str, Row]:
