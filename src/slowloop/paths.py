@@ -59,9 +59,15 @@ def validate_agent_name(name: str) -> str:
     return name
 
 
+def agents_root(base: Path | None = None) -> Path:
+    """``<home>/agents``: one folder per agent."""
+    return (base or home()) / "agents"
+
+
 def agent_dir(agent: str = DEFAULT_AGENT, base: Path | None = None) -> Path:
-    """``<home>/agents/<agent>``: skills/, memo.md, memory/ live here."""
-    return (base or home()) / "agents" / validate_agent_name(agent)
+    """``<home>/agents/<agent>``: skills/, memo.md, memory/ live here. The one way to an agent's
+    folder: the name is checked here, so no caller can build a path out of the home with it."""
+    return agents_root(base) / validate_agent_name(agent)
 
 
 def db_path(base: Path | None = None) -> Path:

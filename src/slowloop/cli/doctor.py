@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..bootstrap import MEMO_READ_BYTES
-from ..paths import validate_agent_name
+from ..paths import agents_root, validate_agent_name
 from .common import echo_json, get_app, json_option
 
 
@@ -30,7 +30,7 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
 
     app = get_app()
     _check_ledger(app, as_json)
-    root = app.home / "agents"
+    root = agents_root(app.home)
     names = [validate_agent_name(a) for a in agents] or (
         sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else [])
     findings = []

@@ -179,7 +179,9 @@ def _project_stats(project: Path) -> list[str]:
 def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = None,
                           host_lists_skills: bool = False) -> str:
     """What the bootstrap text depends on, cheaply: file stats and the ledger's last invocation."""
-    adir = home / "agents" / agent
+    from ..paths import agent_dir
+
+    adir = agent_dir(agent, home)
     parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md"), f"host={host_lists_skills}"]
     if project is not None:
         parts.extend(_project_stats(project))
@@ -238,6 +240,12 @@ def record_impressions(store, agent: str, skills: list[str]) -> None:
 
     ledger.record_impressions(store, store.agent_id(agent), skills, at=clock.iso(),
                               bootstrap_id=f"{clock.iso(micro=True)}-{os.getpid()}")
+
+
+def _skills_of(home: Path, agent: str) -> Path:
+    from ..paths import agent_dir
+
+    return agent_dir(agent, home) / "skills"
 
 
 def _session_marker(home: Path, agent: str, session_id: str) -> Path:
@@ -300,7 +308,7 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
         from .skills_export import sync
 
         try:
-            sync(home / "agents" / agent / "skills", skills_dir)
+            sync(_skills_of(home, agent), skills_dir)
         except OSError as exc:
             # The links are a convenience; the bootstrap is the point of this hook. A skills folder
             # we cannot write (a file in its place, a read-only checkout) must not cost the session
@@ -353,7 +361,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         return "a slowloop reflection's own session: not observed"
     cfg = load_config(home)
     weakness = None
-    if (home / "agents" / agent / "memo.md").exists():
+    if (_skills_of(home, agent).parent / "memo.md").exists():
         from ..ingest import default_weakness
 
         weakness = default_weakness(agent, home=home)
@@ -377,7 +385,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     if skills_dir is not None:
         from .skills_export import sync
 
-        sync(home / "agents" / agent / "skills", skills_dir)
+        sync(_skills_of(home, agent), skills_dir)
     summary = (f"{res.turns} turn(s) from byte {res.start}: {res.new} new, {res.updated} updated,"
                f" {res.unchanged} unchanged; next offset {res.offset}")
     if res.reset:

@@ -144,7 +144,9 @@ def refresh(home: Path, agent: str) -> list[str]:
             except Exception as exc:  # noqa: BLE001 — one broken place must not stop the others
                 done.append(f"bootstrap cache{' for ' + proj if proj else ''}: FAILED: {exc}")
         done.append(f"bootstrap cache rebuilt ({len(texts)} variant(s))")
-    source = Path(home) / "agents" / agent / "skills"
+    from ..paths import agent_dir
+
+    source = agent_dir(agent, Path(home)) / "skills"
     for t in targets:
         md = t.get("agents_md")
         if md:
