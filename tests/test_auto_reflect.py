@@ -113,6 +113,7 @@ def test_after_a_reflection_every_bootstrap_place_is_current_and_the_person_is_t
     payload = json.loads(first.stdout)
     assert "httpx" in payload["hookSpecificOutput"]["additionalContext"]
     assert payload["systemMessage"].startswith("slowloop learned from your last sessions (R1)")
+    assert "always use httpx, never requests" in payload["systemMessage"]  # the lesson, in words
     second = run_installed(start, {"session_id": "n2", "source": "startup", "cwd": str(proj),
                                    "hook_event_name": "SessionStart"})
     assert "systemMessage" not in json.loads(second.stdout)  # told once
@@ -120,6 +121,7 @@ def test_after_a_reflection_every_bootstrap_place_is_current_and_the_person_is_t
     assert st.exit_code == 0, st.output
     (agent,) = json.loads(st.output)["agents"]
     assert agent["agent"] == "p" and agent["turns"] == 2 and agent["last_learned"]["id"] == 1
+    assert any("never requests" in x for x in agent["last_learned"]["lessons"])
     assert agent["pending"]["turns"] == 0 and agent["next_reflection"] == "when something new is recorded"
     assert {t["harness"] for t in agent["installs"]} == {"claude-code", "codex"}
     human = CliRunner().invoke(cli, ["status"])

@@ -356,3 +356,25 @@ def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
     return _apply(plans, store=store, agent=agent, actor="undo",
                   note=f"undo of reflection R{reflection_id}",
                   undoes=[[r.id for r in recs] for recs in ordered])
+
+
+def learned(store: Store, agent: str, reflection_id: int) -> list[str]:
+    """What one reflection taught, in words a person reads at a glance: each memo entry it added,
+    each skill it created, patched, merged or retired (what is still in effect, not undone)."""
+    import re
+
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return []
+    out: list[str] = []
+    for r in artifacts.reflection_changes(store, agent_id, reflection_id):
+        if r["kind"] == "memo":
+            before = {ln.strip() for ln in (r["before"] or "").splitlines()}
+            out += [ln.strip()[2:].strip() for ln in (r["after"] or "").splitlines()
+                    if ln.strip().startswith("- ") and ln.strip() not in before]
+        elif r["kind"] == "skill":
+            m = re.search(r"^description:\s*(.+)$", r["after"] or "", re.M)
+            what = {"create": "new skill", "patch": "skill updated", "retire": "skill retired",
+                    "merge": "skills merged into"}.get(r["op"], f"skill {r['op']}")
+            out.append(f"{what} {r['target']}" + (f": {m.group(1).strip()}" if m and r["op"] == "create" else ""))
+    return out

@@ -11,6 +11,7 @@ from .common import echo_json, get_app, json_option
 def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     """Everything ``status`` shows about one agent (the JSON form)."""
     from .. import clock
+    from ..history import learned
     from ..integrations.targets import for_agent
     from ..reflect import auto, lease as leases
     from ..reflect.scheduler import agent_status
@@ -42,7 +43,9 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
         "pending": {"turns": s.pending_turns, "worthy_turns": s.worthy_turns, "edits": s.pending_edits,
                     "score": s.pending_score, "due": s.due, "reasons": s.reasons},
         "last_reflection": dict(last) if last is not None else None,
-        "last_learned": dict(last_applied[0]) if last_applied else None,
+        "last_learned": ({**dict(last_applied[0]),
+                          "lessons": learned(store, name, int(last_applied[0]["id"]))}
+                         if last_applied else None),
         "next_reflection": nxt,
         "auto_reflect": auto.enabled(cfg),
         "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
@@ -121,11 +124,12 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
         else:
             click.echo("  last reflection: none yet")
         ll = a["last_learned"]
-        if ll and (not lr or ll["id"] != lr["id"]):
-            click.echo(f"  last learned: R{ll['id']} at {ll['finished_at']} — {ll['summary']}"
-                       f" (undo: `slowloop history undo R{ll['id']}`)")
-        elif ll:
-            click.echo(f"  undo it with `slowloop history undo R{ll['id']}`; details: `slowloop history`")
+        if ll:
+            when = "" if lr and ll["id"] == lr["id"] else f" (R{ll['id']} at {ll['finished_at']})"
+            click.echo(f"  last learned{when}:")
+            for lesson in ll["lessons"] or [ll["summary"]]:
+                click.echo(f"    - {lesson}")
+            click.echo(f"    undo: `slowloop history undo R{ll['id']}`; details: `slowloop history`")
         click.echo(f"  next reflection: {a['next_reflection']}")
         for t in a["installs"]:
             where = t["project"] or "every project"

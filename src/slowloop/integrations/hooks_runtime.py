@@ -290,7 +290,10 @@ def learned_news(home: Path, agent: str, store) -> str | None:
     from ..fsutil import atomic_write
 
     atomic_write(path, json.dumps({"reflection": int(rows[0]["id"])}))
-    what = "; ".join((r["summary"] or "").split(" (")[0] for r in reversed(fresh))
+    from ..history import learned
+
+    lessons = [x for r in reversed(fresh) for x in learned(store, agent, int(r["id"]))]
+    what = "; ".join(lessons) or "; ".join((r["summary"] or "").split(" (")[0] for r in reversed(fresh))
     if len(what) > 240:
         what = what[:239].rstrip() + "…"
     ids = ", ".join(f"R{r['id']}" for r in reversed(fresh))
