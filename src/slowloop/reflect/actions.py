@@ -1,22 +1,23 @@
-"""What a reflection may do, as a JSON schema, and the checks every proposed action must pass.
+"""What a reflection may do: one definition of an action, the JSON schema and the shape checks.
 
 The model (or the offline distiller) proposes actions; nothing is written until each one has been
-checked — schema, names, caps, the imperative lint, no lesson drawn from a transient error, no
-dangerous instruction. An invalid action is rejected with its reason and never blocks the valid
-ones.
+checked — here its shape (fields, names, caps; ``Action`` and ``RULES`` are the one place that
+says it, the schema the model is given is derived from them), then in ``validate`` its content
+(the imperative lint, no lesson drawn from a transient error, no dangerous instruction). An invalid
+action is rejected with its reason and never blocks the valid ones.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 ActionType = Literal["create_skill", "patch_skill", "update_memo", "retire_skill", "merge_skills",
                      "nothing"]
-ACTION_TYPES: tuple[str, ...] = ("create_skill", "patch_skill", "update_memo", "retire_skill",
-                                 "merge_skills", "nothing")
+ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 
 MAX_BODY_CHARS = 6000
 MAX_DESCRIPTION_CHARS = 1024
@@ -28,64 +29,73 @@ MAX_ACTIONS = 12
 MAX_ANSWER_CHARS = 200_000
 MAX_JSON_DEPTH = 16
 SKILL_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MEMO_SECTIONS = ("strengths", "plays")
+MEMO_OPS = ("add", "replace", "remove")
 
-_str = {"type": "string"}
-ACTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "actions": {
-            "type": "array",
-            "maxItems": MAX_ACTIONS,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": list(ACTION_TYPES)},
-                    "name": _str,
-                    "description": _str,
-                    "body": _str,
-                    "old": _str,
-                    "new": _str,
-                    "section": {"type": "string", "enum": ["strengths", "plays"]},
-                    "op": {"type": "string", "enum": ["add", "replace", "remove"]},
-                    "match": _str,
-                    "text": _str,
-                    "names": {"type": "array", "items": _str},
-                    "into": _str,
-                    "reason": _str,
-                },
-                "required": ["type", "reason"],
-            },
-        },
-    },
-    "required": ["actions"],
-}
+
+@dataclass(frozen=True)
+class Spec:
+    """How one field of an action is sent to the model and checked when it comes back.
+
+    The field's JSON type comes from its annotation on ``Action`` (``str`` → string, a
+    ``tuple[str, ...]`` → array of strings, the ``ActionType`` literal → string enum). ``required``
+    and ``enum`` go into the schema and are enforced; ``cap`` is enforced only — a length cap in the
+    schema would become a grammar rule thousands of repetitions long on llama.cpp's server.
+    """
+
+    required: bool = False
+    enum: tuple[str, ...] = ()
+    enum_message: str = ""       # "{value!r}" is the value found
+    cap: int = 0                 # longest accepted value, 0 for none
+    cap_message: str = ""        # "{n}" is the length found
+    clip: bool = False           # over the cap: cut to it rather than reject the action
+    strip: bool = True           # surrounding whitespace removed (not for exact spans and bodies)
+    number_ok: bool = False      # a JSON number is taken as its text (an entry number)
+
+
+def _spec(**kw: Any) -> dict[str, Spec]:
+    return {"spec": Spec(**kw)}
+
+
+_TEXT_CAP = f"text is longer than {MAX_BODY_CHARS} chars; skills must stay short"
 
 
 @dataclass(frozen=True)
 class Action:
-    type: ActionType
-    reason: str
+    """One proposed change — and the single definition of an action's shape.
+
+    Every field's metadata (``Spec``) says how it is checked; ``ACTIONS_SCHEMA`` and the parser
+    (``parse_output``) are both derived from these fields, and ``RULES`` says which fields each
+    type needs. A key the model sends that is not a field here is ignored; a null is read as absent.
+    """
+
+    type: ActionType = field(metadata=_spec(required=True))
+    reason: str = field(metadata=_spec(required=True, cap=MAX_REASON_CHARS, clip=True))
     name: str = ""
-    description: str = ""
-    body: str = ""
-    old: str = ""
-    new: str = ""
-    section: str = ""
-    op: str = ""
-    match: str = ""
-    text: str = ""
+    description: str = field(default="", metadata=_spec(
+        cap=MAX_DESCRIPTION_CHARS,
+        cap_message="description is {n} chars; at most " + str(MAX_DESCRIPTION_CHARS)))
+    body: str = field(default="", metadata=_spec(strip=False, cap=MAX_BODY_CHARS,
+                                                 cap_message=_TEXT_CAP))
+    old: str = field(default="", metadata=_spec(strip=False))
+    new: str = field(default="", metadata=_spec(strip=False, cap=MAX_BODY_CHARS,
+                                                cap_message=_TEXT_CAP))
+    section: str = field(default="", metadata=_spec(
+        enum=MEMO_SECTIONS, enum_message="memo section {value!r} is not 'strengths' or 'plays'"))
+    op: str = field(default="", metadata=_spec(
+        enum=MEMO_OPS, enum_message="memo op {value!r} is not add, replace or remove"))
+    match: str = field(default="", metadata=_spec(number_ok=True))
+    text: str = field(default="", metadata=_spec(
+        cap=MAX_ENTRY_CHARS, cap_message="memo entry is {n} chars; at most " + str(MAX_ENTRY_CHARS)))
     names: tuple[str, ...] = ()
     into: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type}
-        for k in ("name", "description", "body", "old", "new", "section", "op", "match", "text",
-                  "into"):
-            v = getattr(self, k)
+        for f in _WIRE_ORDER[1:-1]:
+            v = getattr(self, f.name)
             if v:
-                d[k] = v
-        if self.names:
-            d["names"] = list(self.names)
+                d[f.name] = list(v) if isinstance(v, tuple) else v
         d["reason"] = self.reason
         return d
 
@@ -99,6 +109,108 @@ class Action:
         if self.type == "merge_skills":
             return f"skill:{self.into}"
         return f"skill:{self.name}"
+
+
+Check = Callable[[Action], "str | None"]
+
+
+def _name_problem(n: str) -> str | None:
+    if not n:
+        return "a skill name is required"
+    if len(n) > 64 or not SKILL_NAME.match(n):
+        return (f"skill name {n[:80]!r} is not valid: use 1-64 lowercase letters, digits and "
+                "single hyphens")
+    return None
+
+
+def _skill_names(*keys: str) -> Check:
+    """Each named field (a name, or a list of names) holds valid skill names."""
+    def check(a: Action) -> str | None:
+        for key in keys:
+            v = getattr(a, key)
+            for n in (v if isinstance(v, tuple) else (v,)):
+                if p := _name_problem(n):
+                    return p
+        return None
+    return check
+
+
+def _filled(*keys: str, why: str) -> Check:
+    """Each named field holds more than whitespace."""
+    return lambda a: why if any(not getattr(a, k).strip() for k in keys) else None
+
+
+def _one_of(key: str) -> Check:
+    """The field holds one of its allowed values (empty is not one of them)."""
+    spec = _SPECS[key]
+    return lambda a: (None if getattr(a, key) in spec.enum
+                      else spec.enum_message.format(value=getattr(a, key)))
+
+
+def _memo_op_needs(a: Action) -> str | None:
+    if a.op in ("add", "replace") and not a.text:
+        return f"update_memo {a.op} needs a 'text'"
+    if a.op in ("replace", "remove") and not a.match:
+        return f"update_memo {a.op} needs 'match' (the entry number or a unique part of it)"
+    return None
+
+
+_FIELDS = fields(Action)
+_SPECS: dict[str, Spec] = {f.name: f.metadata.get("spec", Spec()) for f in _FIELDS}
+_HINTS: dict[str, Any] = get_type_hints(Action)
+# The order a record reads in (and the schema lists): the type first, the reason last.
+_WIRE_ORDER = (_FIELDS[0], *_FIELDS[2:], _FIELDS[1])
+
+# What each type needs beyond the fields' own checks, checked in this order.
+RULES: dict[str, tuple[Check, ...]] = {
+    "create_skill": (_skill_names("name"),
+                     _filled("description", "body", why="create_skill needs a description and a body")),
+    "patch_skill": (_skill_names("name"),
+                    lambda a: None if a.old and a.old != a.new else
+                    "patch_skill needs an exact 'old' span and a different 'new' text"),
+    "update_memo": (_one_of("section"), _one_of("op"), _memo_op_needs),
+    "retire_skill": (_skill_names("name"),),
+    "merge_skills": (lambda a: "merge_skills needs at least two existing skills in 'names'"
+                     if len(a.names) < 2 else None,
+                     _skill_names("names", "into"),
+                     _filled("description", "body",
+                             why="merge_skills needs a description and a body for the merged skill")),
+    "nothing": (),
+}
+
+
+def _property(name: str) -> dict[str, Any]:
+    hint, spec = _HINTS[name], _SPECS[name]
+    if get_origin(hint) is tuple:
+        return {"type": "array", "items": {"type": "string"}}
+    enum = get_args(hint) if get_origin(hint) is Literal else spec.enum
+    return {"type": "string", "enum": list(enum)} if enum else {"type": "string"}
+
+
+def actions_schema() -> dict[str, Any]:
+    """The JSON schema the model is given, derived from ``Action``'s fields.
+
+    Only keywords llama.cpp's server turns into a grammar: type, properties, required, enum,
+    items, maxItems. What depends on the action's type (``RULES``) is checked after parsing.
+    """
+    return {
+        "type": "object",
+        "properties": {
+            "actions": {
+                "type": "array",
+                "maxItems": MAX_ACTIONS,
+                "items": {
+                    "type": "object",
+                    "properties": {f.name: _property(f.name) for f in _WIRE_ORDER},
+                    "required": [f.name for f in _WIRE_ORDER if _SPECS[f.name].required],
+                },
+            },
+        },
+        "required": ["actions"],
+    }
+
+
+ACTIONS_SCHEMA: dict[str, Any] = actions_schema()
 
 
 @dataclass(frozen=True)
@@ -195,78 +307,41 @@ def _load_json(raw: str) -> Any:
 
 
 def _to_action(item: Any) -> tuple[Action | None, str | None]:
+    """One item of the model's answer as an ``Action``, or the reason it is not one."""
     if not isinstance(item, dict):
         return None, "an action must be a JSON object"
     kind = item.get("type")
     if kind not in ACTION_TYPES:
         return None, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}"
-    fields: dict[str, Any] = {"type": kind}
-    for key in ("reason", "name", "description", "body", "old", "new", "section", "op", "match",
-                "text", "into"):
-        value = item.get(key, "")
+    values: dict[str, Any] = {"type": kind}
+    for f in _FIELDS[1:]:
+        spec, value = _SPECS[f.name], item.get(f.name)
         if value is None:
-            value = ""
-        if isinstance(value, (int, float)) and key == "match":
+            if spec.required:
+                return None, f"field {f.name!r} is required"
+            continue
+        if get_origin(_HINTS[f.name]) is tuple:
+            if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+                return None, f"field {f.name!r} must be a list of skill names"
+            values[f.name] = tuple(n.strip() for n in value)
+            continue
+        if spec.number_ok and isinstance(value, (int, float)):
             value = str(value)
         if not isinstance(value, str):
-            return None, f"field {key!r} must be a string, got {type(value).__name__}"
-        fields[key] = value.strip() if key not in ("old", "new", "body") else value
-    names = item.get("names", [])
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        return None, "field 'names' must be a list of skill names"
-    fields["names"] = tuple(n.strip() for n in names)
-    if len(fields["reason"]) > MAX_REASON_CHARS:
-        fields["reason"] = fields["reason"][:MAX_REASON_CHARS]
-    action = Action(**fields)
-    problem = _check_shape(action)
-    return (None, problem) if problem else (action, None)
-
-
-def _check_shape(a: Action) -> str | None:
-    def name_ok(n: str) -> str | None:
-        if not n:
-            return "a skill name is required"
-        if len(n) > 64 or not SKILL_NAME.match(n):
-            return (f"skill name {n[:80]!r} is not valid: use 1-64 lowercase letters, digits and "
-                    "single hyphens")
-        return None
-
-    if a.type == "nothing":
-        return None
-    if a.type == "create_skill":
-        if p := name_ok(a.name):
-            return p
-        if not a.description or not a.body.strip():
-            return "create_skill needs a description and a body"
-    elif a.type == "patch_skill":
-        if p := name_ok(a.name):
-            return p
-        if not a.old or a.old == a.new:
-            return "patch_skill needs an exact 'old' span and a different 'new' text"
-    elif a.type == "retire_skill":
-        if p := name_ok(a.name):
-            return p
-    elif a.type == "merge_skills":
-        if len(a.names) < 2:
-            return "merge_skills needs at least two existing skills in 'names'"
-        for n in (*a.names, a.into):
-            if p := name_ok(n):
-                return p
-        if not a.description or not a.body.strip():
-            return "merge_skills needs a description and a body for the merged skill"
-    elif a.type == "update_memo":
-        if a.section not in ("strengths", "plays"):
-            return f"memo section {a.section!r} is not 'strengths' or 'plays'"
-        if a.op not in ("add", "replace", "remove"):
-            return f"memo op {a.op!r} is not add, replace or remove"
-        if a.op in ("add", "replace") and not a.text:
-            return f"update_memo {a.op} needs a 'text'"
-        if a.op in ("replace", "remove") and not a.match:
-            return f"update_memo {a.op} needs 'match' (the entry number or a unique part of it)"
-        if len(a.text) > MAX_ENTRY_CHARS:
-            return f"memo entry is {len(a.text)} chars; at most {MAX_ENTRY_CHARS}"
-    if len(a.description) > MAX_DESCRIPTION_CHARS:
-        return f"description is {len(a.description)} chars; at most {MAX_DESCRIPTION_CHARS}"
-    if len(a.body) > MAX_BODY_CHARS or len(a.new) > MAX_BODY_CHARS:
-        return f"text is longer than {MAX_BODY_CHARS} chars; skills must stay short"
-    return None
+            return None, f"field {f.name!r} must be a string, got {type(value).__name__}"
+        value = value.strip() if spec.strip else value
+        if spec.enum and value and value not in spec.enum:
+            return None, spec.enum_message.format(value=value)
+        if spec.clip and len(value) > spec.cap:
+            value = value[:spec.cap]
+        values[f.name] = value
+    action = Action(**values)
+    for check in RULES[action.type]:
+        if problem := check(action):
+            return None, problem
+    for f in _FIELDS:
+        spec = _SPECS[f.name]
+        n = len(getattr(action, f.name))
+        if spec.cap and not spec.clip and n > spec.cap:
+            return None, spec.cap_message.format(n=n)
+    return action, None
