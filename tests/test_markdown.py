@@ -97,3 +97,15 @@ def test_memory_bootstrap_and_summary_leave_code_comments_alone(tmp_path):
     picks = key_lines(entries, [])
     assert any("Release" in p for p in picks)
     assert not any("comment" in p or "make deploy" in p for p in picks)
+
+
+def test_strip_fenced_removes_what_a_person_pasted_in_chat() -> None:
+    assert markdown.strip_fenced("use uv ```pip install x``` not pip") == "use uv \n not pip"
+    assert markdown.strip_fenced("before\n~~~\nlog\n~~~\nafter") == "before\n\n\nafter"
+    assert markdown.strip_fenced("never closed ```\nrest of the log", " ") == "never closed  "
+
+
+def test_unwrap_fenced_keeps_the_inside_of_a_wrapped_answer() -> None:
+    assert markdown.unwrap_fenced('```json\n{"a": 1}\n```\n') == '{"a": 1}'
+    assert markdown.unwrap_fenced("  plain answer \n") == "plain answer"
+    assert markdown.unwrap_fenced("text ```x``` more") == "text ```x``` more"

@@ -42,9 +42,9 @@ from .memo import HEADINGS, SECTIONS, Memo, MemoContent, memo_cap, parse_memo
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
 from .skills.format import Skill
-from .skills.lexical import terms
 from .skills.library import SkillLibrary
 from .store import Store, artifacts, ledger
+from .text import terms
 from .tokens import estimate_tokens
 
 INDEX_DESCRIPTION_CHARS = 240

@@ -9,6 +9,13 @@ of the same character at least as long; a fence never closed runs to the end of 
 heading is ``#``…``######`` at the start of a line followed by a space (an optional closing run of
 ``#`` preceded by a space is not part of the title).
 
+Chat messages are not documents: a person pastes a fence mid-line ("run ```make``` again") or
+never closes it. :func:`strip_fenced` removes fenced material from such text with a looser rule
+(any run of three backticks or tildes opens and closes, anywhere on a line); it is the one place
+that rule lives, used wherever a person's own words are separated from what they pasted.
+:func:`unwrap_fenced` is the other way round: it keeps the inside of a model's answer that came
+wrapped whole in one fence.
+
 Pure functions over text: no I/O.
 """
 
@@ -19,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 _FENCE_OPEN = re.compile(r"^ {0,3}(?P<run>`{3,}|~{3,})(?P<info>.*)$")
+_WRAPPER = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?```\s*$", re.S)
+_LOOSE_FENCE = re.compile(r"(?:```|~~~)[\s\S]*?(?:```|~~~|\Z)")
 _HEADING = re.compile(r"^(?P<marks>#{1,6})[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
@@ -92,3 +101,16 @@ def split_sections(text: str, *, level: int = 2,
         else:
             preamble.append(line)
     return preamble, [Section(t, no, tuple(body)) for t, no, body in found]
+
+
+def strip_fenced(text: str, replacement: str = "\n") -> str:
+    """``text`` with each fenced block of a chat message (delimiters included) replaced by
+    ``replacement``; an unclosed fence runs to the end. See the module docstring for the rule."""
+    return _LOOSE_FENCE.sub(replacement, text)
+
+
+def unwrap_fenced(text: str) -> str:
+    """``text`` stripped, or the inside of the one fenced block it entirely is (models wrap an
+    answer in a fence even when told not to)."""
+    m = _WRAPPER.match(text)
+    return m.group(1).strip() if m else text.strip()

@@ -34,8 +34,8 @@ from .errors import DataError, UserError
 from .fsutil import read_text
 from .history import FileChange, apply_changes, notice_person_edits
 from .paths import agent_dir as _agent_dir, home as _home
-from .skills.lexical import fold, terms
 from .store import Store
+from .text import fold, terms
 
 Section = Literal["strengths", "plays"]
 Op = Literal["add", "replace", "remove"]

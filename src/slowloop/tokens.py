@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
-_OTHER = re.compile(r"[^\sA-Za-z\u00c0-\u024f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+from .text import CJK, LATIN
+
+_CJK = re.compile(f"[{CJK}]")
+_WORD = re.compile(f"[{LATIN}]+")
+_OTHER = re.compile(f"[^\\s{LATIN}{CJK}]")
 
 
 def estimate_tokens(text: str) -> int:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from .. import markdown
 from ..errors import DataError
+from ..text import HAN, KANA
 from ..tokens import estimate_tokens
 from . import debts as debts_mod, sections
 from .files import CHRONICLE, DEBTS, STATE, SUMMARY, Memory
@@ -39,7 +40,7 @@ _OPEN_CI = re.compile(
     r"\bpendente\b|\bfalta fazer\b|\bnoch offen\b|\bmuss noch\b|待办|待解决|还需要|未対応|要対応",
     re.IGNORECASE)
 _DEBT_REF = re.compile(r"\bD-\d{4,}\b")
-_WORDS = re.compile(r"[^\W\d_]{4,}|[\u3040-\u30ff\u4e00-\u9fff]", re.UNICODE)
+_WORDS = re.compile(f"[^\\W\\d_]{{4,}}|[{KANA}{HAN}]", re.UNICODE)
 
 
 @dataclass(frozen=True)

@@ -134,10 +134,7 @@ def model_input(info: CycleInfo, chronicle: str, closed: list[Debt], previous: s
 
 
 def _clean_model_output(text: str) -> str:
-    s = str(text).strip()
-    fence = re.fullmatch(r"```[a-zA-Z]*\n(.*)\n```", s, re.DOTALL)
-    if fence:
-        s = fence.group(1).strip()
+    s = markdown.unwrap_fenced(str(text))
     lines = s.splitlines()
     if lines and lines[0].lower().startswith("# past summary"):
         s = "\n".join(lines[1:]).strip()

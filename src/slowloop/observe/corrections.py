@@ -62,7 +62,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from slowloop.markdown import strip_fenced
 from slowloop.observe.model import Correction
+from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN
 
 HEAD_CHARS = 600
 TAIL_CHARS = 300
@@ -318,7 +320,7 @@ _FORMS: dict[str, tuple[_Cue, ...]] = {
                 r"\bab (?:jetzt|sofort)\b.{0,40}\b(?:verwenden|nutzen|benutzen|nehmen|immer|nie)\b",
                 r"\bich sagte\b", r"\bkein(?:e|en)? \S+ mehr\b", r"\b(?:benutze|verwende|nimm|nutze)\s+(?:kein|keine|keinen|nicht)\b",
                 r"^falsche[rsn]? \w+", r"\blieber " + _NAME + r" als " + _NAME),
-    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", r"[，,]\s*(?:(?:不是|不在|而不是)\s*[A-Za-z0-9_\u4e00-\u9fff]|不用\s*[A-Za-z])",
+    "zh": _cues(r"不要用|别用|別用|又是|又用|再说一遍|再說一遍|说了多少遍", rf"[，,]\s*(?:(?:不是|不在|而不是)\s*[A-Za-z0-9_{HAN}]|不用\s*[A-Za-z])",
                 r"换成|換成|迁移到|切换到|改用", r"以后(?:都|就)?用|今后(?:都)?用|以後(?:都)?用"),
     "ja": _cues(r"[A-Za-z0-9_.-]\s*(?:ではなく|じゃなくて|の代わりに|では(?:ありません|ない)|じゃない)",
                 r"^また\S{1,20}[？?]|もう一度言|何度も言", r"に移行|に切り替え", r"[A-Za-z0-9_.-]より\S{1,20}を優先",
@@ -583,11 +585,10 @@ _STOPWORDS: dict[str, frozenset[str]] = {
     "de": frozenset("der die das und nicht ist du ich ein eine mit für zu auf es wie"
                     " dass hast".split()),
 }
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_KANA = re.compile(f"[{KANA}]")
+_HAN = re.compile(f"[{HAN}]")
 _WORD = re.compile(r"[\w']+")
 
-_FENCE = re.compile(r"(?:```|~~~)[\s\S]*?(?:```|~~~|\Z)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|\u201c[^\u201d\n]{1,200}\u201d|\u300c[^\u300d\n]{0,200}\u300d"
                      r"|(?<![\w])'[^'\n]{1,120}'(?![\w])|\u2018[^\u2019\n]{1,120}\u2019")
@@ -632,7 +633,7 @@ _JUST_CURIOUS = re.compile(
 def _clean(text: str) -> str:
     if len(text) > 8 * (HEAD_CHARS + TAIL_CHARS):  # bound the work on huge pasted logs
         text = text[:6 * HEAD_CHARS] + "\n" + text[-6 * TAIL_CHARS:]
-    text = _FENCE.sub("\n", text)
+    text = strip_fenced(text)
     lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith(">")]
     text = "\n".join(lines)
     text = _INLINE_CODE.sub(" X ", text)
@@ -674,8 +675,8 @@ def _any_cue(cues: tuple[_Cue, ...]) -> re.Pattern[str]:
 _ANY: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _CUES.items()}
 
 
-_HAS_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-_HAS_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_HAS_CJK = re.compile(f"[{CHINESE_JAPANESE}{FULLWIDTH}]")
+_HAS_LATIN = re.compile(f"[{LATIN}]")
 
 
 def _script_can_match(lang: str, joined: str) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -108,15 +107,6 @@ def schema_instructions(schema: dict) -> str:
         # compact: the indented form costs ~75% more tokens, which a 2-4k context feels
         + json.dumps(schema, separators=(",", ":"), ensure_ascii=False)
     )
-
-
-_FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?```\s*$", re.S)
-
-
-def strip_code_fence(text: str) -> str:
-    """Unwrap an answer that is entirely one fenced block (models add fences when told not to)."""
-    m = _FENCE.match(text)
-    return m.group(1).strip() if m else text.strip()
 
 
 def excerpt(text: str, limit: int = 300) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import ProviderError, UserError
+from ..markdown import unwrap_fenced
 from .base import (
     Completion,
     RetryableError,
@@ -32,7 +33,6 @@ from .base import (
     excerpt,
     run_with_retries,
     schema_instructions,
-    strip_code_fence,
 )
 
 # Who a well-known CLI talks to, so the destination can say it plainly.
@@ -133,7 +133,7 @@ class CommandProvider:
         prompt = render_prompt(system, user, schema)
         out = run_with_retries(lambda: self._run(prompt), self.policy, what=f"`{self.program}`",
                                sleep=self._sleep)
-        text = strip_code_fence(out) if schema is not None else out.strip()
+        text = unwrap_fenced(out) if schema is not None else out.strip()
         return Completion(text=text, model=self.model or self.program,
                           destination=self.destination())
 

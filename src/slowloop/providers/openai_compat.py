@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..config import Config
 from ..errors import ModelError, ProviderError, UserError
+from ..markdown import unwrap_fenced
 from .base import (
     Completion,
     RetryPolicy,
@@ -24,7 +25,6 @@ from .base import (
     excerpt,
     run_with_retries,
     schema_instructions,
-    strip_code_fence,
 )
 from .http_json import post_json, raise_for_status
 from .privacy import check_endpoint
@@ -146,7 +146,7 @@ class OpenAICompatProvider:
         data = run_with_retries(attempt, self.policy, what=self.endpoint.host, sleep=self._sleep)
         text = self._text(data, url)
         if schema is not None:
-            text = strip_code_fence(text)
+            text = unwrap_fenced(text)
         return Completion(text=text, model=str(data.get("model") or self.model or "unknown"),
                           destination=self.destination())
 

@@ -18,12 +18,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..sqlite import SQLiteFile
+from ..text import CJK as CJK_CHARS
 from .model import Entry
 
 SCHEMA_VERSION = 1
 
 # Han, kana, Hangul: scripts written without spaces, which unicode61 would keep as one long token.
-CJK = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
+CJK = re.compile(f"[{CJK_CHARS}]")
 
 _SCHEMA = """
 CREATE TABLE entries (

@@ -18,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from ..errors import UserError
-from .index import CJK
+from ..text import CJK, SEARCH_MIN_STEM, SEARCH_STOPWORDS, SEARCH_SUFFIXES, stem
 
 HL_OPEN, HL_CLOSE, ELLIPSIS = "«", "»", "…"
 SNIPPET_TOKENS = 16
@@ -26,28 +26,8 @@ TEXT_WEIGHT, CONTEXT_WEIGHT = 1.0, 0.35
 # a word in more than this share of a large index is too common to rank by (see _prune_common)
 COMMON_RATIO, COMMON_MIN_DOCS = 0.05, 5000
 
-_CJK_RUN = re.compile(f"(?:{CJK.pattern})+")
+_CJK_RUN = re.compile(f"[{CJK}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-
-# Small on purpose: BM25 already discounts common words; these are dropped because OR-ing them
-# matches most of the index, which costs time and adds nothing.
-STOPWORDS = frozenset("""
-a an the and or not no nor but if then else of to in on at by for from with without into onto
-about over under as is are was were be been being am do does did done have has had having
-i me my mine we us our you your he him his she her it its they them their this that these those
-what which who whom whose when where why how there here so than too very can could should would
-will shall may might must just also only any some all each both more most other such own same
-s t d ll m re ve y don doesn didn isn wasn aren weren won wouldn shouldn couldn
-il lo la le gli un una di da del della che e è per con non si
-le la les un une des du de et est pour dans pas que qui sur au aux
-el la los las un una unos de del y que en por con para es
-o a os as um uma de do da dos das e que em no na para com
-der die das ein eine und ist nicht zu den dem mit von auf für
-""".split())
-
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er",
-             "ed", "es", "ly", "s")
-
 
 @dataclass(frozen=True)
 class LexicalQuery:
@@ -57,14 +37,6 @@ class LexicalQuery:
     terms: tuple[str, ...]  # every term, for highlighting snippets outside FTS
     cjk_terms: tuple[str, ...] = ()  # CJK runs and their trigrams, longest first
     word_terms: tuple[str, ...] = ()  # the quoted (and possibly prefix) terms OR-ed in ``words``
-
-
-def stem(word: str) -> str:
-    """A deliberately light English suffix strip (no dictionary, no dependency)."""
-    for suf in _SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 4:
-            return word[: -len(suf)]
-    return word
 
 
 def _quote(token: str) -> str:
@@ -81,11 +53,11 @@ def build_query(text: str) -> LexicalQuery:
     if not words and not cjk_runs:
         raise UserError(f"the search query {text!r} has no words to look for",
                         hint="use letters or digits; punctuation and operators are ignored")
-    content = [w for w in words if w not in STOPWORDS] or words
+    content = [w for w in words if w not in SEARCH_STOPWORDS] or words
     seen: set[str] = set()
     parts: list[str] = []
     for w in content:
-        s = stem(w)
+        s = stem(w, SEARCH_SUFFIXES, SEARCH_MIN_STEM)
         term = _quote(s) + "*" if s != w else _quote(w)
         if term not in seen:
             seen.add(term)

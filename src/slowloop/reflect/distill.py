@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..safety.redact import redact
+from ..text import CHINESE_JAPANESE
 from ..transcripts.model import ToolCall, Turn
 from .actions import Action
 from .lessons import Lesson, category, person_text, read_lesson
@@ -216,7 +217,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         # The person's words are data inside an English imperative. In CJK they are set as code
         # (`…`): the imperative lint would otherwise read the whole line as Japanese or Chinese
         # and find no imperative verb in the quoted requirement.
-        if re.search(r"[\u3040-\u30ff\u3400-\u9fff]", lesson.quote):
+        if re.search(f"[{CHINESE_JAPANESE}]", lesson.quote):
             quote = "`" + lesson.quote.replace("`", "'") + "`"
         else:
             quote = '"' + lesson.quote.replace('"', "'") + '"'
@@ -388,10 +389,6 @@ def _short(cmd: str, n: int = 80) -> str:
     first = cmd.strip().splitlines()[0] if cmd.strip() else ""
     first = first.replace("`", "'")
     return first if len(first) <= n else first[: n - 1] + "…"
-
-
-def _strip_code(text: str) -> str:
-    return re.sub(r"```.*?```", " ", text, flags=re.S)
 
 
 def _norm(text: str) -> set[str]:

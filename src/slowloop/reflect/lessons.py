@@ -30,6 +30,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ..markdown import strip_fenced
+from ..text import CHINESE_JAPANESE
+
 Kind = Literal["choice", "require", "quote", "none"]
 
 _I = re.IGNORECASE
@@ -37,7 +40,7 @@ _I = re.IGNORECASE
 # An item is a name: a tool, a package, a file, a branch, a value ("30 seconds", "local time").
 _L = "A-Za-z0-9_\u00c0-\u024f"
 _TOKEN = rf"\.?[{_L}@](?:[{_L}@/+:#'-]|\.(?=[{_L}]))*"
-_CJK_CHARS = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+_CJK_CHARS = CHINESE_JAPANESE
 _HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
 
 # Words that end an item when reading to the right ("use httpx for HTTP calls" → httpx).
@@ -165,13 +168,10 @@ def category(*items: str) -> tuple[str, str] | None:
 
 # -- the person's words, without what they pasted -----------------------------------------------
 
-_FENCE = re.compile(r"(?:```|~~~)[\s\S]*?(?:```|~~~|\Z)")
-
-
 def person_text(text: str) -> str:
     """What the person wrote themselves: fenced blocks and ``>`` quoted lines are pasted material
     (a log, a file, a tool's output) and never a correction of theirs."""
-    text = _FENCE.sub("\n", text or "")
+    text = strip_fenced(text or "")
     return "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(">"))
 
 

@@ -19,6 +19,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..text import CHINESE_JAPANESE, HAN_COMPAT, KANA
+
 __all__ = ["LintResult", "LintFinding", "lint_line", "lint_text"]
 
 
@@ -53,8 +55,8 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}|[a-z])[.)]\s+|^\s*[0-9０-９]{1,3}[．。、]\s*", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\[[ xX]\])\s+(?:\[[ xX]\]\s+)?")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
+_CJK = re.compile(f"[{CHINESE_JAPANESE}{HAN_COMPAT}]")
+_KANA = re.compile(f"[{KANA}]")
 
 
 def _words(spec: str) -> str:
