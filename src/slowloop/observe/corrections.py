@@ -666,13 +666,38 @@ def detect_language(text: str) -> str | None:
     return best if scores[best] > 0 else None
 
 
-def _any_cue(cues: tuple[_Cue, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{c.rx.pattern})" for c in cues), cues[0].rx.flags)
+def _any_cue(cues: tuple[_Cue, ...], flags: int | None = None) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{c.rx.pattern})" for c in cues),
+                      cues[0].rx.flags if flags is None else flags)
+
+
+class _PerLanguage(dict[str, re.Pattern[str]]):
+    """lang → one alternation of that language's cues, compiled the first time a message in that
+    language needs it. The eight languages' alternations, in both case forms, took about 65 ms to
+    compile at import — paid by every CLI start that observes, though a person writes in one or two
+    languages. A language the table does not have is a KeyError, as with a plain dict; iterating
+    compiles every language (only the tests do)."""
+
+    def __init__(self, table: dict[str, tuple[_Cue, ...]], flags: int | None = None) -> None:
+        super().__init__()
+        self._table = table
+        self._flags = flags
+
+    def __missing__(self, lang: str) -> re.Pattern[str]:
+        rx = _any_cue(self._table[lang], self._flags)
+        self[lang] = rx
+        return rx
+
+    def __contains__(self, lang: object) -> bool:
+        return lang in self._table
+
+    def items(self):  # every language, compiled on the way
+        return [(lang, self[lang]) for lang in self._table]
 
 
 # One alternation per language answers "could any cue match?" in a single pass; most messages
 # are not corrections, and trying each cue in turn made this the costliest step of observing.
-_ANY: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _CUES.items()}
+_ANY = _PerLanguage(_CUES)
 
 
 _HAS_CJK = re.compile(f"[{CHINESE_JAPANESE}{FULLWIDTH}]")
@@ -687,17 +712,15 @@ def _script_can_match(lang: str, joined: str) -> bool:
     return bool(_HAS_LATIN.search(joined))
 
 
-_ANY_FORM: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _FORMS.items()}
-_ANY_WORK: dict[str, re.Pattern[str]] = {lang: _any_cue(cues) for lang, cues in _WORK.items()}
+_ANY_FORM = _PerLanguage(_FORMS)
+_ANY_WORK = _PerLanguage(_WORK)
 # The same alternations without IGNORECASE, searched in the lowercased message: a case-insensitive
 # scan costs about a fifth more, and this one runs for every message in every language. The cue
 # patterns hold no uppercase letter (tests/test_corrections.py checks it), so a cue that matches
 # the message matches its lowercase form too; the cues themselves then run as written.
-_ANY_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE) for lang, rx in _ANY.items()}
-_ANY_FORM_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE)
-                                             for lang, rx in _ANY_FORM.items()}
-_ANY_WORK_LOW: dict[str, re.Pattern[str]] = {lang: re.compile(rx.pattern, re.MULTILINE)
-                                             for lang, rx in _ANY_WORK.items()}
+_ANY_LOW = _PerLanguage(_CUES, re.MULTILINE)
+_ANY_FORM_LOW = _PerLanguage(_FORMS, re.MULTILINE)
+_ANY_WORK_LOW = _PerLanguage(_WORK, re.MULTILINE)
 
 
 def _match(lang: str, joined: str, choice_question: _ChoiceQuestion, forms: bool = False,
