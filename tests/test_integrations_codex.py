@@ -119,3 +119,22 @@ def test_agents_md_block_survives_a_missing_end_marker(tmp_path: Path) -> None:
     assert agents_md.write_block(md, "fresh") is True
     assert md.read_text() == f"intro\n\n{agents_md.BEGIN}\nfresh\n{agents_md.END}"
     assert agents_md.write_block(md, "fresh") is False
+
+
+def test_a_project_at_the_home_folder_keeps_its_hooks_and_trust_without_codex_writes_nothing(
+        env: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from slowloop.errors import UserError
+
+    # the person works in ~ itself: the project's .codex/ is CODEX_HOME's folder
+    monkeypatch.setenv("CODEX_HOME", str(env["home"] / ".codex"))
+    monkeypatch.chdir(env["home"])
+    codex.install("project")
+    hooks = json.loads((env["home"] / ".codex" / "hooks.json").read_text())["hooks"]
+    assert set(hooks) == {"Stop", "SessionStart"}
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("SLOWLOOP_CODEX_BIN", raising=False)
+    monkeypatch.chdir(env["proj"])
+    with pytest.raises(UserError, match="--trust"):
+        codex.install("project", agent="other", trust=True)
+    cmds = json.dumps(json.loads((env["home"] / ".codex" / "hooks.json").read_text()))
+    assert "--agent other" not in cmds  # nothing half-installed

@@ -86,6 +86,12 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
         from ..errors import UserError
 
         raise UserError(f"unknown bootstrap route {via!r}", hint="use agents-md or hooks")
+    if trust and codex_program() is None:  # before anything is written: all or nothing
+        from ..errors import UserError
+
+        raise UserError("--trust asks Codex for the hooks' hashes, and the codex program was not found "
+                        "on PATH", hint="set SLOWLOOP_CODEX_BIN to its path, or install without --trust "
+                                        "and trust the hooks from Codex (/hooks)")
     h = default_home()
     path = hooks_path(scope, cwd)
     sdir = skills_path(scope, cwd) if export_skills else None
@@ -111,7 +117,8 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     else:  # through hooks: an old block would send the bootstrap twice
         report.changed = agents_md.remove_block(agents_md_path(scope, cwd)) or report.changed
     old_project_hooks = Path(cwd or Path.cwd()) / ".codex" / "hooks.json"
-    if scope == "project" and old_project_hooks.is_file():  # where an older slowloop put them
+    if (scope == "project" and old_project_hooks.is_file()  # where an older slowloop put them
+            and os.path.realpath(old_project_hooks) != os.path.realpath(path)):  # a project at ~
         old, old_digest = settings_json.load(old_project_hooks)
         if settings_json.ours(old):
             settings_json.save(old_project_hooks, old, settings_json.without_ours(old), old_digest)
