@@ -387,16 +387,17 @@ def render_toml(cfg: Config) -> str:
         lines.append(f"[{section}]")
         for key, value in keys.items():
             src = cfg.sources.get((section, key), "default")
-            lines.append(f"{key} = {_toml_value(value)}" + ("" if src == "default" else f"  # from {src}"))
+            lines.append(f"{key} = {toml_value(value)}" + ("" if src == "default" else f"  # from {src}"))
         lines.append("")
     return "\n".join(lines)
 
 
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
+    """A value as TOML writes it (``config show`` and ``config_edit`` both use it)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)

@@ -8,26 +8,16 @@ is never touched.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from .config import toml_value
 from .errors import UserError
 from .fsutil import atomic_write, read_text
 
 _HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(?:#.*)?$")
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    return json.dumps(str(v), ensure_ascii=False)
 
 
 def set_keys(path: Path, section: str, values: dict[str, Any]) -> bool:
@@ -56,7 +46,7 @@ def set_keys(path: Path, section: str, values: dict[str, Any]) -> bool:
     if end is None:
         end = len(lines)
     for key, value in values.items():
-        new = f"{key} = {_value(value)}"
+        new = f"{key} = {toml_value(value)}"
         pat = re.compile(rf"^\s*{re.escape(key)}\s*=")
         for i in range(start + 1, end):
             if pat.match(lines[i]):
