@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from llama_server import llama_server  # noqa: F401  (session fixture: real llama.cpp server)
+from pg_server import ledger_backend, postgres_server, postgres_url  # noqa: F401  (both databases)
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "transcripts"
 if not SAMPLES.exists():  # CI clones main into another folder with shared/ beside it

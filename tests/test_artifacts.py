@@ -7,22 +7,27 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from slowloop import clock
 from slowloop.history import apply_changes, undo_reflection
 from slowloop.reflect.authorship import persons_files
 from slowloop.skills import SkillLibrary, plan_create
 from slowloop.store import Store, artifacts
 
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 
 @contextmanager
 def statements(store: Store) -> Iterator[list[str]]:
     """The SQL statements ``store`` runs inside the block."""
     seen: list[str] = []
-    store.conn.set_trace_callback(seen.append)
+    store.trace(seen.append)
     try:
         yield seen
     finally:
-        store.conn.set_trace_callback(None)
+        store.trace(None)
 
 
 def _reflection(store: Store) -> int:

@@ -18,6 +18,9 @@ from slowloop.integrations.api import observe_messages
 from slowloop.reflect import auto
 from slowloop.store import Store
 
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 CORRECTION = "No, use httpx instead of requests in this project."
 
 

@@ -10,10 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.daemon import BackgroundReflector
+from slowloop.reflect.scheduler import cycle_key
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 
@@ -59,7 +65,7 @@ def test_daemon_reflects_due_agents_and_stops_cleanly_on_sigterm(slowloop_home):
     assert "SIGTERM received" in err and "stopped" in err
     # The next start: the cycle interval has not passed, so nothing runs until it does …
     with Store() as store:
-        store.set_meta("scheduler.last_cycle_at", "2000-01-01T00:00:00Z")  # … pretend it has
+        store.set_meta(cycle_key(store), "2000-01-01T00:00:00Z")  # … pretend it has
     p2 = subprocess.Popen([sys.executable, "-m", "slowloop", "daemon", "--poll", "0.2"], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -74,7 +80,7 @@ def test_a_daemon_killed_mid_cycle_is_picked_up_at_the_next_start(slowloop_home)
     # The cycle is marked done only at its end: a crash leaves it due, and the next start runs it.
     _ingest("gamma")
     with Store() as store:
-        assert store.get_meta("scheduler.last_cycle_at") is None
+        assert store.get_meta(cycle_key(store)) is None
         # the crashed daemon had taken the agent's lease (dead pid): it must not block forever
         from slowloop.reflect.lease import agent_lease_name
 

@@ -13,6 +13,9 @@ from slowloop.memo import Memo, plan_memo_update
 from slowloop.skills import SkillLibrary, plan_create, plan_patch, plan_retire
 from slowloop.store import Store
 
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 BODY = "## Steps\n1. Always convert timestamps to UTC.\n2. Never exceed 5 bullets.\n"
 
 

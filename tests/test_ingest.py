@@ -7,12 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from slowloop.cli import cli
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 
 def test_ingest_all_samples_then_again_records_nothing_new(samples):
@@ -74,7 +78,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(samples, slowloop_home):
     assert sum(s["new"] for s in summaries) == turns  # each turn was new to exactly one process
     with Store() as store:
         assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == turns
-        assert store.query("PRAGMA integrity_check")[0][0] == "ok"
+        assert store.integrity() == []
 
 
 def test_agents_command_counts_waiting_turns(samples):

@@ -17,6 +17,9 @@ from slowloop.errors import LockedError
 from slowloop.reflect.lease import acquire, agent_lease, agent_lease_name, current, pid_alive, release, renew
 from slowloop.store import Store
 
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 CTX = mp.get_context("spawn")  # no SQLite connection crosses a fork
 
 

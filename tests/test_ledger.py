@@ -56,12 +56,12 @@ def _statements(home: Path, agent: str, turns: int) -> tuple[int, int]:
     with Store() as store:
         ingest_paths([_session(home, turns)], agent=agent, store=store, cfg=cfg)
         seen: list[str] = []
-        store.conn.set_trace_callback(seen.append)
+        store.trace(seen.append)
         build_bundle(store, agent, cfg)
         bundle = len(seen)
         seen.clear()
         out = reflect_agent(agent, store=store, cfg=cfg, provider=None, force=True)
-        store.conn.set_trace_callback(None)
+        store.trace(None)
     assert out.status == "applied", out
     return bundle, len(seen)
 

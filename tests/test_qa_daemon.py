@@ -7,6 +7,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 
 def test_daemon_refuses_a_poll_that_would_spin():
     for bad in ("-1", "0"):

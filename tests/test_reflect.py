@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from slowloop.config import load_config
 from slowloop.errors import ProviderError
 from slowloop.ingest import ingest_paths
@@ -18,6 +20,9 @@ from slowloop.reflect.cycle import reflect_agent
 from slowloop.reflect.scheduler import agent_status
 from slowloop.skills import SkillLibrary
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 

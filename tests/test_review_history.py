@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from click.testing import CliRunner
 
 from slowloop.cli import cli
 from slowloop.skills import SkillLibrary
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 BODY = "## Steps\n1. When deploying, always run make deploy.\n"
 

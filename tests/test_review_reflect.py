@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from slowloop import clock
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.skills import SkillLibrary
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 

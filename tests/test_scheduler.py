@@ -14,6 +14,9 @@ from slowloop.reflect.scheduler import agent_status, mark_cycle, next_cycle_at, 
 from slowloop.store import Store
 from slowloop.transcripts.model import Step, Turn
 
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
+
 T0 = clock.parse_iso("2026-11-20T09:00:00Z")
 HOUR, DAY = 3600.0, 86400.0
 WEIGHTS = DEFAULTS["signals"]
@@ -113,8 +116,10 @@ def add_edit(store: Store, agent: str, *, source: str = "explicit", skill: str =
 
 
 def snapshot(store: Store) -> dict:
-    tables = [r["name"] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return {t: [tuple(r) for r in store.query(f"SELECT * FROM {t}")] for t in tables}
+    tables = [r["name"] for r in store.query(
+        "SELECT name FROM sqlite_master WHERE type = 'table'" if store.backend == "sqlite" else
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'")]
+    return {t: [tuple(r) for r in store.query(f"SELECT * FROM {t} ORDER BY 1")] for t in tables}
 
 
 # -- the dirty gate ------------------------------------------------------------------------------

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from slowloop import clock
 from slowloop.skills.metrics import skill_metrics
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 
 def add_turn(store: Store, agent_id: int, key: str, *, real_error: bool = False,

@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from integrations_fixtures import cc_turn, lines
 
@@ -19,6 +20,9 @@ from slowloop.cli import cli
 from slowloop.config import load_config
 from slowloop.integrations.follow import observe_new
 from slowloop.store import Store
+
+# The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 
 def _turns(home: Path) -> list[tuple[int, str]]:

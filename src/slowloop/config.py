@@ -159,10 +159,20 @@ class Reflect:
     auto: bool = True
 
 
+@dataclass(frozen=True)
+class Ledger:
+    # postgresql://user@host/dbname puts the ledger (turns, signals, metrics, reflections,
+    # history, leases) on a PostgreSQL server many machines share; empty: slowloop.db in the home.
+    # SLOWLOOP_DATABASE_URL overrides it. Keep the password out of this file: libpq reads
+    # PGPASSWORD and ~/.pgpass.
+    database_url: str = ""
+
+
 SECTIONS: dict[str, type] = {
     "signals": Signals, "skills": Skills, "memo": Memo, "bootstrap": Bootstrap,
     "scheduler": Scheduler, "bundle": Bundle, "provider": Provider, "privacy": Privacy,
     "memory": MemorySettings, "recall": Recall, "hooks": Hooks, "reflect": Reflect,
+    "ledger": Ledger,
 }
 
 
@@ -200,6 +210,7 @@ class Config:
     recall: Recall = Recall()
     hooks: Hooks = Hooks()
     reflect: Reflect = Reflect()
+    ledger: Ledger = Ledger()
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
     path: Path | None = field(default=None, compare=False)
 
@@ -387,9 +398,18 @@ def render_toml(cfg: Config) -> str:
         lines.append(f"[{section}]")
         for key, value in keys.items():
             src = cfg.sources.get((section, key), "default")
+            if key == "database_url":
+                value = redact_url(value)
             lines.append(f"{key} = {toml_value(value)}" + ("" if src == "default" else f"  # from {src}"))
         lines.append("")
     return "\n".join(lines)
+
+
+def redact_url(url: str) -> str:
+    """A database URL without its password (``postgresql://me:***@host/db``), for display."""
+    import re
+
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
 
 
 def toml_value(value: Any) -> str:

@@ -193,6 +193,7 @@ def _apply(changes: Sequence[FileChange], *, store: Store, agent: str, actor: st
     # 3. record: first what a person changed since our last record, then our changes
     ids: list[int] = []
     with store.transaction() as db:
+        artifacts.hold_changes(store, agent_id)
         known = artifacts.latest_changes(store, agent_id, [str(c.path) for c in changes])
         seen: set[str] = set()
         for c in changes:
@@ -254,6 +255,7 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
         return []
     ids = []
     with store.transaction() as db:
+        artifacts.hold_changes(store, agent_id)
         # another process may have recorded it meanwhile
         fresh = artifacts.latest_changes(store, agent_id, [p[0] for p in pending])
         for key, kind, target, op, before, after in pending:

@@ -183,7 +183,7 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
 
     files = expand_paths(paths)
     summary = IngestSummary()
-    reflector_dirs = [Path(store.path).parent / "reflector"]
+    reflector_dirs = [store.home / "reflector"]
     for path in files:
         if is_reflector_transcript(path, reflector_dirs):
             summary.skipped_files.append(f"{path}: a slowloop reflection's own session (never observed)")

@@ -122,7 +122,7 @@ def _check_ledger(app, as_json: bool) -> None:
 
     try:
         problems = app.store.integrity()
-        where = str(app.store.path)
+        where = app.store.where
     except DataError as exc:
         problems, where = [exc.message], exc.path or "slowloop.db"
     except sqlite3.DatabaseError as exc:

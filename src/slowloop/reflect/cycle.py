@@ -146,6 +146,13 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
         provider = guarded(provider)  # whatever was handed in, the bundle is redacted on the way out
         try:
             with agent_lease(store, agent, cfg):
+                # Check, lock, check again: another worker (this machine's hook, a daemon on
+                # another machine sharing the ledger) may have reflected on it in between.
+                again = agent_status(store, agent, cfg)
+                if not again.dirty or (not again.due and not force):
+                    out.reason = ("reflected on meanwhile by another worker: "
+                                  + ("; ".join(again.reasons) or "nothing new"))
+                    return out
                 return _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say,
                                        Memo(agent, home=home, config=cfg),
                                        SkillLibrary(agent, home=home, store=store, config=cfg))
@@ -419,16 +426,24 @@ def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: li
     cfg = cfg or load_config(home)
     outcomes = []
     with Store(home=home) as store:
-        for name in [a.agent for a in plan_cycle(store, cfg, agents=agents) if a.due]:
+        # Every due agent in priority order, until the cap of agents this worker reflects on:
+        # one another worker holds (or reflected on meanwhile) does not count, so several
+        # daemons sharing a ledger take the next due agents rather than the same ones.
+        cap, worked = cfg.scheduler.max_agents_per_cycle, 0
+        for name in [a.agent for a in plan_cycle(store, cfg, agents=agents, limit=None) if a.due]:
+            if worked >= cap:
+                break
             try:
-                outcomes.append(reflect_agent(name, home=home, store=store, cfg=cfg,
-                                              provider=provider, dry_run=dry_run,
-                                              on_event=on_event))
+                outcome = reflect_agent(name, home=home, store=store, cfg=cfg, provider=provider,
+                                        dry_run=dry_run, on_event=on_event)
             except UserError:
                 raise  # the configuration is wrong for every agent: say so once
             except Exception as exc:  # noqa: BLE001 - one agent's failure must not starve the rest
-                outcomes.append(ReflectionOutcome(agent=name, status="failed",
-                                                  reason=f"{type(exc).__name__}: {exc}"[:2000]))
+                outcome = ReflectionOutcome(agent=name, status="failed",
+                                            reason=f"{type(exc).__name__}: {exc}"[:2000])
+            outcomes.append(outcome)
+            if outcome.status not in ("locked", "skipped"):
+                worked += 1
         if not dry_run:
             mark_cycle(store)
     return outcomes

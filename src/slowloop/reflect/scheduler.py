@@ -31,6 +31,15 @@ from ..store import Store, ledger
 LAST_CYCLE_KEY = "scheduler.last_cycle_at"
 
 
+def cycle_key(store: Store) -> str:
+    """Where this worker records its last cycle: one mark per machine and home, so several
+    daemons sharing one ledger (PostgreSQL) each keep their own schedule and together reflect on
+    more agents per interval; the agent leases keep them off each other's agents."""
+    import socket
+
+    return f"{LAST_CYCLE_KEY}:{socket.gethostname()}:{store.home}"
+
+
 @dataclass(frozen=True)
 class PendingTurn:
     """A turn the next reflection has not covered yet (new past the watermark, or updated since)."""
@@ -264,15 +273,18 @@ def _dirty_reason(p: Pending, score: float) -> str:
 
 
 def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
-               agents: Iterable[str] | None = None) -> list[AgentSchedule]:
-    """The agents the next cycle reflects on: due ones, highest pending score first, capped."""
+               agents: Iterable[str] | None = None, limit: int | None = -1) -> list[AgentSchedule]:
+    """The agents the next cycle reflects on: due ones, highest pending score first, capped at
+    ``scheduler.max_agents_per_cycle`` (``limit``: another cap; None: every due agent)."""
     t = clock.now() if now is None else now
     names = list(agents) if agents is not None else None
     due = [s for s in _statuses(store, cfg, t, names) if s.due]
     # Ties go to the agent that waited longest (never reflected first), then by name: stable.
     due.sort(key=lambda s: (-s.pending_score,
                             clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
-    return due[:cfg.scheduler.max_agents_per_cycle]
+    if limit == -1:
+        limit = cfg.scheduler.max_agents_per_cycle
+    return due if limit is None else due[:limit]
 
 
 def all_statuses(store: Store, cfg: Config, *, now: float | None = None) -> list[AgentSchedule]:
@@ -300,7 +312,8 @@ def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:
     """When the next cycle should run: the last cycle + ``scheduler.interval``, or now if none ran
     (or if the clock went backwards past the recorded cycle)."""
     t = clock.now() if now is None else now
-    last = clock.parse_iso(store.get_meta(LAST_CYCLE_KEY))
+    # a ledger from before per-worker marks has only the one shared mark
+    last = clock.parse_iso(store.get_meta(cycle_key(store)) or store.get_meta(LAST_CYCLE_KEY))
     if last is None or last > t:
         return clock.iso(t)
     return clock.iso(max(t, last + cfg.scheduler.interval.seconds))
@@ -309,5 +322,5 @@ def next_cycle_at(store: Store, cfg: Config, now: float | None = None) -> str:
 def mark_cycle(store: Store, now: float | None = None) -> str:
     """Record that a cycle ran at ``now`` (the daemon calls this when a cycle starts)."""
     stamp = clock.iso(clock.now() if now is None else now)
-    store.set_meta(LAST_CYCLE_KEY, stamp)
+    store.set_meta(cycle_key(store), stamp)
     return stamp

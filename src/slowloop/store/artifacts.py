@@ -34,7 +34,7 @@ from .db import Store
 
 __all__ = [
     # changes
-    "latest_changes", "insert_change", "mark_undone", "list_changes", "get_change",
+    "latest_changes", "hold_changes", "insert_change", "mark_undone", "list_changes", "get_change",
     "latest_effective_changes", "reflection_changes", "change_texts", "change_actors",
     # invocations, edits, impressions, metrics
     "record_invocation", "last_invocation", "skills_read_in_turn", "skill_usage", "record_edits",
@@ -89,6 +89,13 @@ def latest_changes(store: Store, agent_id: int,
                                  "(SELECT MAX(id) FROM changes WHERE agent_id = ? AND path IN "
                                  f"({_marks(len(chunk))}) GROUP BY path)", (agent_id, *chunk))
     return {r["path"]: (r["after"], r["kind"]) for r in rows}
+
+
+def hold_changes(store: Store, agent_id: int) -> None:
+    """Inside a transaction that reads the agent's latest changes and then records new ones:
+    other processes doing the same for this agent wait until it ends (on SQLite the write
+    transaction already excludes them)."""
+    store.lock(f"changes:{agent_id}")
 
 
 def insert_change(tx: Tx, agent_id: int, *, at: str, kind: str, target: str, op: str, actor: str,
@@ -165,8 +172,8 @@ def record_invocation(store: Store, agent_id: int, skill: str, *, at: str, sourc
                       turn_id: int | None) -> None:
     """One read of a skill (a second read of the same skill in the same turn is not counted)."""
     with store.transaction() as tx:
-        tx.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id) "
-                   "VALUES (?, ?, ?, ?, ?)", (agent_id, skill, at, source, turn_id))
+        tx.execute("INSERT INTO invocations(agent_id, skill, at, source, turn_id) "
+                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", (agent_id, skill, at, source, turn_id))
 
 
 def last_invocation(store: Store, agent_id: int, skill: str | None = None) -> Row | None:

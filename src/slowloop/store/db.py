@@ -1,9 +1,16 @@
-"""The SQLite ledger: one file in the home, WAL, numbered migrations, safe across processes.
+"""The ledger: SQLite in the home by default, PostgreSQL for a fleet; numbered migrations.
 
 Markdown files are what people edit; this database is the machine's ledger of what it saw and did
 (turns, errors, signals, impressions, invocations, edits, reflections, history of changes).
 
-Several processes (an agent's hook, ``slowloop watch``, a background reflector) write at once: each
+Which database: ``SLOWLOOP_DATABASE_URL=postgresql://…`` (or ``[ledger] database_url`` in
+config.toml) puts the ledger on a PostgreSQL server many machines share
+(:mod:`slowloop.store.postgres`); without it, ``slowloop.db`` in the home. ``Store(home=…)`` opens
+whichever is configured, the way ``pathlib.Path`` gives a ``PosixPath``; the data-access layer
+(:mod:`~slowloop.store.ledger`, :mod:`~slowloop.store.artifacts`) writes SQL both understand, so no
+module above it knows which one it talks to.
+
+SQLite: several processes (an agent's hook, ``slowloop watch``, a background reflector) write at once: each
 opens its own connection, WAL lets readers proceed while one writer writes, ``busy_timeout`` makes
 writers queue instead of failing, and every write is one ``BEGIN IMMEDIATE`` transaction, so a
 crash leaves all of a write or none of it.
@@ -11,8 +18,11 @@ crash leaves all of a write or none of it.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -23,7 +33,11 @@ from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
 
-__all__ = ["Store", "open_store", "BUSY_TIMEOUT_MS"]
+__all__ = ["Store", "SQLiteStore", "open_store", "database_url", "BUSY_TIMEOUT_MS"]
+
+#: the variable that puts the ledger on a PostgreSQL server (``[ledger] database_url`` in
+#: config.toml says the same; the variable wins)
+URL_VARIABLE = "SLOWLOOP_DATABASE_URL"
 
 
 RECOVERY = ("stop what uses slowloop (hooks, `slowloop watch`, the daemon); copy slowloop.db and "
@@ -52,8 +66,134 @@ def _check_file(path: Path) -> None:
     # SQLite itself when it is opened ("not a usable SQLite database", with the same steps).
 
 
-class Store(SQLiteFile):
-    """A connection to the ledger. Cheap to open; open one per process (or per thread).
+def database_url(home: Path | None = None) -> str:
+    """The configured PostgreSQL URL, or ``""`` for the SQLite ledger in the home.
+
+    ``SLOWLOOP_DATABASE_URL`` first, then ``[ledger] database_url`` in config.toml (the file is
+    parsed only when it mentions the key: opening the store is on the hooks' fast path).
+    """
+    url = os.environ.get(URL_VARIABLE, "").strip()
+    if url:
+        return url
+    from ..paths import config_path
+
+    try:
+        raw = config_path(home).read_bytes()
+    except OSError:
+        return ""
+    if b"database_url" not in raw:
+        return ""
+    from ..config import load_config
+
+    return load_config(home).ledger.database_url.strip()
+
+
+class Store:
+    """The ledger. ``Store(home=…)`` opens the configured database: a :class:`SQLiteStore` in the
+    home, or a :class:`~slowloop.store.postgres.PostgresStore` when a database URL is set;
+    ``Store(path)`` always opens that SQLite file.
+
+    What every implementation offers (the data-access layer uses nothing else): ``query`` and
+    ``execute`` with ``?`` placeholders, ``transaction()`` (nested calls join the outer one;
+    inside it, ``lock(key)`` makes other writers of the same key wait until it ends), rows read
+    by column name or position, and the agents/meta helpers below.
+    """
+
+    what = "the store"
+    #: the slowloop home this process works in (skills, memo and memory files live there)
+    home: Path
+    #: "sqlite" | "postgresql"
+    backend: str = ""
+
+    def __new__(cls, path: Path | None = None, *, home: Path | None = None, url: str | None = None):
+        if cls is Store:
+            if path is None and (url or database_url(home)):
+                from .postgres import PostgresStore
+
+                cls = PostgresStore
+            else:
+                cls = SQLiteStore
+        return super().__new__(cls)
+
+    # implemented by each database ------------------------------------------------------------
+    @property
+    def where(self) -> str:
+        """Where the ledger lives, for messages: its file, or its URL without the password."""
+        raise NotImplementedError
+
+    def transaction(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def query(self, sql: str, params: Any = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        raise NotImplementedError
+
+    def lock(self, key: str) -> None:
+        """Inside a write transaction: other writers that lock ``key`` wait until it ends."""
+        raise NotImplementedError
+
+    def trace(self, callback: Callable[[str], object] | None) -> None:
+        """Call ``callback`` with every SQL statement run from now on (None: stop)."""
+        raise NotImplementedError
+
+    def integrity(self, limit: int = 10) -> list[str]:
+        raise NotImplementedError
+
+    @property
+    def schema_version(self) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- agents -------------------------------------------------------------------------------
+    @overload
+    def agent_id(self, name: str, *, create: Literal[True] = True) -> int: ...
+    @overload
+    def agent_id(self, name: str, *, create: bool) -> int | None: ...
+
+    def agent_id(self, name: str, *, create: bool = True) -> int | None:
+        """The agent's id, created on first use; with ``create=False``, ``None`` for an unknown one."""
+        validate_agent_name(name)
+        row = self.query("SELECT id FROM agents WHERE name = ?", (name,))
+        if row:
+            return int(row[0]["id"])
+        if not create:
+            return None
+        with self.transaction() as db:
+            db.execute("INSERT INTO agents(name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                       (name, clock.iso()))
+            return int(db.execute("SELECT id FROM agents WHERE name = ?", (name,)).fetchone()[0])
+
+    def agents(self) -> list[Any]:
+        return self.query("SELECT * FROM agents ORDER BY name")
+
+    def agent(self, name: str) -> Any | None:
+        rows = self.query("SELECT * FROM agents WHERE name = ?", (name,))
+        return rows[0] if rows else None
+
+    # -- meta ---------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+class SQLiteStore(SQLiteFile, Store):
+    """The ledger as one SQLite file (``slowloop.db`` in the home). Cheap to open; open one per
+    process (or per thread).
 
     Opening refuses an empty, truncated or foreign file instead of taking it for a new ledger;
     :meth:`integrity` runs SQLite's own check (``doctor`` does, hooks do not: it reads every page).
@@ -61,14 +201,28 @@ class Store(SQLiteFile):
 
     what = "the store"
     broken_hint = RECOVERY
+    backend = "sqlite"
 
-    def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, home: Path | None = None,
+                 url: str | None = None) -> None:
         if path is None:
             root = ensure_home(home)
             path = db_path(root)
             confine(Path(path), root)  # a slowloop.db planted as a symlink must not lead out
+        self.home = Path(path).parent
         _check_file(Path(path))
         super().__init__(path, setup=self._migrate, foreign_keys=True)
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
+
+    def lock(self, key: str) -> None:
+        # BEGIN IMMEDIATE already holds the database's one write lock: nothing more to take.
+        assert self._depth, "lock() outside a transaction"
+
+    def trace(self, callback: Callable[[str], object] | None) -> None:
+        self.conn.set_trace_callback(callback)
 
     def integrity(self, limit: int = 10) -> list[str]:
         """SQLite's ``quick_check``: ``[]`` when the ledger is sound, else what is damaged."""
@@ -103,42 +257,6 @@ class Store(SQLiteFile):
         with self._lock:
             return self.conn.execute(sql, params).fetchall()
 
-    # -- agents -------------------------------------------------------------------------------
-    @overload
-    def agent_id(self, name: str, *, create: Literal[True] = True) -> int: ...
-    @overload
-    def agent_id(self, name: str, *, create: bool) -> int | None: ...
-
-    def agent_id(self, name: str, *, create: bool = True) -> int | None:
-        """The agent's id, created on first use; with ``create=False``, ``None`` for an unknown one."""
-        validate_agent_name(name)
-        row = self.query("SELECT id FROM agents WHERE name = ?", (name,))
-        if row:
-            return int(row[0]["id"])
-        if not create:
-            return None
-        with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO agents(name, created_at) VALUES (?, ?)",
-                       (name, clock.iso()))
-            return int(db.execute("SELECT id FROM agents WHERE name = ?", (name,)).fetchone()[0])
-
-    def agents(self) -> list[sqlite3.Row]:
-        return self.query("SELECT * FROM agents ORDER BY name")
-
-    def agent(self, name: str) -> sqlite3.Row | None:
-        rows = self.query("SELECT * FROM agents WHERE name = ?", (name,))
-        return rows[0] if rows else None
-
-    # -- meta ---------------------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
-        return rows[0]["value"] if rows else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
-                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
-
 
 class _InTransaction:
     """The connection as migrations see it: ``executescript`` without its implicit COMMIT.
@@ -166,4 +284,5 @@ class _InTransaction:
 
 
 def open_store(home: Path | None = None) -> Store:
+    """The configured ledger of ``home`` (see :class:`Store`)."""
     return Store(home=home)

@@ -1,13 +1,17 @@
 """The ledger's data-access layer: every SQL statement the observing and reflecting modules run.
 
 Modules above this one (ingest, the hooks, ``watch``, the scheduler, the bundle, the reflection
-cycle, the CLI) call the named functions here and never write SQL, so a second implementation of
-this module (PostgreSQL) is all it takes to move the ledger to another database.
+cycle, the CLI) call the named functions here and never write SQL. The SQL here is what SQLite and
+PostgreSQL both run (``ON CONFLICT DO NOTHING``, not ``INSERT OR IGNORE``; ``CASE``, not the
+two-argument ``MAX``; ``"offset"`` quoted), so the one module serves both (``store.postgres``
+translates the placeholders).
 
 Conventions:
 
-- Every function takes the :class:`~slowloop.store.Store` first. A write runs in one transaction
-  of its own; a caller that composes several writes into one unit of work wraps them in
+- Every function takes the :class:`~slowloop.store.Store` first. A write that reads before it
+  writes first takes ``store.lock(key)`` on what it reads (the agent, the lease), so concurrent
+  writers on a PostgreSQL ledger are serialized where SQLite's single write lock serialized
+  them. A write runs in one transaction of its own; a caller that composes several writes into one unit of work wraps them in
   ``with store.transaction():`` — the functions then join that transaction (it nests).
 - Rows come back as :class:`Row` (read by column name) or as small dataclasses; reads that serve
   many turns take the list of ids and answer in a few batched queries, never one per turn.
@@ -124,6 +128,7 @@ def record_turn(store: Store, rec: TurnRecord, *,
     (turn id, ``"new"`` | ``"updated"`` | ``"unchanged"``).
     """
     with store.transaction() as db:
+        store.lock(f"agent:{rec.agent_id}")  # hooks and watch may record the same turn at once
         row = db.execute("SELECT id, content_hash FROM turns WHERE agent_id = ? AND key = ?",
                          (rec.agent_id, rec.key)).fetchone()
         if row is not None and row["content_hash"] == rec.content_hash:
@@ -143,9 +148,11 @@ def record_turn(store: Store, rec: TurnRecord, *,
         db.executemany("INSERT INTO signals(turn_id, name, weight, why) VALUES (?,?,?,?)",
                        [(turn_id, *s) for s in signals])
         for skill in dict.fromkeys(skills):
-            db.execute("INSERT OR IGNORE INTO turn_skills(turn_id, skill) VALUES (?, ?)", (turn_id, skill))
-            db.execute("INSERT OR IGNORE INTO invocations(agent_id, skill, at, source, turn_id)"
-                       " VALUES (?, ?, ?, 'transcript', ?)", (rec.agent_id, skill, used_at, turn_id))
+            db.execute("INSERT INTO turn_skills(turn_id, skill) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                       (turn_id, skill))
+            db.execute("INSERT INTO invocations(agent_id, skill, at, source, turn_id)"
+                       " VALUES (?, ?, ?, 'transcript', ?) ON CONFLICT DO NOTHING",
+                       (rec.agent_id, skill, used_at, turn_id))
     return turn_id, status
 
 
@@ -154,6 +161,7 @@ def record_correction_edits(store: Store, agent_id: int, turn_id: int, *, source
     """An edit-after-use (source ``correction``) of every skill the turn before ``turn_id`` in
     the same conversation read, unless already recorded for this turn."""
     with store.transaction() as db:
+        store.lock(f"agent:{agent_id}")
         prev = db.execute(
             "SELECT id FROM turns WHERE agent_id = ? AND source = ? AND idx = ? "
             "AND COALESCE(session_id, '') = COALESCE(?, '')",
@@ -293,7 +301,7 @@ class SavedOffset(NamedTuple):
 
 
 def saved_offset(store: Store, agent_id: int, path: str) -> SavedOffset | None:
-    rows = store.query("SELECT inode, size, mtime, offset, head_hash, line, turn_index FROM offsets"
+    rows = store.query('SELECT inode, size, mtime, "offset", head_hash, line, turn_index FROM offsets'
                        " WHERE agent_id = ? AND path = ?", (agent_id, path))
     if not rows:
         return None
@@ -305,9 +313,9 @@ def saved_offset(store: Store, agent_id: int, path: str) -> SavedOffset | None:
 def save_offset(store: Store, agent_id: int, path: str, saved: SavedOffset) -> None:
     with store.transaction() as db:
         db.execute(
-            "INSERT INTO offsets(agent_id, path, inode, size, mtime, offset, head_hash, line, turn_index)"
+            'INSERT INTO offsets(agent_id, path, inode, size, mtime, "offset", head_hash, line, turn_index)'
             " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(agent_id, path) DO UPDATE SET inode=excluded.inode,"
-            " size=excluded.size, mtime=excluded.mtime, offset=excluded.offset,"
+            ' size=excluded.size, mtime=excluded.mtime, "offset"=excluded."offset",'
             " head_hash=excluded.head_hash, line=excluded.line, turn_index=excluded.turn_index",
             (agent_id, path, *saved))
 
@@ -394,9 +402,9 @@ def finish_reflection(store: Store, agent_id: int, reflection_id: int, *, status
     with store.transaction() as db:
         db.execute("UPDATE reflections SET status = ?, finished_at = ? WHERE id = ?",
                    (status, finished_at, reflection_id))
-        db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = ?,"
-                   " last_seen_turn_id = MAX(last_seen_turn_id, ?) WHERE id = ?",
-                   (seen_at, finished_at, watermark, agent_id))
+        db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = ?, last_seen_turn_id ="
+                   " CASE WHEN last_seen_turn_id > ? THEN last_seen_turn_id ELSE ? END WHERE id = ?",
+                   (seen_at, finished_at, watermark, watermark, agent_id))
 
 
 def roll_back_reflection(store: Store, reflection_id: int, error: str, *, at: str) -> None:
@@ -454,6 +462,7 @@ def record_changes_once(store: Store, agent_id: int, reflection_id: int,
     """Record a reflection's changes, each (kind, target, op, path, before, after), unless it has
     recorded some already (checked in the same transaction). False when nothing was written."""
     with store.transaction() as db:
+        store.lock(f"changes:{agent_id}")
         have = db.execute("SELECT COUNT(*) FROM changes WHERE reflection_id = ?",
                           (reflection_id,)).fetchone()[0]
         if have:
@@ -476,12 +485,15 @@ def take_lease(store: Store, name: str, *, holder: str, pid: int, host: str, ttl
                now: Callable[[], float], stale: Callable[[Row, float], str | None]) -> float | None:
     """Take the lease ``name`` for ``ttl`` seconds unless a live holder has it.
 
-    Read and write happen in one write transaction (SQLite: ``BEGIN IMMEDIATE``), so two
-    processes racing for it are serialized: the second sees the first one's row. ``stale(row,
+    Read and write happen in one write transaction holding the lease's lock (SQLite: ``BEGIN
+    IMMEDIATE``; PostgreSQL: an advisory lock on the name), so two processes — on one machine or
+    on two sharing a PostgreSQL ledger — racing for it are serialized: the second sees the first
+    one's row. ``stale(row,
     t)`` says why a held lease may be taken over (None: it may not). Returns the time it was
     taken (its ``acquired_at``), or None.
     """
     with store.transaction() as db:
+        store.lock(f"lease:{name}")  # PostgreSQL: racing machines wait here; SQLite: held already
         t = now()
         row = db.execute("SELECT * FROM leases WHERE name = ?", (name,)).fetchone()
         if row is not None and stale(row, t) is None:

@@ -1,4 +1,9 @@
-"""Numbered migrations of the SQLite ledger. Append new ones; never edit a released one.
+"""Numbered migrations of the ledger. Append new ones; never edit a released one.
+
+They are written in SQLite's DDL; on PostgreSQL each runs translated (``store.postgres.ddl``:
+identity ids, ``BIGINT``, ``DOUBLE PRECISION``), so both databases get the same numbered steps.
+Keep new ones to what that translation covers (``tests/test_ledger_backends.py`` compares the two
+schemas column by column).
 
 ``PRAGMA user_version`` holds the number of the last applied migration. Each runs inside the same
 ``BEGIN IMMEDIATE`` transaction that bumps the version, so two processes opening a fresh store at
@@ -7,16 +12,15 @@ once apply each migration exactly once.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Schema(Protocol):
     """What a migration is given: the connection inside the open transaction (``store.db``'s
-    ``_InTransaction``, whose ``executescript`` does not commit)."""
+    ``_InTransaction``, whose ``executescript`` does not commit; ``store.postgres._Schema``)."""
 
-    def execute(self, sql: str, /) -> sqlite3.Cursor: ...
+    def execute(self, sql: str, /) -> Any: ...
 
     def executescript(self, script: str, /) -> None: ...
 

@@ -1,0 +1,245 @@
+"""The ledger on PostgreSQL: the same schema as SQLite, found by URL or config, clear errors, and
+the fleet's guarantees — machines racing for a lease, migrating a new database, recording the same
+turns, dying mid-transaction, and two daemons on two machines sharing the due agents.
+
+(The storage, concurrency and crash tests of the ledger itself run on both databases: the modules
+that use the ``ledger_backend`` fixture.)
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from slowloop import clock
+from slowloop.errors import DataError
+from slowloop.store import Store, ledger
+from slowloop.store.db import SQLiteStore
+
+CTX = mp.get_context("spawn")
+
+
+def _columns(store: Store) -> dict[str, list[str]]:
+    if store.backend == "sqlite":
+        tables = [r[0] for r in store.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {t: [r["name"] for r in store.query(f"PRAGMA table_info({t})")] for t in tables}
+    out: dict[str, list[str]] = {}
+    for r in store.query("SELECT table_name, column_name FROM information_schema.columns WHERE "
+                         "table_schema = 'public' AND table_name != 'slowloop_schema' "
+                         "ORDER BY table_name, ordinal_position"):
+        out.setdefault(r["table_name"], []).append(r["column_name"])
+    return out
+
+
+def _indexes(store: Store) -> set[str]:
+    if store.backend == "sqlite":
+        return {r[0] for r in store.query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+    return {r[0] for r in store.query(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE "
+        "'%\\_pkey' AND indexname NOT LIKE '%\\_key'")}
+
+
+def test_the_same_migrations_give_the_same_schema_on_both(postgres_url, tmp_path):
+    with SQLiteStore(tmp_path / "l.db") as lite, Store(home=tmp_path, url=postgres_url) as pg:
+        assert pg.backend == "postgresql" and lite.backend == "sqlite"
+        assert pg.schema_version == lite.schema_version > 0
+        assert _columns(pg) == _columns(lite)
+        assert _indexes(pg) == _indexes(lite)
+        assert pg.integrity() == [] and lite.integrity() == []
+
+
+def test_the_url_comes_from_the_variable_or_from_config(postgres_url, slowloop_home, monkeypatch):
+    with Store(home=slowloop_home) as store:
+        assert store.backend == "sqlite"
+    slowloop_home.mkdir(parents=True, exist_ok=True)
+    (slowloop_home / "config.toml").write_text(f'[ledger]\ndatabase_url = "{postgres_url}"\n')
+    with Store(home=slowloop_home) as store:
+        assert store.backend == "postgresql"
+        store.agent_id("from-config")
+    (slowloop_home / "config.toml").write_text("")
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    with Store(home=slowloop_home) as store:
+        assert store.backend == "postgresql"
+        assert store.agent_id("from-config", create=False) is not None  # the same database
+
+
+def test_a_wrong_url_is_an_error_naming_it_without_its_password(slowloop_home, monkeypatch):
+    url = f"postgresql://me:hunter2@/nosuchdb?host={slowloop_home}/no-socket-here"
+    with pytest.raises(DataError) as err:
+        Store(home=slowloop_home, url=url)
+    text = str(err.value) + (err.value.hint or "")
+    assert "me:***@" in text and "hunter2" not in text
+    assert "SLOWLOOP_DATABASE_URL" in (err.value.hint or "")
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", url)
+    run = subprocess.run([sys.executable, "-m", "slowloop", "status"], capture_output=True, text=True,
+                         env={**os.environ})
+    assert run.returncode != 0
+    assert "cannot open the PostgreSQL ledger" in run.stderr and "hunter2" not in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_config_show_hides_the_password(slowloop_home, monkeypatch):
+    monkeypatch.setenv("SLOWLOOP_LEDGER__DATABASE_URL", "postgresql://me:hunter2@db.example/ledger")
+    run = subprocess.run([sys.executable, "-m", "slowloop", "config", "show"], capture_output=True,
+                         text=True, env={**os.environ})
+    assert run.returncode == 0, run.stderr
+    assert "postgresql://me:***@db.example/ledger" in run.stdout and "hunter2" not in run.stdout
+
+
+# -- machines at once ----------------------------------------------------------------------------
+
+def _open_and_migrate(url: str, home: str, start: float, q) -> None:
+    while time.time() < start:
+        time.sleep(0.001)
+    try:
+        with Store(home=Path(home), url=url) as store:
+            q.put(("ok", store.schema_version))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent
+        q.put(("error", repr(exc)))
+
+
+def test_machines_opening_a_new_database_at_once_migrate_it_once(postgres_url, tmp_path):
+    q = CTX.Queue()
+    start = time.time() + 1.5
+    procs = [CTX.Process(target=_open_and_migrate, args=(postgres_url, str(tmp_path / f"m{i}"), start, q))
+             for i in range(6)]
+    for p in procs:
+        p.start()
+    results = [q.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(30)
+    with Store(home=tmp_path, url=postgres_url) as store:
+        expected = store.schema_version
+        assert store.query("SELECT COUNT(*) FROM slowloop_schema")[0][0] == 1
+    assert results == [("ok", expected)] * 6
+
+
+def _race_for_lease(url: str, home: str, host: str, start: float, q) -> None:
+    from slowloop.reflect import lease
+
+    lease._host = lambda: host  # type: ignore[assignment]  # another machine
+    with Store(home=Path(home), url=url) as store:
+        while time.time() < start:
+            time.sleep(0.0005)
+        got = lease.acquire(store, "reflect:shared", holder=f"worker on {host}", ttl="1h")
+        q.put(host if got is not None else None)
+
+
+def test_machines_racing_for_an_agent_lease_get_it_once(postgres_url, tmp_path):
+    with Store(home=tmp_path, url=postgres_url):
+        pass  # migrated before the race
+    for round_ in range(3):
+        q = CTX.Queue()
+        start = time.time() + 1.5
+        procs = [CTX.Process(target=_race_for_lease,
+                             args=(postgres_url, str(tmp_path / f"h{i}"), f"machine-{i}", start, q))
+                 for i in range(5)]
+        for p in procs:
+            p.start()
+        winners = [w for w in (q.get(timeout=60) for _ in procs) if w is not None]
+        for p in procs:
+            p.join(30)
+        assert len(winners) == 1, (round_, winners)
+        with Store(home=tmp_path, url=postgres_url) as store:
+            row = ledger.lease_row(store, "reflect:shared")
+            assert row is not None and row["host"] == winners[0]
+            store.execute("DELETE FROM leases")  # the next round starts free
+
+
+def _hold_a_transaction(url: str, home: str, ready) -> None:
+    with Store(home=Path(home), url=url) as store:
+        aid = store.agent_id("crashy")
+        with store.transaction() as db:
+            store.lock(f"agent:{aid}")
+            db.execute("UPDATE agents SET last_attempt_at = 'half-written' WHERE id = ?", (aid,))
+            ready.set()
+            time.sleep(600)  # killed here, mid-transaction, holding the agent's lock
+
+
+def test_a_worker_killed_mid_transaction_leaves_nothing_half_done_and_blocks_no_one(postgres_url,
+                                                                                   tmp_path):
+    with Store(home=tmp_path, url=postgres_url) as store:
+        aid = store.agent_id("crashy")
+    ready = CTX.Event()
+    p = CTX.Process(target=_hold_a_transaction, args=(postgres_url, str(tmp_path / "w"), ready))
+    p.start()
+    assert ready.wait(60)
+    os.kill(p.pid, signal.SIGKILL)
+    p.join(30)
+    with Store(home=tmp_path, url=postgres_url) as store:
+        t0 = time.monotonic()
+        with store.transaction() as db:
+            store.lock(f"agent:{aid}")  # the dead worker's lock went with its connection
+            db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (clock.iso(), aid))
+        assert time.monotonic() - t0 < 30
+        row = ledger.agent_by_id(store, aid)
+        assert row is not None and row["last_attempt_at"] != "half-written"
+
+
+# -- two daemons on two machines ---------------------------------------------------------------------
+
+CORRECTION = "No, that's wrong: we never use requests here. Use httpx."
+
+
+def _transcript(path: Path, agent_no: int) -> None:
+    lines = []
+    sid = f"s-{agent_no}"
+    ts = "2026-11-01T10:00:0{}Z"
+    msgs = [("user", f"fetch the status page of service {agent_no}"),
+            ("assistant", "I'll use requests for that."),
+            ("user", CORRECTION),
+            ("assistant", "Understood, switching to httpx.")]
+    for i, (role, text) in enumerate(msgs):
+        lines.append(json.dumps({"type": role, "sessionId": sid, "uuid": f"u{agent_no}-{i}",
+                                 "timestamp": ts.format(i), "cwd": "/proj",
+                                 "message": {"role": role, "content": text}}))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_two_daemons_on_two_machines_share_the_due_agents_and_never_reflect_one_twice(
+        postgres_url, tmp_path, monkeypatch):
+    agents = [f"svc{i}" for i in range(8)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
+    env.update(SLOWLOOP_DATABASE_URL=postgres_url, SLOWLOOP_REFLECT__AUTO="false",
+               SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE="5")
+    homes = [tmp_path / "machine-a", tmp_path / "machine-b"]
+    # what people did, recorded from machine A
+    for i, name in enumerate(agents):
+        t = tmp_path / f"t{i}.jsonl"
+        _transcript(t, i)
+        run = subprocess.run([sys.executable, "-m", "slowloop", "ingest", str(t), "--agent", name],
+                             env={**env, "SLOWLOOP_HOME": str(homes[0])}, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+    with Store(home=homes[0], url=postgres_url) as store:
+        assert all(ledger.turn_activity(store, store.agent_id(n))[0] == 2 for n in agents)
+    # both machines' daemons start at once, one cycle each
+    procs = [subprocess.Popen([sys.executable, "-m", "slowloop", "reflect", "--due", "--json"],
+                              env={**env, "SLOWLOOP_HOME": str(h)}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for h in homes]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1][-1000:] for o in outs]
+    with Store(home=homes[0], url=postgres_url) as store:
+        rows = store.query("SELECT a.name, r.status, r.started_at, r.finished_at FROM reflections r "
+                           "JOIN agents a ON a.id = r.agent_id ORDER BY a.name, r.id")
+    by_agent: dict[str, list] = {}
+    for r in rows:
+        by_agent.setdefault(r["name"], []).append(r)
+    # every due agent reflected on exactly once, by one machine or the other: 5 + 3, not 5 twice
+    assert sorted(by_agent) == agents
+    assert all(len(v) == 1 and v[0]["status"] == "applied" for v in by_agent.values()), by_agent
+    # each machine wrote what it learned into its own home: together all, no agent on both,
+    # neither past its cap of 5
+    learned_on = {h.name: {p.parent.name for p in (h / "agents").glob("*/memo.md")} for h in homes}
+    assert learned_on["machine-a"] | learned_on["machine-b"] == set(agents)
+    assert learned_on["machine-a"] & learned_on["machine-b"] == set()
+    assert all(len(v) <= 5 for v in learned_on.values()), learned_on
