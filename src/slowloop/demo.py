@@ -6,6 +6,7 @@ session's bootstrap, printing at each step what happened and why.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from .config import load_config
 from .ingest import expand_paths, observe_file, record_observed
 from .paths import agent_dir
 from .store import Store
+from .store.db import URL_VARIABLE
 from .transcripts.model import ParseReport
 
 DEMO_AGENT = "demo"
@@ -37,6 +39,17 @@ class DemoResult:
 
 def run_demo(home: Path | None = None, *, out: Callable[[str], None] = print,
              task: str = "add a date-formatting library to the webshop") -> DemoResult:
+    # The demo's ledger is the throw-away home's own SQLite file, even where the person's ledger
+    # is on a shared PostgreSQL server: example turns must not land in a team's database.
+    saved = os.environ.pop(URL_VARIABLE, None)
+    try:
+        return _run_demo(home, out=out, task=task)
+    finally:
+        if saved is not None:
+            os.environ[URL_VARIABLE] = saved
+
+
+def _run_demo(home: Path | None, *, out: Callable[[str], None], task: str) -> DemoResult:
     from .bootstrap import build_bootstrap
     from .reflect.cycle import reflect_agent
 

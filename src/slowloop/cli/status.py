@@ -96,16 +96,23 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
         raise UserError(f"no agent named {missing[0]!r} yet",
                         hint="agents appear when their first turn is recorded; `slowloop status` lists them")
     out = [agent_summary(store, cfg, app.home, n, now) for n in names]
+    ledger = {"backend": store.backend, "where": store.where}
     if as_json:
-        echo_json({"agents": out, "provider": cfg.provider.kind})
+        echo_json({"agents": out, "provider": cfg.provider.kind, "ledger": ledger})
         return
     if not out:
         click.echo("nothing recorded yet — install the hooks (`slowloop hooks install claude-code`) or "
                    "record turns with `slowloop ingest PATH`")
         return
     kind = cfg.provider.kind
+    shared = store.backend != "sqlite"
+    offline = ("the offline distiller (no model call)" if shared
+               else "the offline distiller (nothing leaves this machine)")
     click.echo(f"reflection: {'automatic' if out[0]['auto_reflect'] else 'manual'}, with "
-               f"{'the offline distiller (nothing leaves this machine)' if kind == 'offline' else kind}")
+               f"{offline if kind == 'offline' else kind}")
+    if shared:
+        click.echo(f"ledger: PostgreSQL at {store.where} — every recorded turn, signal and change is "
+                   "stored on that server (SLOWLOOP_DATABASE_URL or [ledger] database_url)")
     for a in out:
         click.echo("")
         click.echo(f"{a['agent']}: {a['turns']} turn(s) recorded" +
