@@ -243,3 +243,45 @@ def test_two_daemons_on_two_machines_share_the_due_agents_and_never_reflect_one_
     assert learned_on["machine-a"] | learned_on["machine-b"] == set(agents)
     assert learned_on["machine-a"] & learned_on["machine-b"] == set()
     assert all(len(v) <= 5 for v in learned_on.values()), learned_on
+
+
+def test_undo_on_another_machine_refuses_and_records_nothing(postgres_url, tmp_path, monkeypatch):
+    from slowloop.errors import UserError
+    from slowloop.history import undo_reflection
+    from slowloop.ingest import ingest_paths
+    from slowloop.reflect.cycle import reflect_agent
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    a, b = tmp_path / "machine-a", tmp_path / "machine-b"
+    t = tmp_path / "t.jsonl"
+    _transcript(t, 0)
+    from slowloop.config import load_config
+
+    with Store(home=a) as store:
+        ingest_paths([t], agent="svc", store=store, cfg=load_config(a))
+    out = reflect_agent("svc", home=a, provider=None, force=True)
+    assert out.status == "applied" and out.reflection_id
+    with Store(home=b) as store:
+        before = store.query("SELECT COUNT(*) FROM changes")[0][0]
+        with pytest.raises(UserError) as err:
+            undo_reflection(store, "svc", out.reflection_id)
+        assert str(a) in str(err.value) and "another machine" in str(err.value)
+        assert store.query("SELECT COUNT(*) FROM changes")[0][0] == before
+    with Store(home=a) as store:
+        assert undo_reflection(store, "svc", out.reflection_id)  # where it was made, it undoes
+
+
+def test_a_skill_made_on_one_machine_is_not_taken_for_deleted_by_hand_on_another(postgres_url, tmp_path,
+                                                                                monkeypatch):
+    from slowloop.skills import SkillLibrary
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    a, b = tmp_path / "machine-a", tmp_path / "machine-b"
+    SkillLibrary("svc", home=a).create("pin-deps", "Pin dependencies when adding them.",
+                                       "# Pin dependencies\n\nAlways pin exact versions.\n")
+    with Store(home=b) as store:
+        before = store.query("SELECT COUNT(*) FROM changes")[0][0]
+    assert SkillLibrary("svc", home=b).list() == []  # machine B has no such file …
+    with Store(home=b) as store:  # … and records no deletion by a person of machine A's file
+        assert store.query("SELECT COUNT(*) FROM changes")[0][0] == before
+    assert [s.name for s in SkillLibrary("svc", home=a).list()] == ["pin-deps"]

@@ -247,8 +247,13 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
             op = "create" if last_after is None else ("delete" if text is None else "edit")
             pending.append((key, kind, target, op, last_after, text))
     if known_kind is not None:
+        from .paths import agent_dir
+
+        # only this home's files: a ledger several machines share also holds the others' paths
+        root = os.path.realpath(agent_dir(agent, store.home)) + os.sep
         for key, (after, kind) in known.items():
-            if kind == known_kind and after is not None and key not in given and not Path(key).exists():
+            if (kind == known_kind and after is not None and key not in given
+                    and os.path.realpath(key).startswith(root) and not Path(key).exists()):
                 target = Path(key).parent.name if kind == "skill" else Path(key).name
                 pending.append((key, kind, target, "delete", after, None))
     if not pending:
@@ -327,12 +332,28 @@ def _notice_paths(store: Store, agent: str, recs: Sequence[ChangeRecord]) -> Non
         notice_person_edits(store, agent, [], known_kind=kind)
 
 
+def _here(store: Store, agent: str, recs: Sequence[ChangeRecord], what: str) -> None:
+    """Refuse to undo changes made to files outside this home: with a ledger several machines
+    share (PostgreSQL), a reflection applied on another machine is recorded with that machine's
+    paths, and its files are not here to restore (nor to read as edits by a person)."""
+    from .paths import agent_dir
+
+    root = os.path.realpath(agent_dir(agent, store.home))
+    away = [r.path for r in recs if not os.path.realpath(r.path).startswith(root + os.sep)]
+    if away:
+        raise UserError(f"{what} changed {away[0]}, which is not in this home ({root}): it was made "
+                        "on another machine sharing this ledger, or before the home moved",
+                        hint="undo it on the machine that made it; with `slowloop sync` the undo "
+                             "then reaches this one")
+
+
 def undo(store: Store, agent: str, change_id: int) -> int:
     """Restore the file as it was before ``change_id``; returns the id of the undo change."""
     rec = get_change(store, agent, change_id)
     if rec.undone_by is not None:
         raise UserError(f"change {change_id} was already undone by change {rec.undone_by}",
                         hint=f"`slowloop history undo {rec.undone_by}` redoes it")
+    _here(store, agent, [rec], f"change {change_id}")
     _notice_paths(store, agent, [rec])
     agent_id = store.agent_id(agent)
     fc = _revert_plan(_latest_effective(store, agent_id, [rec.path]).get(rec.path), rec, rec)
@@ -347,6 +368,7 @@ def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
     if agent_id is None or not rows:
         raise UserError(f"reflection {reflection_id} of agent {agent!r} has no change left to undo",
                         hint="see `slowloop history` for reflection ids (R<n>)")
+    _here(store, agent, rows, f"reflection R{reflection_id}")
     by_path: dict[str, list[ChangeRecord]] = {}
     for r in rows:
         by_path.setdefault(r.path, []).append(r)
