@@ -285,3 +285,31 @@ def test_a_skill_made_on_one_machine_is_not_taken_for_deleted_by_hand_on_another
     with Store(home=b) as store:  # … and records no deletion by a person of machine A's file
         assert store.query("SELECT COUNT(*) FROM changes")[0][0] == before
     assert [s.name for s in SkillLibrary("svc", home=a).list()] == ["pin-deps"]
+
+
+def test_the_same_transcript_path_on_two_machines_is_two_files(postgres_url, tmp_path, monkeypatch):
+    import socket
+
+    from slowloop.config import load_config
+    from slowloop.integrations.follow import observe_new
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    t = tmp_path / "session.jsonl"  # ~/.claude/projects/…: the same path on both laptops
+    seen = {}
+    for host, agent_no in (("laptop", 1), ("devbox", 2)):
+        _transcript(t, agent_no)  # each machine's own file at that path
+        monkeypatch.setattr(socket, "gethostname", lambda h=host: h)
+        home = tmp_path / host
+        with Store(home=home) as store:
+            res = observe_new(t, agent="svc", store=store, cfg=load_config(home), home=home)
+            seen[host] = (res.new, res.reset)
+    # the devbox read its file from the start, not as the laptop's file "rotated"
+    assert seen == {"laptop": (2, ""), "devbox": (2, "")}
+    with Store(home=tmp_path, url=postgres_url) as store:
+        keys = sorted(r[0] for r in store.query("SELECT path FROM offsets"))
+        assert keys == [f"devbox:{t.resolve()}", f"laptop:{t.resolve()}"]
+        monkeypatch.setattr(socket, "gethostname", lambda: "laptop")
+        assert ledger.saved_offset(store, store.agent_id("svc"), str(t.resolve())) is not None
+        assert ledger.follower_of(store, str(t.resolve()), other_than="other") == "svc"
+        monkeypatch.setattr(socket, "gethostname", lambda: "third-machine")
+        assert ledger.follower_of(store, str(t.resolve()), other_than="other") is None

@@ -104,6 +104,8 @@ class Store:
     home: Path
     #: "sqlite" | "postgresql"
     backend: str = ""
+    #: whether several machines may share this ledger (then a file path alone names no file)
+    shared: bool = False
 
     def __new__(cls, path: Path | None = None, *, home: Path | None = None, url: str | None = None):
         if cls is Store:

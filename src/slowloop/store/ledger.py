@@ -300,7 +300,19 @@ class SavedOffset(NamedTuple):
     turn_index: int
 
 
+def _local(store: Store, path: str) -> str:
+    """A followed file's identity in the ledger. A file path names a file on one machine: in a
+    ledger several machines share, the machine's name goes with it (two laptops' identical
+    ``~/.claude/projects/…`` paths are different files)."""
+    if not store.shared:
+        return path
+    import socket
+
+    return f"{socket.gethostname()}:{path}"
+
+
 def saved_offset(store: Store, agent_id: int, path: str) -> SavedOffset | None:
+    path = _local(store, path)
     rows = store.query('SELECT inode, size, mtime, "offset", head_hash, line, turn_index FROM offsets'
                        " WHERE agent_id = ? AND path = ?", (agent_id, path))
     if not rows:
@@ -311,6 +323,7 @@ def saved_offset(store: Store, agent_id: int, path: str) -> SavedOffset | None:
 
 
 def save_offset(store: Store, agent_id: int, path: str, saved: SavedOffset) -> None:
+    path = _local(store, path)
     with store.transaction() as db:
         db.execute(
             'INSERT INTO offsets(agent_id, path, inode, size, mtime, "offset", head_hash, line, turn_index)'
@@ -321,12 +334,14 @@ def save_offset(store: Store, agent_id: int, path: str, saved: SavedOffset) -> N
 
 
 def forget_offset(store: Store, agent_id: int, path: str) -> None:
+    path = _local(store, path)
     with store.transaction() as db:
         db.execute("DELETE FROM offsets WHERE agent_id = ? AND path = ?", (agent_id, path))
 
 
 def follower_of(store: Store, path: str, *, other_than: str) -> str | None:
     """The name of an agent other than ``other_than`` that follows ``path``, if any."""
+    path = _local(store, path)
     rows = store.query("SELECT a.name FROM offsets o JOIN agents a ON a.id = o.agent_id WHERE o.path = ?"
                        " AND a.name != ? LIMIT 1", (path, other_than))
     return rows[0]["name"] if rows else None

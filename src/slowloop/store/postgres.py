@@ -168,6 +168,7 @@ class PostgresStore(Store):
 
     what = "the PostgreSQL ledger"
     backend = "postgresql"
+    shared = True
 
     def __init__(self, path: Path | None = None, *, home: Path | None = None,
                  url: str | None = None) -> None:
