@@ -166,8 +166,9 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
 
 def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, lib) -> ReflectionOutcome:
     agent_id = store.agent_id(agent)
-    seen_at = clock.iso(micro=True)  # what the bundle reads is the ledger as of this moment
-    bundle = build_bundle(store, agent, cfg)
+    with store.transaction():  # what the bundle reads is the ledger as of this moment
+        seen_at = ledger.read_point(store, agent_id)
+        bundle = build_bundle(store, agent, cfg)
     out.bundle_tokens = bundle.tokens
     provider_name = "offline" if provider is None else f"{provider.kind}:{provider.name}"
     if provider is not None:

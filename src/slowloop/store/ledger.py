@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from .. import clock
+
 if TYPE_CHECKING:
     from .db import Store
 
@@ -54,6 +56,13 @@ def agent_by_id(store: Store, agent_id: int) -> Row | None:
     """The ``agents`` row of ``agent_id`` (None when there is none)."""
     rows = store.query("SELECT * FROM agents WHERE id = ?", (agent_id,))
     return rows[0] if rows else None
+
+
+def read_point(store: Store, agent_id: int) -> str:
+    """Inside a transaction: wait for the agent's writes in flight, then the moment from which a
+    reflection's reading counts (turns updated after it are new to the next reflection)."""
+    store.lock(f"agent:{agent_id}")
+    return clock.iso(micro=True)
 
 
 def set_last_attempt(store: Store, agent_id: int, at: str) -> None:
@@ -129,6 +138,10 @@ def record_turn(store: Store, rec: TurnRecord, *,
     """
     with store.transaction() as db:
         store.lock(f"agent:{rec.agent_id}")  # hooks and watch may record the same turn at once
+        # Stamped under the agent's lock: a reflection reads under the same lock and counts
+        # updates after the moment it read, so a write in flight then is never missed (and ids,
+        # drawn under the lock, grow in commit order for the agent: the watermark holds too).
+        rec = rec._replace(updated_at=clock.iso(micro=True))
         row = db.execute("SELECT id, content_hash FROM turns WHERE agent_id = ? AND key = ?",
                          (rec.agent_id, rec.key)).fetchone()
         if row is not None and row["content_hash"] == rec.content_hash:
