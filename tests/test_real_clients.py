@@ -116,7 +116,7 @@ def _wait(predicate, timeout: float = 90.0, what: str = "") -> None:
 
 
 def _reflections(home: Path, agent: str) -> list[dict]:
-    if not (home / "slowloop.db").exists():
+    if not (home / "slowloop.db").exists() and not os.environ.get("SLOWLOOP_DATABASE_URL"):
         return []
     with Store(home=home) as store:
         row = store.agent(agent)
@@ -174,6 +174,7 @@ def _claude(bin_: Path, env: dict, cwd: Path, prompt: str, *extra: str) -> subpr
     return p
 
 
+@pytest.mark.usefixtures("ledger_backend")  # the loop closes on a PostgreSQL ledger too
 def test_claude_code_learns_a_correction_and_the_next_session_starts_with_it(claude_bin: Path, world: dict) -> None:
     env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
     _slowloop(["hooks", "install", "claude-code", "--project", "--agent", "shop"], env, proj)
@@ -264,6 +265,7 @@ def _codex(bin_: Path, env: dict, cwd: Path, *args: str) -> subprocess.Completed
     return p
 
 
+@pytest.mark.usefixtures("ledger_backend")  # the loop closes on a PostgreSQL ledger too
 def test_codex_learns_a_correction_and_the_next_session_starts_with_it(codex_bin: Path, world: dict) -> None:
     env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
     with ScriptedModel(policy) as srv:
