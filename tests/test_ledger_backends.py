@@ -313,3 +313,21 @@ def test_the_same_transcript_path_on_two_machines_is_two_files(postgres_url, tmp
         assert ledger.follower_of(store, str(t.resolve()), other_than="other") == "svc"
         monkeypatch.setattr(socket, "gethostname", lambda: "third-machine")
         assert ledger.follower_of(store, str(t.resolve()), other_than="other") is None
+
+
+def test_a_session_starts_with_what_was_learned_while_the_ledger_is_out_of_reach(postgres_url, tmp_path,
+                                                                                 monkeypatch):
+    from slowloop.integrations.hooks_runtime import session_start
+    from slowloop.memo import Memo
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    home = tmp_path / "laptop"
+    Memo("shop", home=home).add("plays", "When making HTTP requests in this project, use httpx.")
+    online = session_start(home, "shop", None, {"session_id": "s1"})
+    assert online and "use httpx" in online
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", f"postgresql://me@/gone?host={tmp_path}/no-server")
+    t0 = time.monotonic()
+    offline = session_start(home, "shop", None, {"session_id": "s2"})
+    assert time.monotonic() - t0 < 10
+    assert offline and "use httpx" in json.loads(offline)["hookSpecificOutput"]["additionalContext"]
+    assert "ledger unreachable" in (home / "logs" / "hooks.log").read_text()

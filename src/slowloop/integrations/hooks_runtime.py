@@ -232,6 +232,16 @@ def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False, pr
     return b.text, list(b.skills_shown)
 
 
+def _last_built(home: Path, agent: str, project: Path | None, host_lists_skills: bool) -> str:
+    """The bootstrap text cached last, however old (the fallback when the ledger is out of reach)."""
+    try:
+        data = json.loads(_cache_path(home, agent, project, host_lists_skills).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    text = data.get("text") if isinstance(data, dict) else None
+    return text if isinstance(text, str) else ""
+
+
 def record_impressions(store, agent: str, skills: list[str]) -> None:
     if not skills:
         return
@@ -304,6 +314,7 @@ def learned_news(home: Path, agent: str, store) -> str | None:
 def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict[str, Any] | None = None,
                   project: Path | None = None, harness: str = "claude-code") -> str | None:
     """The payload to print (None: nothing to say)."""
+    from ..errors import DataError
     from ..store import Store
 
     payload = payload or {}
@@ -324,7 +335,19 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
     # Claude Code and Codex list the linked skills (name and description) in their own prompt
     # (checked with both real clients): the index would say it twice.
     host_lists = skills_dir is not None and skills_dir.is_dir()
-    with Store(home=home) as store:
+    try:
+        store = Store(home=home)
+    except DataError as exc:
+        # A ledger on a server this machine cannot reach now (a laptop offline): the session
+        # still starts with what was learned, as last built here; turns are observed later.
+        text = _last_built(home, agent, project, host_lists)
+        log(home, f"SessionStart {agent}: ledger unreachable ({exc.message}); "
+                  + ("sent the bootstrap built last" if text else "nothing built yet to send"))
+        if not text:
+            return None
+        return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                                  "additionalContext": text}}, ensure_ascii=False)
+    with store:
         text, shown = cached_bootstrap(home, agent, store, project=project, host_lists_skills=host_lists)
         news = learned_news(home, agent, store)
         if not text.strip() and not news:

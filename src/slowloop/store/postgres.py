@@ -40,6 +40,7 @@ from .migrations import MIGRATIONS
 __all__ = ["PostgresStore", "ddl"]
 
 INSTALL = "pip install 'slowloop[postgres]'  (psycopg 3)"
+CONNECT_TIMEOUT = 5  # seconds
 
 #: tables whose rows have an ``id`` the inserting code may want back
 _ID_TABLES = frozenset({"agents", "turns", "errors", "signals", "impressions", "invocations",
@@ -177,8 +178,11 @@ class PostgresStore(Store):
         self.path = redact_url(self.url)
         psycopg = self._pg = _psycopg()
         try:
+            # A hook must not hang on a server out of reach (a laptop offline): a short wait
+            # unless the URL asks for another (…?connect_timeout=N).
+            timeout = {} if "connect_timeout" in self.url else {"connect_timeout": CONNECT_TIMEOUT}
             self.conn = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
-                                        connect_timeout=10, application_name="slowloop")
+                                        application_name="slowloop", **timeout)
         except (psycopg.Error, ValueError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DataError(f"cannot open the PostgreSQL ledger at {self.path}: {first}",
