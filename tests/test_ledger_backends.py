@@ -330,4 +330,4 @@ def test_a_session_starts_with_what_was_learned_while_the_ledger_is_out_of_reach
     offline = session_start(home, "shop", None, {"session_id": "s2"})
     assert time.monotonic() - t0 < 10
     assert offline and "use httpx" in json.loads(offline)["hookSpecificOutput"]["additionalContext"]
-    assert "ledger unreachable" in (home / "logs" / "hooks.log").read_text()
+    assert "FAILED to open the ledger" in (home / "logs" / "hooks.log").read_text()

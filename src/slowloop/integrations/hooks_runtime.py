@@ -341,7 +341,7 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
         # A ledger on a server this machine cannot reach now (a laptop offline): the session
         # still starts with what was learned, as last built here; turns are observed later.
         text = _last_built(home, agent, project, host_lists)
-        log(home, f"SessionStart {agent}: ledger unreachable ({exc.message}); "
+        log(home, f"SessionStart {agent}: FAILED to open the ledger ({exc.message}); "
                   + ("sent the bootstrap built last" if text else "nothing built yet to send"))
         if not text:
             return None
