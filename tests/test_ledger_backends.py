@@ -331,3 +331,19 @@ def test_a_session_starts_with_what_was_learned_while_the_ledger_is_out_of_reach
     assert time.monotonic() - t0 < 10
     assert offline and "use httpx" in json.loads(offline)["hookSpecificOutput"]["additionalContext"]
     assert "FAILED to open the ledger" in (home / "logs" / "hooks.log").read_text()
+
+
+def test_search_on_another_machine_finds_the_turns_the_first_one_recorded(postgres_url, tmp_path,
+                                                                         monkeypatch):
+    from slowloop.config import load_config
+    from slowloop.ingest import ingest_paths
+    from slowloop.recall import refresh, search
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    t = tmp_path / "t.jsonl"
+    _transcript(t, 3)
+    with Store(home=tmp_path / "laptop") as store:
+        ingest_paths([t], agent="svc", store=store, cfg=load_config(tmp_path / "laptop"))
+    refresh("svc", home=tmp_path / "devbox")  # what `slowloop search` does first
+    hits = search("requests", agent="svc", home=tmp_path / "devbox", mode="lexical")
+    assert any("we never use requests here" in h.text for h in hits), hits

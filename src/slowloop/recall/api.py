@@ -18,7 +18,7 @@ from .. import clock
 from ..config import Recall, load_config
 from ..errors import DataError, UserError
 from ..fsutil import file_lock, sha256_text
-from ..paths import agent_dir, db_path, home as default_home
+from ..paths import agent_dir, home as default_home
 from . import lexical, semantic, sources
 from .index import RecallIndex
 from .model import KINDS, MODES, Entry, Hit, IndexStats
@@ -76,9 +76,11 @@ def reindex(agent: str = "default", home: Path | None = None, *, embed: bool = F
 
 
 def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int]:
-    if not db_path(h).exists():
-        return 0, 0, 0  # nothing recorded yet; opening the store would create it
     from ..store import Store, artifacts
+    from ..store.db import ledger_exists
+
+    if not ledger_exists(h):
+        return 0, 0, 0  # nothing recorded yet; opening the store would create it
 
     with Store(home=h) as store:
         aid = store.agent_id(agent, create=False)

@@ -33,7 +33,7 @@ from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
 
-__all__ = ["Store", "SQLiteStore", "open_store", "database_url", "BUSY_TIMEOUT_MS"]
+__all__ = ["Store", "SQLiteStore", "open_store", "database_url", "ledger_exists", "BUSY_TIMEOUT_MS"]
 
 #: the variable that puts the ledger on a PostgreSQL server (``[ledger] database_url`` in
 #: config.toml says the same; the variable wins)
@@ -86,6 +86,12 @@ def database_url(home: Path | None = None) -> str:
     from ..config import load_config
 
     return load_config(home).ledger.database_url.strip()
+
+
+def ledger_exists(home: Path | None = None) -> bool:
+    """Whether there is a ledger to read (opening one that does not exist would create it): a
+    configured PostgreSQL ledger always is; a SQLite one once its file exists."""
+    return bool(database_url(home)) or db_path(home).exists()
 
 
 class Store:
