@@ -69,7 +69,7 @@ def record(home: Path, names: list[str], turns: int, worthy_every: int,
 
     cfg = load_config(home)
     base = {False: turns_from_messages(PLAIN), True: turns_from_messages(CORRECTED)}
-    written, in_tx = 0, 0.0
+    written, in_tx, waited = 0, 0.0, 0.0
     with Store(home=home) as store:
         if start_at:
             time.sleep(max(0.0, start_at - time.time()))
@@ -80,12 +80,14 @@ def record(home: Path, names: list[str], turns: int, worthy_every: int,
                         for n in range(turns) for t in msgs]
             t0 = time.perf_counter()
             with store.transaction():
+                waited += time.perf_counter() - t0  # SQLite's BEGIN IMMEDIATE waits for the lock
                 for ot in observed:
                     record_observed(store, name, ot)
             in_tx += time.perf_counter() - t0
             written += len(observed)
         ended = time.time()
-    return {"turns": written, "started": started, "ended": ended, "in_tx": in_tx}
+    return {"turns": written, "started": started, "ended": ended, "in_tx": in_tx,
+            "waited": waited, "transactions": len(names)}
 
 
 def ledger_size(home: Path) -> float:
@@ -143,7 +145,8 @@ def work_cycle(home: Path, start_at: float) -> dict:
     by: dict[str, int] = {}
     for o in outcomes:
         by[o.status] = by.get(o.status, 0) + 1
-    return {"started": started, "ended": ended, "outcomes": by,
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {"started": started, "ended": ended, "outcomes": by, "cpu": ru.ru_utime + ru.ru_stime,
             "reflected": [o.agent for o in outcomes if o.reflection_id is not None]}
 
 
@@ -224,11 +227,76 @@ def concurrent_writes(ledgers: Ledgers, processes: int, agents: int, turns: int,
     procs = [_spawn("write", {"names": [f"w{k}-agent-{i:05d}" for i in range(k, agents, processes)],
                               "turns": turns, "worthy": worthy, "start_at": start_at},
                     _env(home, url)) for k in range(processes)]
+    sampler = LockSampler(url) if url else None
+    cpu = at_start(start_at)
     results = [_result(p) for p in procs]
+    busy = busy_since(cpu)
+    samples = sampler.stop() if sampler else None
     written = sum(r["turns"] for r in results)
     span = max(r["ended"] for r in results) - min(r["started"] for r in results)
     return {"turns": written, "rate": written / span,
-            "tx_ms": sum(r["in_tx"] for r in results) / written * 1e3}
+            "tx_ms": sum(r["in_tx"] for r in results) / written * 1e3,
+            "begin_ms": sum(r["waited"] for r in results) / sum(r["transactions"] for r in results) * 1e3,
+            # write transactions open at once, on average (the lock wait left out): at most 1 on
+            # SQLite, whose writers hold one lock in turn
+            "open": sum(r["in_tx"] - r["waited"] for r in results) / span,
+            "lock_waits": samples, "busy": busy}
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """(busy, total) jiffies of all cores so far (Linux /proc/stat; None elsewhere)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def busy_since(before: tuple[int, int] | None) -> float | None:
+    """The share of the machine's cores that were busy since ``before`` (0..1)."""
+    after = cpu_ticks()
+    if before is None or after is None or after[1] == before[1]:
+        return None
+    return (after[0] - before[0]) / (after[1] - before[1])
+
+
+def at_start(start_at: float) -> tuple[int, int] | None:
+    time.sleep(max(0.0, start_at - time.time()))
+    return cpu_ticks()
+
+
+class LockSampler:
+    """PostgreSQL: how often the bench's writers, seen in a transaction or a query, are waiting on
+    a lock (pg_stat_activity, sampled every 5 ms in a thread while they write)."""
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        import psycopg
+
+        self.conn = psycopg.connect(url, autocommit=True)
+        self.active = self.waiting = 0
+        self.events: dict[str, int] = {}
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        sql = ("SELECT state, wait_event_type, wait_event FROM pg_stat_activity WHERE "
+               "application_name = 'slowloop' AND datname = current_database() AND state <> 'idle'")
+        while not self.done.wait(0.005):
+            for _state, kind, event in self.conn.execute(sql).fetchall():
+                self.active += 1
+                if kind == "Lock":
+                    self.waiting += 1
+                    self.events[event] = self.events.get(event, 0) + 1
+
+    def stop(self) -> dict:
+        self.done.set()
+        self.thread.join()
+        self.conn.close()
+        return {"active": self.active, "waiting": self.waiting, "events": self.events}
 
 
 def shared_cycle(ledgers: Ledgers, workers: int, due: int, turns: int, tag: str) -> dict:
@@ -244,7 +312,9 @@ def shared_cycle(ledgers: Ledgers, workers: int, due: int, turns: int, tag: str)
                     _env(ledgers.root / ledgers.backend / f"{tag}-worker{k}", url,
                          SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE=str(due)))
              for k in range(workers)]
+    cpu = at_start(start_at)
     results = [_result(p) for p in procs]
+    busy = busy_since(cpu)
     span = max(r["ended"] for r in results) - min(r["started"] for r in results)
     import psycopg
 
@@ -258,6 +328,7 @@ def shared_cycle(ledgers: Ledgers, workers: int, due: int, turns: int, tag: str)
     return {"reflected": reflected, "never": sum(n == 0 for n in counts), "span": span,
             "rate": reflected / span, "max_per_agent": max(counts, default=0),
             "per_worker": [len(r["reflected"]) for r in results],
+            "cpu": sum(r["cpu"] for r in results), "busy": busy,
             "outcomes": [r["outcomes"] for r in results]}
 
 
@@ -286,6 +357,10 @@ def say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def _busy(r: dict) -> str:
+    return "" if r.get("busy") is None else f"; the machine's {os.cpu_count()} cores {r['busy']:.0%} busy"
+
+
 def table(results: dict[str, dict], args: argparse.Namespace) -> str:
     names = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
     cols = [b for b in ("sqlite", "postgresql") if b in results]
@@ -298,6 +373,13 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
         (f"  same, {w} processes at once (turns/s)", lambda r: r["wn"]["rate"], "{:,.0f}"),
         ("  write transaction per turn, 1 process (ms)", lambda r: r["w1"]["tx_ms"], "{:.2f}"),
         (f"  write transaction per turn, {w} processes (ms)", lambda r: r["wn"]["tx_ms"], "{:.2f}"),
+        (f"  the machine's {os.cpu_count()} cores busy (all its processes), {w} writers (%)",
+         lambda r: 100 * (r["wn"]["busy"] or 0), "{:.0f}"),
+        (f"  write transactions open at once, {w} processes (average)", lambda r: r["wn"]["open"],
+         "{:.2f}"),
+        ("  waiting to BEGIN, 1 process (ms per transaction)", lambda r: r["w1"]["begin_ms"], "{:.2f}"),
+        (f"  waiting to BEGIN, {w} processes (ms per transaction)", lambda r: r["wn"]["begin_ms"],
+         "{:.2f}"),
         (f"plan_cycle over {args.agents:,} agents (s)", lambda r: r["plan_s"], "{:.2f}"),
         (f"all_statuses over {args.agents:,} agents (s)", lambda r: r["status_s"], "{:.2f}"),
         ("one cycle, offline distiller (s)", lambda r: r["cycle_s"], "{:.2f}"),
@@ -322,16 +404,21 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
                  f"the cycle took {first['cycle_agents']} (cap {first['taken']}); ratio: PostgreSQL "
                  "over SQLite, above 1 is more for rates, slower for times)")
     pg = results.get("postgresql")
+    if pg and pg["wn"]["lock_waits"]:
+        lw = pg["wn"]["lock_waits"]
+        lines.append(f"(PostgreSQL, {w} writers: of {lw['active']:,} sightings in pg_stat_activity "
+                     f"of a writer in a transaction, {lw['waiting']:,} waiting on a lock; PostgreSQL's "
+                     "BEGIN takes no lock, so its wait is the processes sharing the machine's cores)")
     if pg and "r1" in pg:
         r1, r2 = pg["r1"], pg["r2"]
         lines.append("")
         lines.append(f"PostgreSQL, run_cycle over {args.due} due agents (offline distiller), one "
                      "home per worker:")
         lines.append(f"  1 worker : {r1['reflected']} reflected in {r1['span']:.2f} s = "
-                     f"{r1['rate']:.1f} agents/s")
+                     f"{r1['rate']:.1f} agents/s{_busy(r1)}")
         lines.append(f"  2 workers: {r2['reflected']} reflected in {r2['span']:.2f} s = "
                      f"{r2['rate']:.1f} agents/s ({r2['rate'] / r1['rate']:.2f}× one worker); "
-                     f"per worker {' + '.join(map(str, r2['per_worker']))}")
+                     f"per worker {' + '.join(map(str, r2['per_worker']))}{_busy(r2)}")
         lines.append(f"  reflections per agent: at most {r2['max_per_agent']} (none twice), "
                      f"{r2['never']} never; outcomes {r2['outcomes']}")
     return "\n".join(lines)
