@@ -407,7 +407,9 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
     if pg and pg["wn"]["lock_waits"]:
         lw = pg["wn"]["lock_waits"]
         lines.append(f"(PostgreSQL, {w} writers: of {lw['active']:,} sightings in pg_stat_activity "
-                     f"of a writer in a transaction, {lw['waiting']:,} waiting on a lock; PostgreSQL's "
+                     f"of a writer in a transaction, {lw['waiting']:,} waiting on a lock"
+                     + (f" ({', '.join(f'{k} {v}' for k, v in sorted(lw['events'].items()))})"
+                        if lw["events"] else "") + "; PostgreSQL's "
                      "BEGIN takes no lock, so its wait is the processes sharing the machine's cores)")
     if pg and "r1" in pg:
         r1, r2 = pg["r1"], pg["r2"]
