@@ -114,12 +114,14 @@ def measure(home: Path, agents: int, turns: int, worthy: int) -> dict:
     cfg = load_config(home)
     with Store(home=home) as store:
         out["turns"] = int(store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"])
-        t = time.perf_counter()
-        plan = plan_cycle(store, cfg)
-        out["plan_s"] = time.perf_counter() - t
-        t = time.perf_counter()
-        statuses = all_statuses(store, cfg)
-        out["status_s"] = time.perf_counter() - t
+        out["plan_s"], out["status_s"] = float("inf"), float("inf")
+        for _ in range(3):  # the best of three: the machine is shared
+            t = time.perf_counter()
+            plan = plan_cycle(store, cfg)
+            out["plan_s"] = min(out["plan_s"], time.perf_counter() - t)
+            t = time.perf_counter()
+            statuses = all_statuses(store, cfg)
+            out["status_s"] = min(out["status_s"], time.perf_counter() - t)
     out["due"], out["taken"] = sum(s.due for s in statuses), len(plan)
     out["bytes"] = ledger_size(home)
     t = time.perf_counter()
@@ -345,9 +347,12 @@ def run_database(backend: str, args: argparse.Namespace, root: Path, admin_url: 
         out["wn"] = concurrent_writes(ledgers, args.writers, share, args.turns, args.worthy, "wn")
         out["w_agents"] = share
         if backend == "postgresql" and args.due:
-            say(f"[{backend}] run_cycle over {args.due} due agents: 1 worker, then 2 at once …")
-            out["r1"] = shared_cycle(ledgers, 1, args.due, args.turns, "r1")
-            out["r2"] = shared_cycle(ledgers, 2, args.due, args.turns, "r2")
+            say(f"[{backend}] run_cycle over {args.due} due agents: 1 worker, then 2 at once, "
+                f"{args.repeat} times …")
+            out["r1"], out["r2"] = [], []
+            for n in range(args.repeat):  # alternated, so a burst of load elsewhere hits both
+                out["r1"].append(shared_cycle(ledgers, 1, args.due, args.turns, f"r1_{n}"))
+                out["r2"].append(shared_cycle(ledgers, 2, args.due, args.turns, f"r2_{n}"))
         return out
     finally:
         ledgers.drop()
@@ -380,8 +385,8 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
         ("  waiting to BEGIN, 1 process (ms per transaction)", lambda r: r["w1"]["begin_ms"], "{:.2f}"),
         (f"  waiting to BEGIN, {w} processes (ms per transaction)", lambda r: r["wn"]["begin_ms"],
          "{:.2f}"),
-        (f"plan_cycle over {args.agents:,} agents (s)", lambda r: r["plan_s"], "{:.2f}"),
-        (f"all_statuses over {args.agents:,} agents (s)", lambda r: r["status_s"], "{:.2f}"),
+        (f"plan_cycle over {args.agents:,} agents (s, best of 3)", lambda r: r["plan_s"], "{:.2f}"),
+        (f"all_statuses over {args.agents:,} agents (s, best of 3)", lambda r: r["status_s"], "{:.2f}"),
         ("one cycle, offline distiller (s)", lambda r: r["cycle_s"], "{:.2f}"),
         ("ledger size (MB)", lambda r: r["bytes"] / 1e6, "{:.1f}"),
         ("  of which an empty ledger (MB)", lambda r: r["empty_bytes"] / 1e6, "{:.1f}"),
@@ -412,17 +417,26 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
                         if lw["events"] else "") + "; PostgreSQL's "
                      "BEGIN takes no lock, so its wait is the processes sharing the machine's cores)")
     if pg and "r1" in pg:
-        r1, r2 = pg["r1"], pg["r2"]
+        import statistics
+
         lines.append("")
         lines.append(f"PostgreSQL, run_cycle over {args.due} due agents (offline distiller), one "
-                     "home per worker:")
-        lines.append(f"  1 worker : {r1['reflected']} reflected in {r1['span']:.2f} s = "
-                     f"{r1['rate']:.1f} agents/s{_busy(r1)}")
-        lines.append(f"  2 workers: {r2['reflected']} reflected in {r2['span']:.2f} s = "
-                     f"{r2['rate']:.1f} agents/s ({r2['rate'] / r1['rate']:.2f}× one worker); "
-                     f"per worker {' + '.join(map(str, r2['per_worker']))}{_busy(r2)}")
-        lines.append(f"  reflections per agent: at most {r2['max_per_agent']} (none twice), "
-                     f"{r2['never']} never; outcomes {r2['outcomes']}")
+                     f"home per worker, {len(pg['r1'])} times each, alternated:")
+        med = {}
+        for key, label in (("r1", "1 worker "), ("r2", "2 workers")):
+            runs = pg[key]
+            med[key] = statistics.median(r["rate"] for r in runs)
+            lines.append(f"  {label}: median {med[key]:.1f} agents/s (runs: "
+                         + ", ".join(f"{r['rate']:.1f}" for r in runs) + "; the machine's "
+                         f"{os.cpu_count()} cores busy: "
+                         + ", ".join("?" if r["busy"] is None else f"{r['busy']:.0%}" for r in runs)
+                         + ")")
+        lines.append(f"  2 workers / 1 worker: {med['r2'] / med['r1']:.2f}× (medians)")
+        last = pg["r2"][-1]
+        lines.append(f"  2 workers, every run: each agent reflected at most "
+                     f"{max(r['max_per_agent'] for r in pg['r2'])} time (checked in the ledger), "
+                     f"{sum(r['never'] for r in pg['r2'])} never; last run per worker "
+                     f"{' + '.join(map(str, last['per_worker']))}, outcomes {last['outcomes']}")
     return "\n".join(lines)
 
 
@@ -438,6 +452,8 @@ def main() -> None:
     ap.add_argument("--writers", type=int, default=4, help="processes writing at once")
     ap.add_argument("--due", type=int, default=200,
                     help="due agents for the shared run_cycle (PostgreSQL; 0: skip)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="times the 1-worker and 2-worker run_cycle are each run (medians shown)")
     ap.add_argument("--role", help=argparse.SUPPRESS)
     ap.add_argument("--payload", help=argparse.SUPPRESS)
     args = ap.parse_args()
