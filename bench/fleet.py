@@ -28,7 +28,7 @@ there, slowloop_bench_*: the URL's role needs CREATEDB); without it the bench st
 server (bench/pgserver.py) and stops it after, or skips PostgreSQL saying why.
 
     python bench/fleet.py                  # 10,000 agents, both databases
-    python bench/fleet.py --agents 1000    # a smoke run, about a minute
+    python bench/fleet.py --agents 1000    # a smoke run, about a minute (100 due agents)
     python bench/fleet.py --database sqlite
 """
 
@@ -450,13 +450,16 @@ def main() -> None:
                     help="a PostgreSQL server to use (the bench creates its databases there); "
                          "default: start a throw-away one")
     ap.add_argument("--writers", type=int, default=4, help="processes writing at once")
-    ap.add_argument("--due", type=int, default=200,
-                    help="due agents for the shared run_cycle (PostgreSQL; 0: skip)")
+    ap.add_argument("--due", type=int, default=None,
+                    help="due agents for the shared run_cycle (PostgreSQL; 0: skip; default "
+                         "--agents / 10, at least 20, at most 200)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="times the 1-worker and 2-worker run_cycle are each run (medians shown)")
     ap.add_argument("--role", help=argparse.SUPPRESS)
     ap.add_argument("--payload", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.due is None:
+        args.due = min(200, max(20, args.agents // 10))
     if args.role:
         _child(args.role, json.loads(args.payload))
         return
