@@ -491,8 +491,10 @@ def main() -> None:
     if not results:
         raise SystemExit("nothing measured")
     print(table(results, args))
-    print(f"(the whole run: {time.perf_counter() - started:.0f} s; `python bench/fleet.py "
-          + " ".join(a for a in sys.argv[1:]) + "`)")
+    from slowloop.config import redact_url
+
+    shown = " ".join(redact_url(a) if "://" in a else a for a in sys.argv[1:])
+    print(f"(the whole run: {time.perf_counter() - started:.0f} s; `python bench/fleet.py {shown}`)")
 
 
 if __name__ == "__main__":

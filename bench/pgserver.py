@@ -104,9 +104,15 @@ def fresh_database(admin_url: str, name: str) -> str:
     """Drop ``name`` if it exists, create it empty; its URL."""
     import psycopg
 
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            admin.execute(f"CREATE DATABASE {name}")
+    except psycopg.Error as exc:
+        raise SystemExit(f"cannot create the bench database {name} on the PostgreSQL server: "
+                         f"{str(exc).strip().splitlines()[0]} (is the server reachable, and may the URL's role "
+                         "create databases?)"
+                         ) from None
     return with_database(admin_url, name)
 
 
