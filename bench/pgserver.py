@@ -109,10 +109,10 @@ def fresh_database(admin_url: str, name: str) -> str:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
             admin.execute(f"CREATE DATABASE {name}")
     except psycopg.Error as exc:
+        first = str(exc).strip().splitlines()[0]
         raise SystemExit(f"cannot create the bench database {name} on the PostgreSQL server: "
-                         f"{str(exc).strip().splitlines()[0]} (is the server reachable, and may the URL's role "
-                         "create databases?)"
-                         ) from None
+                         f"{first} (is the server reachable, and may the URL's role create "
+                         "databases?)") from None
     return with_database(admin_url, name)
 
 
