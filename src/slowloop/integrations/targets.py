@@ -14,10 +14,14 @@ Standard library only at import time (the hooks read it on their fast path).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 FILE = "integrations.json"
 KEYS = ("harness", "scope", "agent", "settings", "skills_dir", "agents_md", "project")
@@ -123,15 +127,16 @@ def project_around(home: Path, cwd: Path | None = None) -> Path | None:
     return None
 
 
-def refresh(home: Path, agent: str) -> list[str]:
+def refresh(home: Path, agent: str, store: Store | None = None) -> list[str]:
     """Bring every known place of ``agent``'s bootstrap up to date now; what was done, one line
-    each. Never raises for one place: a place that fails is reported and the others go on."""
+    each. Never raises for one place: a place that fails is reported and the others go on.
+    ``store``: the ledger already open (a connection to a server costs a round trip or more)."""
     from ..store import Store
     from .hooks_runtime import cached_bootstrap
 
     done: list[str] = []
     targets = for_agent(home, agent)
-    with Store(home=home) as store:
+    with contextlib.nullcontext(store) if store is not None else Store(home=home) as store:
         # one text per (project, whether the host lists the linked skills itself)
         variants = sorted({(t.get("project") or "", bool(t.get("skills_dir"))) for t in targets}
                           | {("", False)})

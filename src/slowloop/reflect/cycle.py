@@ -341,7 +341,7 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
         try:
             from ..integrations.targets import refresh
 
-            out.refreshed = refresh(home, agent)
+            out.refreshed = refresh(home, agent, store)
         except Exception as exc:  # noqa: BLE001 — the reflection is applied; this is best effort
             out.refreshed = [f"could not refresh the bootstrap places: {exc}"]
         from ..sync import after_reflection

@@ -191,6 +191,7 @@ class PostgresStore(Store):
                                  "unset it to use slowloop.db in the home") from None
         self._lock = threading.RLock()
         self._depth = 0
+        self._held: set[str] = set()  # advisory locks this transaction holds already
         self._trace: Callable[[str], object] | None = None
         try:
             self._migrate()
@@ -216,11 +217,13 @@ class PostgresStore(Store):
                 yield self
             except BaseException:
                 self._depth = 0
+                self._held.clear()
                 with contextlib.suppress(self._pg.Error):
                     self.conn.execute("ROLLBACK")
                 raise
             else:
                 self._depth = 0
+                self._held.clear()
                 self._run("COMMIT")
 
     def _run(self, sql: str, params: Any = None, *, returning: bool = False) -> Result:
@@ -263,7 +266,10 @@ class PostgresStore(Store):
 
     def lock(self, key: str) -> None:
         assert self._depth, "lock() outside a transaction"
+        if key in self._held:  # a batch of turns of one agent: one round trip, not one per turn
+            return
         self._run(_LOCK, ("slowloop:" + key,))
+        self._held.add(key)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -271,10 +277,13 @@ class PostgresStore(Store):
 
     # -- schema ---------------------------------------------------------------------------------
     def _version(self) -> int:
-        rows = self.query("SELECT to_regclass('slowloop_schema') IS NOT NULL AS present")
-        if not rows[0][0]:
+        # one round trip: every open but a new database's first finds the table
+        try:
+            rows = self.query("SELECT version FROM slowloop_schema")
+        except self._pg.errors.UndefinedTable:
+            if self._depth:
+                raise  # inside a transaction the error has aborted it: not expected here
             return 0
-        rows = self.query("SELECT version FROM slowloop_schema")
         return int(rows[0][0]) if rows else 0
 
     def _migrate(self) -> None:
