@@ -347,3 +347,12 @@ def test_search_on_another_machine_finds_the_turns_the_first_one_recorded(postgr
     refresh("svc", home=tmp_path / "devbox")  # what `slowloop search` does first
     hits = search("requests", agent="svc", home=tmp_path / "devbox", mode="lexical")
     assert any("we never use requests here" in h.text for h in hits), hits
+
+
+def test_without_psycopg_the_error_says_what_to_install(slowloop_home, monkeypatch):
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", "postgresql://me@db.example/ledger")
+    code = ("import sys; sys.modules['psycopg'] = None; sys.argv = ['slowloop', 'status']; "
+            "from slowloop.cli import main; main()")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ})
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert "psycopg is not installed" in run.stderr and "slowloop[postgres]" in run.stderr
