@@ -356,3 +356,39 @@ def test_without_psycopg_the_error_says_what_to_install(slowloop_home, monkeypat
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ})
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert "psycopg is not installed" in run.stderr and "slowloop[postgres]" in run.stderr
+
+
+def test_a_sqlite_ledger_copied_to_postgresql_carries_on_there(postgres_url, slowloop_home, tmp_path):
+    import socket
+
+    from slowloop.config import load_config
+    from slowloop.history import undo_reflection
+    from slowloop.integrations.follow import observe_new
+    from slowloop.reflect.cycle import reflect_agent
+    from slowloop.store.copy import row_counts
+
+    t = tmp_path / "t.jsonl"
+    _transcript(t, 5)
+    with Store(home=slowloop_home) as lite:  # a month of use on this laptop, in SQLite
+        observe_new(t, agent="svc", store=lite, cfg=load_config(slowloop_home), home=slowloop_home)
+        out = reflect_agent("svc", home=slowloop_home, store=lite, provider=None, force=True)
+        assert out.status == "applied"
+        before = row_counts(lite)
+        turns = [dict(r) for r in lite.query("SELECT * FROM turns ORDER BY id")]
+    run = subprocess.run([sys.executable, "-m", "slowloop", "ledger", "copy", "--to", postgres_url, "--json"],
+                         capture_output=True, text=True, env={**os.environ})
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["rows"] == {**before}
+    with Store(home=slowloop_home, url=postgres_url) as pg:
+        assert row_counts(pg) == before
+        assert [dict(r) for r in pg.query("SELECT * FROM turns ORDER BY id")] == turns
+        assert pg.query("SELECT path FROM offsets")[0][0] == f"{socket.gethostname()}:{t.resolve()}"
+        # the dirty gate carries over: nothing pending, and the next turn gets a new id
+        assert reflect_agent("svc", home=slowloop_home, store=pg, provider=None).status == "skipped"
+        _transcript(t, 6)
+        observe_new(t, agent="svc", store=pg, cfg=load_config(slowloop_home), home=slowloop_home)
+        assert max(r["id"] for r in pg.query("SELECT id FROM turns")) > max(x["id"] for x in turns)
+        assert undo_reflection(pg, "svc", out.reflection_id)  # history came along: undo works
+    again = subprocess.run([sys.executable, "-m", "slowloop", "ledger", "copy", "--to", postgres_url],
+                           capture_output=True, text=True, env={**os.environ})
+    assert again.returncode != 0 and "is not empty" in again.stderr and "Traceback" not in again.stderr

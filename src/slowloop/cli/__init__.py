@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "schedule": "schedule:schedule",
     "status": "status:status",
     "sync": "sync:sync",
+    "ledger": "ledger:ledger",
     "skills": "skills:skills",
     "memo": "memo:memo",
     "prompt": "prompt:prompt",

@@ -146,6 +146,9 @@ class Store:
         """Call ``callback`` with every SQL statement run from now on (None: stop)."""
         raise NotImplementedError
 
+    def restart_ids(self) -> None:
+        """After rows were inserted with their ids given: new rows get ids past the largest."""
+
     def integrity(self, limit: int = 10) -> list[str]:
         raise NotImplementedError
 

@@ -261,6 +261,11 @@ class PostgresStore(Store):
     def where(self) -> str:
         return self.path
 
+    def restart_ids(self) -> None:
+        for table in sorted(_ID_TABLES):
+            self._run(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                      f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)", ())
+
     def trace(self, callback: Callable[[str], object] | None) -> None:
         self._trace = callback
 
