@@ -60,7 +60,6 @@ How it reads a message:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from slowloop.markdown import strip_fenced
 from slowloop.observe.model import Correction
@@ -73,16 +72,42 @@ LANGUAGES = ("en", "zh", "ja", "it", "pt", "fr", "es", "de")
 _I = re.IGNORECASE
 
 
-@dataclass(frozen=True)
+_CUE_FLAGS = _I | re.MULTILINE
+
+
 class _Cue:
-    rx: re.Pattern[str]
-    skip_in_question: bool = False  # "Is it wrong to…?" asks, it does not correct
-    blame: bool = False  # a bare "wrong" word: "the vendor's SDK returns the wrong timezone" blames the vendor
+    """One cue: its pattern, compiled the first time it is searched. The cues are searched one by
+    one only in a message their language's alternation (or its literals) admits, so most are never
+    compiled in a run; compiling all of them at import cost about 80 ms of every CLI start."""
+
+    __slots__ = ("pattern", "skip_in_question", "blame", "_rx", "_rx_low")
+
+    def __init__(self, pattern: str, skip_in_question: bool = False, blame: bool = False) -> None:
+        self.pattern = pattern
+        self.skip_in_question = skip_in_question  # "Is it wrong to…?" asks, it does not correct
+        # a bare "wrong" word: "the vendor's SDK returns the wrong timezone" blames the vendor
+        self.blame = blame
+        self._rx: re.Pattern[str] | None = None
+        self._rx_low: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        """The cue as matched against the message (case-insensitive)."""
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, _CUE_FLAGS)
+        return self._rx
+
+    @property
+    def rx_low(self) -> re.Pattern[str]:
+        """The cue as its language's lowercase alternation holds it (no IGNORECASE)."""
+        if self._rx_low is None:
+            self._rx_low = re.compile(self.pattern, re.MULTILINE)
+        return self._rx_low
 
 
 def _cues(*patterns: str, question: bool = False, blame: bool = False) -> tuple[_Cue, ...]:
     # MULTILINE: the sentences are matched joined by newlines, so "^" means "a sentence starts".
-    return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question, blame) for p in patterns)
+    return tuple(_Cue(p, question, blame) for p in patterns)
 
 
 # "No, that's all" / "nein, sonst nichts": the user closes the exchange, nothing is rejected.
@@ -667,8 +692,7 @@ def detect_language(text: str) -> str | None:
 
 
 def _any_cue(cues: tuple[_Cue, ...], flags: int | None = None) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{c.rx.pattern})" for c in cues),
-                      cues[0].rx.flags if flags is None else flags)
+    return re.compile("|".join(f"(?:{c.pattern})" for c in cues), _CUE_FLAGS if flags is None else flags)
 
 
 class _PerLanguage(dict[str, re.Pattern[str]]):
@@ -723,19 +747,76 @@ _ANY_FORM_LOW = _PerLanguage(_FORMS, re.MULTILINE)
 _ANY_WORK_LOW = _PerLanguage(_WORK, re.MULTILINE)
 
 
+def cue_patterns() -> dict[str, dict[str, tuple[str, ...]]]:
+    """table → language → its cue patterns, in order (what ``_cue_literals.py`` is made from)."""
+    return {name: {lang: tuple(c.pattern for c in cues) for lang, cues in table.items()}
+            for name, table in (("cues", _CUES), ("forms", _FORMS), ("work", _WORK))}
+
+
+def _load_literals() -> dict[str, dict[str, list]]:
+    """The literal table, when it was made from the cues as they are now; else empty (every
+    alternation is then searched as it is, only slower)."""
+    import json
+
+    from . import _cue_literals
+    from .literals import source_hash
+
+    if _cue_literals.SOURCE != source_hash(cue_patterns()):
+        return {}
+    table: dict[str, dict[str, list]] = json.loads(_cue_literals.DATA)
+    return table
+
+
+_LITERALS = _load_literals()
+
+
+class _Admits:
+    """Does any cue of a table's language match the lowercased message? The same answer as that
+    language's lowercase alternation (``_ANY_LOW`` …), found cheaply: a cue can only match a text
+    holding one of its literals (``literals.py``), so one search for all of them (a trie) rules
+    out nearly every message, and the few it lets through are tried only with the cues whose
+    literals they hold. Nothing is compiled for a message that holds no literal."""
+
+    def __init__(self, name: str, table: dict[str, tuple[_Cue, ...]],
+                 alternation: _PerLanguage) -> None:
+        self._table = table
+        self._alternation = alternation
+        self._literals = _LITERALS.get(name, {})
+        self._quick: dict[str, re.Pattern[str] | None] = {}
+
+    def __call__(self, lang: str, low: str, padded: str) -> bool:
+        entry = self._literals.get(lang)
+        if entry is None:
+            return self._alternation[lang].search(low) is not None
+        if lang not in self._quick:
+            self._quick[lang] = re.compile(entry[0]) if entry[0] is not None else None
+        quick = self._quick[lang]
+        if quick is not None and quick.search(padded) is None:
+            return False
+        for cue, lits in zip(self._table[lang], entry[1], strict=True):
+            if (lits is None or any(x in padded for x in lits)) and cue.rx_low.search(low):
+                return True
+        return False
+
+
 def _match(lang: str, joined: str, choice_question: _ChoiceQuestion, forms: bool = False,
-           low: str | None = None) -> str | None:
+           low: str | None = None, padded: str = "") -> str | None:
     if not _script_can_match(lang, joined):
         return None
-    hit = _ANY_LOW[lang].search(low) if low is not None else _ANY[lang].search(joined)
+    hit = _ADMITS_CUE(lang, low, padded) if low is not None else _ANY[lang].search(joined)
     cue = _first(_CUES[lang], joined, choice_question) if hit else None
     if cue is None and forms and lang in _FORMS and (
-            _ANY_FORM_LOW[lang].search(low) if low is not None else _ANY_FORM[lang].search(joined)):
+            _ADMITS_FORM(lang, low, padded) if low is not None else _ANY_FORM[lang].search(joined)):
         cue = _first(_FORMS[lang], joined, choice_question)
     if cue is None and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
-            _ANY_WORK_LOW[lang].search(low) if low is not None else _ANY_WORK[lang].search(joined)):
+            _ADMITS_WORK(lang, low, padded) if low is not None else _ANY_WORK[lang].search(joined)):
         cue = _first(_WORK[lang], joined, choice_question)
     return cue
+
+
+_ADMITS_CUE = _Admits("cues", _CUES, _ANY_LOW)
+_ADMITS_FORM = _Admits("forms", _FORMS, _ANY_FORM_LOW)
+_ADMITS_WORK = _Admits("work", _WORK, _ANY_WORK_LOW)
 
 
 def _first(cues: tuple[_Cue, ...], joined: str, choice_question: _ChoiceQuestion) -> str | None:
@@ -785,6 +866,7 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
     forms = _FORM_HINT.search(lowered) is not None
     # a letter whose lowercase is longer ("İ"): scan as written
     low = lowered if len(lowered) == len(joined) else None
+    padded = f"\n{lowered}\n"  # ^ and $ of a cue stand for a newline in its literals
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -792,7 +874,7 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, joined, choice_question, forms, low)
+        cue = _match(lang, joined, choice_question, forms, low, padded)
         if cue:
             return cue, lang
     cue = _paired(lowered)
