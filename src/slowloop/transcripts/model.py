@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Literal
 
 StepKind = Literal["text", "tool_call", "tool_result"]
@@ -46,13 +48,23 @@ class Step:
     sidechain: bool = False
 
 
+def _getter(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A dataclass's field names and one C call that reads them all (``dataclasses.fields`` per
+    object, as serialising did, cost more than the dictionaries it built)."""
+    names = tuple(f.name for f in fields(cls))
+    return names, attrgetter(*names)
+
+
+_STEP_FIELDS, _step_values = _getter(Step)
+_RESULT_FIELDS, _result_values = _getter(ToolResult)
+
+
 def _step_dict(s: Step) -> dict[str, Any]:
-    d = {f.name: getattr(s, f.name) for f in fields(s)}
+    d = dict(zip(_STEP_FIELDS, _step_values(s), strict=True))
     if s.call is not None:
         d["call"] = {"id": s.call.id, "name": s.call.name, "input": s.call.input}
     if s.result is not None:
-        r = s.result
-        d["result"] = {f.name: getattr(r, f.name) for f in fields(r)}
+        d["result"] = dict(zip(_RESULT_FIELDS, _result_values(s.result), strict=True))
     return d
 
 
@@ -112,7 +124,7 @@ class Turn:
         # Hand-rolled instead of dataclasses.asdict: asdict deep-copies every tool input, which
         # made serialising a turn cost more than observing it. Tool inputs are JSON values already
         # and are shared, not copied (the dict is only ever serialised).
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d = dict(zip(_TURN_FIELDS, _turn_values(self), strict=True))
         d["steps"] = [_step_dict(s) for s in self.steps]
         d["skills_read"] = list(self.skills_read)
         if self.person:
@@ -133,6 +145,9 @@ class Turn:
         fields = {k: v for k, v in d.items() if k != "steps"}
         fields["skills_read"] = tuple(fields.get("skills_read") or ())
         return cls(steps=tuple(steps), **fields)
+
+
+_TURN_FIELDS, _turn_values = _getter(Turn)
 
 
 @dataclass(frozen=True)
