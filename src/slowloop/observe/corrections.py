@@ -60,8 +60,10 @@ How it reads a message:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from slowloop.markdown import strip_fenced
+from slowloop.observe.literals import source_hash, trie_pattern
 from slowloop.observe.model import Correction
 from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN
 
@@ -108,6 +110,29 @@ class _Cue:
 def _cues(*patterns: str, question: bool = False, blame: bool = False) -> tuple[_Cue, ...]:
     # MULTILINE: the sentences are matched joined by newlines, so "^" means "a sentence starts".
     return tuple(_Cue(p, question, blame) for p in patterns)
+
+
+class _Lazy:
+    """A pattern compiled the first time it is used: for those only a message with a cue (or a
+    rare hint) ever needs, which most runs never compile."""
+
+    __slots__ = ("_pattern", "_flags", "_rx")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._rx: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self._pattern, self._flags)
+        return self._rx
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._get().search(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._get().finditer(text)
 
 
 # "No, that's all" / "nein, sonst nichts": the user closes the exchange, nothing is rejected.
@@ -473,6 +498,8 @@ _WORK_WORDS = {
 }
 _WORK_HINT = {lang: re.compile("|".join(re.escape(w) for w in words.split("|")))
               for lang, words in _WORK_WORDS.items()}
+# Any language's work word: most messages hold none, and then no language's hint is searched.
+_WORK_HINT_ANY = re.compile(trie_pattern(w for words in _WORK_WORDS.values() for w in words.split("|")))
 # Chinese and Japanese forms join their language's cues (only CJK text is ever tried against them).
 # The Latin-script forms are tried only when one of these words is in the message: each form needs
 # one of them to match, and a few substring tests cost far less than a scan with every form, on
@@ -486,8 +513,8 @@ _FORM_WORDS = tuple("""
 |n'utilise|arrête|mauvais|préfère|otra vez|pasamos|cambiamos|de ahora en adelante|dije|prefiero
 |sein, nicht|nochmal|basta|chega de|plus de|mehr|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
 |nimm|nutze|falsch|lieber""".replace("\n", "").split("|"))
-# one scan: every branch opens with a literal, so the engine skips ahead to a possible first letter
-_FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
+# one scan, as a trie: at each position one branch per possible next letter, not one per word
+_FORM_HINT = re.compile(trie_pattern(_FORM_WORDS))
 
 # Two parts that each say little but together say "what you did is not what is required" (blind4):
 # a requirement and the agent's own doing in the same message ("the dates must be UTC, you're saving
@@ -511,30 +538,30 @@ _YOU_DID: dict[str, tuple[str, str]] = {
            r"\b(?:você|vc|tu) (?:colocou|pôs|usou|deixou|fez|escreveu|salvou|passou|retornou|mudou"
            r"|(?:tá|está) \w+ndo)\b"),
 }
-_PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
-    (re.compile(a, re.MULTILINE), re.compile(b, re.MULTILINE)) for a, b in _YOU_DID.values()) + (
-    (re.compile(r"\bfrom now on\b|\bgoing forward\b|\bchanged my mind\b|\binstead of\b|\bà partir de maintenant\b"
+_PAIRS: tuple[tuple[_Lazy, _Lazy], ...] = tuple(
+    (_Lazy(a, re.MULTILINE), _Lazy(b, re.MULTILINE)) for a, b in _YOU_DID.values()) + (
+    (_Lazy(r"\bfrom now on\b|\bgoing forward\b|\bchanged my mind\b|\binstead of\b|\bà partir de maintenant\b"
                 r"|\bdésormais\b|\bau lieu de\b|\bon passe à\b|\ba partir de ahora\b|\bde ahora en adelante\b"
                 r"|\ben (?:vez|lugar) de\b|\bcambié de (?:idea|opinión)\b|\bmudei de ideia\b|\ba partir de agora\b"
                 r"|\bem vez de\b|\bao invés de\b|\bd'ora in poi\b|\bda (?:ora|adesso) in poi\b|\bho cambiato idea\b"
                 r"|\binvece di\b|\bab (?:jetzt|sofort)\b|\bstattdessen\b|\bdoch lieber\b", re.MULTILINE),
-     re.compile(r"\bwhat you(?:'ve)? (?:just )?(?:did|done|wrote|written|made|added)\b|\byou(?:'ve)? just (?:wrote|written"
+     _Lazy(r"\bwhat you(?:'ve)? (?:just )?(?:did|done|wrote|written|made|added)\b|\byou(?:'ve)? just (?:wrote|written"
                 r"|did|done|made|added|created)\b|\bque tu viens d'|\b(?:que|lo que) acabas de\b"
                 r"|\bo que (?:você|vc) (?:acabou de |já )?(?:fez|escreveu)\b|\b(?:che|quello che) hai appena\b"
                 r"|\b(?:was|die|den|das) du (?:gerade|eben)\b", re.MULTILINE)),
-    (re.compile(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
+    (_Lazy(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
                 r"|quita|saca|borra|tira|apaga|arranca|entfern\w*|lösch\w*)\b", re.MULTILINE),
      # the house rule as it stands, not a change announced "now"
-     re.compile(r"(?:\bwe (?:use|test against)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste contre)\b"
+     _Lazy(r"(?:\bwe (?:use|test against)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste contre)\b"
                 r"|\bwir (?:nutzen|verwenden|testen gegen|benutzen)\b|\b(?:usamos|probamos contra)\b|\ba gente (?:usa|testa)\b)"
                 r"(?![^\n]*\b(?:now|anymore|ahora|agora|maintenant|désormais|adesso|ora|jetzt|mehr)\b)", re.MULTILINE)),
-    (re.compile(r"[\U0001f644\U0001f926]"),
-     re.compile(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
+    (_Lazy(r"[\U0001f644\U0001f926]"),
+     _Lazy(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
                 r" (?:repo|progetto)|aquí|en este (?:repo|proyecto)|aqui|nesse projeto|neste projeto|hier|bei uns)\b",
                 re.MULTILINE)),
 )
 # A message is tried against the pairs only when one of these is in it (a single literal scan).
-_PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
+_PAIR_HINT = re.compile(trie_pattern((
     "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
     "|faut|muss|müssen|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
     "|acabou de|fez|escreveu|appena|gerade|eben|we use|we test|we always|we never|usiamo|si usa|on utilise|on teste"
@@ -542,7 +569,7 @@ _PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
 
 
 # Praise in the message ("you did great work, it should also …") makes a pair a request, not a reproach.
-_PRAISE = re.compile(r"\b(?:good|great|nice|thanks|perfect|gute?|super|toll|danke|ottim\w*|perfett\w*|grazie|bravo"
+_PRAISE = _Lazy(r"\b(?:good|great|nice|thanks|perfect|gute?|super|toll|danke|ottim\w*|perfett\w*|grazie|bravo"
                      r"|bien|parfait|merci|genial|perfecto|gracias|bom|ótimo|perfeito|obrigad\w*)\b")
 
 
@@ -560,9 +587,9 @@ def _paired(low: str) -> str | None:
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
-_WHY = re.compile(r"^\W*(?:why|perché|perchè|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
+_WHY = _Lazy(r"^\W*(?:why|perché|perchè|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
                   r"|为什么|為什麼|なぜ|どうして|なんで)|(?:为什么|為什麼|なぜ|どうして|なんで)", _I)
-_CHOICE_VERB = re.compile(
+_CHOICE_VERB = _Lazy(
     r"\b(?:use|used|using|choose|chose|chosen|pick|picked|go with|went with|opt(?:ed)?|prefer(?:red)?"
     r"|decide|decided|usato|usi|usare|scelto|preferito|deciso|optato|usou|usa|usar|escolheu|optou"
     r"|preferiu|decidiu|choisi|utilisé|utilises|utiliser|pris|préféré|opté|décidé|usaste|usas"
@@ -570,7 +597,7 @@ _CHOICE_VERB = re.compile(
     r"|entschieden|nimmst|verwendest)\b|用|选|選|使っ|使う|選ん|採用", _I)
 
 
-_WHY_ANY = re.compile(r"\b(?:why|perch[éèe]|por ?qu[ée]|pourquoi|warum|wieso|weshalb)\b|为什么|為什麼|なぜ|どうして|なんで", _I)
+_WHY_ANY = _Lazy(r"\b(?:why|perch[éèe]|por ?qu[ée]|pourquoi|warum|wieso|weshalb)\b|为什么|為什麼|なぜ|どうして|なんで", _I)
 
 
 class _ChoiceQuestion:
@@ -623,7 +650,7 @@ _SENTENCE = re.compile(r"(?:[^.!?;\n\u3002\uff01\uff1f]|[.!?;](?=[^\s.!?;]))+"
 _LEAD_FILLER = re.compile(r"^(?:hmm+|um+|uh+|ok(?:ay)?|oh|ugh|well|so|wait|allora|bueno|bon|also"
                           r"|na ja|ebbene|olha|então)\b[,\s]*", _I)
 # The user blames themselves: whatever else the sentence says, it does not correct the agent.
-_GUARD = re.compile(
+_GUARD = _Lazy(
     r"\bi(?:'ve| have)? (?:gave|given|sent|told|pasted|used) you the wrong\b|\bmy (?:mistake|bad|fault)\b"
     r"|\bcolpa mia\b|\berrore mio\b|\bmi sono sbagliat|\bfoi mal\b|\berro meu\b|\bculpa minha\b"
     r"|\bme enganei\b|\bma faute\b|\bje me suis trompé|\bmon erreur\b|\bculpa mía\b"
@@ -643,12 +670,12 @@ _GUARD = re.compile(
     r"|bevor du (?:loslegst|anfängst|beginnst)|antes de (?:empezar|comenzar|começar)|在?开始之前|始める前に)", _I)
 # A "wrong" word whose subject is someone else ("the vendor's SDK returns the wrong timezone", "il
 # cliente ha sbagliato il formato") blames a third party, unless the sentence also names the agent.
-_THIRD_PARTY = re.compile(
+_THIRD_PARTY = _Lazy(
     r"\b(?:vendor'?s?|supplier|provider|third[- ]party|upstream|customer|client|gateway|sdk|fornitore|cliente"
     r"|fournisseur|prestataire|proveedor|fornecedor|zulieferer|anbieter|kunde|linter)\b|第三方|供应商|供應商|客户|客戶", _I)
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|tu|tuo|tua|ton|ta|tes|du|dein\w*|você|vc|seu|sua|tú|tus)\b|你", _I)
+_SECOND_PERSON = _Lazy(r"\b(?:you|your|yours|tu|tuo|tua|ton|ta|tes|du|dein\w*|você|vc|seu|sua|tú|tus)\b|你", _I)
 # "Why did you pick a deque? just curious, it's fine" asks for an explanation, explicitly.
-_JUST_CURIOUS = re.compile(
+_JUST_CURIOUS = _Lazy(
     r"\bjust curious\b|\bit'?s fine\b|\bfine as is\b|\bno need to change\b|\bchiedo solo\b|\bsolo per capire\b"
     r"|\bva bene così\b|\bpar curiosité\b|\bjuste (?:pour )?comprendre\b|\bc'est bien comme ça\b"
     r"|\bsolo por curiosidad\b|\bestá bien así\b|\bsó por curiosidade\b|\b(?:tá|está) bom assim\b|\bnur neugierig\b"
@@ -759,7 +786,6 @@ def _load_literals() -> dict[str, dict[str, list]]:
     import json
 
     from . import _cue_literals
-    from .literals import source_hash
 
     if _cue_literals.SOURCE != source_hash(cue_patterns()):
         return {}
@@ -800,15 +826,18 @@ class _Admits:
 
 
 def _match(lang: str, joined: str, choice_question: _ChoiceQuestion, forms: bool = False,
-           low: str | None = None, padded: str = "") -> str | None:
-    if not _script_can_match(lang, joined):
+           low: str | None = None, padded: str = "", script: bool | None = None,
+           work: bool = True) -> str | None:
+    """``script``: whether the message holds the language's script (None: find out); ``work``:
+    False when no language's work words are in the message (``_WORK_HINT_ANY``)."""
+    if not (_script_can_match(lang, joined) if script is None else script):
         return None
     hit = _ADMITS_CUE(lang, low, padded) if low is not None else _ANY[lang].search(joined)
     cue = _first(_CUES[lang], joined, choice_question) if hit else None
     if cue is None and forms and lang in _FORMS and (
             _ADMITS_FORM(lang, low, padded) if low is not None else _ANY_FORM[lang].search(joined)):
         cue = _first(_FORMS[lang], joined, choice_question)
-    if cue is None and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
+    if cue is None and work and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
             _ADMITS_WORK(lang, low, padded) if low is not None else _ANY_WORK[lang].search(joined)):
         cue = _first(_WORK[lang], joined, choice_question)
     return cue
@@ -867,6 +896,9 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
     # a letter whose lowercase is longer ("İ"): scan as written
     low = lowered if len(lowered) == len(joined) else None
     padded = f"\n{lowered}\n"  # ^ and $ of a cue stand for a newline in its literals
+    # each asked once per message, not once per language
+    cjk, latin = _HAS_CJK.search(joined) is not None, _HAS_LATIN.search(joined) is not None
+    work = _WORK_HINT_ANY.search(lowered) is not None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -874,7 +906,8 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, joined, choice_question, forms, low, padded)
+        cue = _match(lang, joined, choice_question, forms, low, padded,
+                     cjk if lang in ("zh", "ja") else latin, work)
         if cue:
             return cue, lang
     cue = _paired(lowered)
