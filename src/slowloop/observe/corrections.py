@@ -59,13 +59,13 @@ How it reads a message:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 
 from slowloop.markdown import strip_fenced
-from slowloop.observe.literals import source_hash, trie_pattern
 from slowloop.observe.model import Correction
-from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN
+from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN, trie_pattern
 
 HEAD_CHARS = 600
 TAIL_CHARS = 300
@@ -772,6 +772,17 @@ _ANY_WORK = _PerLanguage(_WORK)
 _ANY_LOW = _PerLanguage(_CUES, re.MULTILINE)
 _ANY_FORM_LOW = _PerLanguage(_FORMS, re.MULTILINE)
 _ANY_WORK_LOW = _PerLanguage(_WORK, re.MULTILINE)
+
+
+def source_hash(tables: dict[str, dict[str, tuple[str, ...]]]) -> str:
+    """Identifies the cue patterns a literal table was made from (table → language → patterns)."""
+    h = hashlib.sha256()
+    for name in sorted(tables):
+        for lang in sorted(tables[name]):
+            h.update(f"\0{name}\0{lang}\0".encode())
+            for p in tables[name][lang]:
+                h.update(p.encode("utf-8") + b"\0\1")
+    return h.hexdigest()[:32]
 
 
 def cue_patterns() -> dict[str, dict[str, tuple[str, ...]]]:

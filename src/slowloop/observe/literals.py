@@ -15,7 +15,6 @@ stale table is ignored, never trusted). The test suite checks the table is curre
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -23,6 +22,9 @@ from collections.abc import Iterable
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+
+from ..text import trie_pattern
+from .corrections import cue_patterns, source_hash
 
 # the regular-expression parser's own modules (typeshed leaves them out)
 K = import_module("re._constants")
@@ -219,37 +221,7 @@ def minimal(strings: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def trie_pattern(strings: Iterable[str]) -> str:
-    """One regular expression matching where any of ``strings`` occurs, as a trie: at each
-    position the engine tries one branch per distinct next character, not one per string."""
-    root: dict[str, dict] = {}
-    for s in strings:
-        node = root
-        for ch in s:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict[str, dict]) -> str:
-        if "" in node:  # a string ends here: any longer one starting with it adds nothing
-            return ""
-        alts = [re.escape(ch) + emit(node[ch]) for ch in sorted(node)]
-        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-
-    return emit(root)
-
-
 # -- the table corrections.py reads --------------------------------------------------------------
-
-def source_hash(tables: dict[str, dict[str, tuple[str, ...]]]) -> str:
-    """Identifies the cue patterns a literal table was made from (table → language → patterns)."""
-    h = hashlib.sha256()
-    for name in sorted(tables):
-        for lang in sorted(tables[name]):
-            h.update(f"\0{name}\0{lang}\0".encode())
-            for p in tables[name][lang]:
-                h.update(p.encode("utf-8") + b"\0\1")
-    return h.hexdigest()[:32]
-
 
 Table = dict[str, dict[str, tuple[str | None, tuple[tuple[str, ...] | None, ...]]]]
 
@@ -292,8 +264,6 @@ def render(tables: dict[str, dict[str, tuple[str, ...]]]) -> str:
 
 
 def main() -> None:
-    from .corrections import cue_patterns
-
     GENERATED.write_text(render(cue_patterns()), encoding="utf-8")
     print(f"wrote {GENERATED}", file=sys.stderr)
 
