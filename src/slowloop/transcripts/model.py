@@ -121,7 +121,11 @@ class Turn:
         return d
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
+        # check_circular=False: the same text, without the encoder recording every container it
+        # enters (a tenth of the cost); a turn holds no cycles (a tool input that referred to
+        # itself would now raise RecursionError instead of ValueError)
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, default=str,
+                          check_circular=False)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
