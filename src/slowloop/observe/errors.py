@@ -247,7 +247,7 @@ def _scan(rules: tuple[_Rule, ...], text: str, kind: ErrorKind, strength: int,
           out: list[_Evidence]) -> None:
     for rule in rules:
         if rule.rx is None:
-            i = _find(rule, text)
+            i = _find(rule, text) if rule.open_right else text.find(rule.word)
             while i != -1:
                 if not rule.boundary or _starts_word(text, i):
                     out.append(_Evidence(kind, rule.label or rule.word.strip()[:40], i, strength))
