@@ -83,3 +83,16 @@ def test_the_prefilter_gives_the_alternations_answer():
                                            (c._ADMITS_WORK, c._ANY_WORK_LOW, c._WORK)):
             for lang in table:
                 assert admits(lang, low, padded) is (alternation[lang].search(low) is not None), (lang, text)
+
+
+def test_a_trie_finds_exactly_the_texts_holding_one_of_its_strings():
+    import random
+
+    words = ["a.b", "(x)", "\\z", "q?", "\nno", "a b", "#c", "[d]", "{2}", "^s", "$e", "p|q", "*+", "-x",
+             "é", "\U0001f644", "no", "nope", "abc"]
+    rx = re.compile(trie_pattern(words))
+    rnd = random.Random(3)
+    alphabet = "ab .()\\zq?\n#c[d]{2}^s$ep|*+-xéo\U0001f644n"
+    for _ in range(3000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randrange(0, 12)))
+        assert bool(rx.search(text)) is any(w in text for w in words), repr(text)

@@ -148,9 +148,16 @@ def overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b))
 
 
+# What a pattern (not VERBOSE, outside a character class) reads as syntax. re.escape escapes more
+# (spaces, "#", "-"…): harmless, but each escape costs the parser a call, and these tries are
+# compiled on every start.
+_REGEX_SYNTAX = frozenset("\\.^$*+?{}[]|()")
+
+
 def trie_pattern(strings: Iterable[str]) -> str:
     """One regular expression matching where any of ``strings`` occurs, as a trie: at each
-    position the engine tries one branch per distinct next character, not one per string."""
+    position the engine tries one branch per distinct next character, not one per string.
+    For a pattern compiled without re.VERBOSE."""
     root: dict[str, dict] = {}
     for s in strings:
         node = root
@@ -161,7 +168,7 @@ def trie_pattern(strings: Iterable[str]) -> str:
     def emit(node: dict[str, dict]) -> str:
         if "" in node:  # a string ends here: any longer one starting with it adds nothing
             return ""
-        alts = [re.escape(ch) + emit(node[ch]) for ch in sorted(node)]
+        alts = [("\\" + ch if ch in _REGEX_SYNTAX else ch) + emit(node[ch]) for ch in sorted(node)]
         return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
     return emit(root)
