@@ -96,3 +96,15 @@ def test_a_trie_finds_exactly_the_texts_holding_one_of_its_strings():
     for _ in range(3000):
         text = "".join(rnd.choice(alphabet) for _ in range(rnd.randrange(0, 12)))
         assert bool(rx.search(text)) is any(w in text for w in words), repr(text)
+
+
+def test_a_stale_table_is_ignored_and_the_alternations_answer_instead(monkeypatch):
+    from slowloop.observe import _cue_literals
+
+    monkeypatch.setattr(_cue_literals, "SOURCE", "stale")
+    assert c._load_literals() == {}
+    monkeypatch.setattr(c, "_LITERALS", {})
+    admits = c._Admits("cues", c._CUES, c._ANY_LOW)
+    for text in ("no, use pnpm", "now run the tests", "that's wrong", "perfect, thanks"):
+        low = text.lower()
+        assert admits("en", low, f"\n{low}\n") is (c._ANY_LOW["en"].search(low) is not None)
