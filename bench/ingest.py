@@ -12,6 +12,7 @@ Each measurement runs in its own child process so its peak RSS (ru_maxrss) is it
 
     python bench/ingest.py            # ~100 MB
     python bench/ingest.py --mb 20    # quicker
+    python bench/ingest.py --mb 20 --repeat 5   # each step's fastest of 5 runs (a busy machine)
 """
 
 from __future__ import annotations
@@ -94,14 +95,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=int, default=100)
     ap.add_argument("--format", choices=["claude-code", "codex"], default="claude-code")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run each step this many times (interleaved) and keep its fastest run")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.jsonl"
         size = build(path, args.mb, args.format)
-        rows = []
-        for mode in ("parse", "observe", "ingest"):
-            home = Path(tmp) / f"home-{mode}"
-            rows.append(run(mode, path, home))
+        best: dict[str, dict] = {}
+        for n in range(max(1, args.repeat)):
+            for mode in ("parse", "observe", "ingest"):
+                home = Path(tmp) / f"home-{mode}-{n}"  # a fresh ledger every time
+                r = run(mode, path, home)
+                if mode not in best or r["seconds"] < best[mode]["seconds"]:
+                    best[mode] = r
+        rows = [best[m] for m in ("parse", "observe", "ingest")]
         base = rows[0]["seconds"]
         print(f"transcript: {size / 1e6:.1f} MB ({args.format}), {rows[1]['turns']} turns")
         print("| step | seconds | MB/s | × bare parse | peak RSS (MB) |")

@@ -109,10 +109,13 @@ def shrink_for_storage(turn: Turn) -> Turn:
     return dataclasses.replace(turn, steps=tuple(steps)) if changed else turn
 
 
-def record_observed(store: Store, agent: str, ot: ObservedTurn) -> RecordResult:
-    """Write one observed turn (and what hangs off it) in one transaction."""
+def record_observed(store: Store, agent: str, ot: ObservedTurn, *,
+                    agent_id: int | None = None) -> RecordResult:
+    """Write one observed turn (and what hangs off it) in one transaction. ``agent_id``: the
+    agent's id when the caller already looked it up (a batch looks it up once)."""
     turn = ot.turn
-    agent_id = store.agent_id(agent)
+    if agent_id is None:
+        agent_id = store.agent_id(agent)
     key = turn.key()
     stored = shrink_for_storage(turn)
     data = stored.to_json()
@@ -153,8 +156,9 @@ def _record_batch(store: Store, agent: str, batch: list[ObservedTurn], summary: 
     if not batch:
         return
     with store.transaction():
+        agent_id = store.agent_id(agent)
         for ot in batch:
-            res = record_observed(store, agent, ot)
+            res = record_observed(store, agent, ot, agent_id=agent_id)
             summary.turns += 1
             setattr(summary, res.status, getattr(summary, res.status) + 1)
             if ot.score.reflect:

@@ -14,6 +14,9 @@ dependency-free tokenizer and stemmer used for lexical relevance and lexical sea
   has no idf to discount common words); :data:`SEARCH_STOPWORDS` is small, because BM25 already
   discounts common words and these are dropped only because OR-ing them matches most of the index.
 
+* **Tries.** :func:`trie_pattern` writes one regular expression that finds any of many strings
+  with one branch per next character, for the literal prefilters of the correction cues.
+
 Pure functions over text: no I/O.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 # -- character classes (bodies of ``[...]``) ----------------------------------------------------
@@ -142,3 +146,29 @@ def overlap(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     return len(a & b) / min(len(a), len(b))
+
+
+# What a pattern (not VERBOSE, outside a character class) reads as syntax. re.escape escapes more
+# (spaces, "#", "-"…): harmless, but each escape costs the parser a call, and these tries are
+# compiled on every start.
+_REGEX_SYNTAX = frozenset("\\.^$*+?{}[]|()")
+
+
+def trie_pattern(strings: Iterable[str]) -> str:
+    """One regular expression matching where any of ``strings`` occurs, as a trie: at each
+    position the engine tries one branch per distinct next character, not one per string.
+    For a pattern compiled without re.VERBOSE."""
+    root: dict[str, dict] = {}
+    for s in strings:
+        node = root
+        for ch in s:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        if "" in node:  # a string ends here: any longer one starting with it adds nothing
+            return ""
+        alts = [("\\" + ch if ch in _REGEX_SYNTAX else ch) + emit(node[ch]) for ch in sorted(node)]
+        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+    return emit(root)

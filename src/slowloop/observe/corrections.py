@@ -59,12 +59,13 @@ How it reads a message:
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from slowloop.markdown import strip_fenced
 from slowloop.observe.model import Correction
-from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN
+from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN, trie_pattern
 
 HEAD_CHARS = 600
 TAIL_CHARS = 300
@@ -73,16 +74,65 @@ LANGUAGES = ("en", "zh", "ja", "it", "pt", "fr", "es", "de")
 _I = re.IGNORECASE
 
 
-@dataclass(frozen=True)
+_CUE_FLAGS = _I | re.MULTILINE
+
+
 class _Cue:
-    rx: re.Pattern[str]
-    skip_in_question: bool = False  # "Is it wrong to…?" asks, it does not correct
-    blame: bool = False  # a bare "wrong" word: "the vendor's SDK returns the wrong timezone" blames the vendor
+    """One cue: its pattern, compiled the first time it is searched. The cues are searched one by
+    one only in a message their language's alternation (or its literals) admits, so most are never
+    compiled in a run; compiling all of them at import cost about 80 ms of every CLI start."""
+
+    __slots__ = ("pattern", "skip_in_question", "blame", "_rx", "_rx_low")
+
+    def __init__(self, pattern: str, skip_in_question: bool = False, blame: bool = False) -> None:
+        self.pattern = pattern
+        self.skip_in_question = skip_in_question  # "Is it wrong to…?" asks, it does not correct
+        # a bare "wrong" word: "the vendor's SDK returns the wrong timezone" blames the vendor
+        self.blame = blame
+        self._rx: re.Pattern[str] | None = None
+        self._rx_low: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        """The cue as matched against the message (case-insensitive)."""
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, _CUE_FLAGS)
+        return self._rx
+
+    @property
+    def rx_low(self) -> re.Pattern[str]:
+        """The cue as its language's lowercase alternation holds it (no IGNORECASE)."""
+        if self._rx_low is None:
+            self._rx_low = re.compile(self.pattern, re.MULTILINE)
+        return self._rx_low
 
 
 def _cues(*patterns: str, question: bool = False, blame: bool = False) -> tuple[_Cue, ...]:
     # MULTILINE: the sentences are matched joined by newlines, so "^" means "a sentence starts".
-    return tuple(_Cue(re.compile(p, _I | re.MULTILINE), question, blame) for p in patterns)
+    return tuple(_Cue(p, question, blame) for p in patterns)
+
+
+class _Lazy:
+    """A pattern compiled the first time it is used: for those only a message with a cue (or a
+    rare hint) ever needs, which most runs never compile."""
+
+    __slots__ = ("_pattern", "_flags", "_rx")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._rx: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self._pattern, self._flags)
+        return self._rx
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._get().search(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._get().finditer(text)
 
 
 # "No, that's all" / "nein, sonst nichts": the user closes the exchange, nothing is rejected.
@@ -448,6 +498,8 @@ _WORK_WORDS = {
 }
 _WORK_HINT = {lang: re.compile("|".join(re.escape(w) for w in words.split("|")))
               for lang, words in _WORK_WORDS.items()}
+# Any language's work word: most messages hold none, and then no language's hint is searched.
+_WORK_HINT_ANY = re.compile(trie_pattern(w for words in _WORK_WORDS.values() for w in words.split("|")))
 # Chinese and Japanese forms join their language's cues (only CJK text is ever tried against them).
 # The Latin-script forms are tried only when one of these words is in the message: each form needs
 # one of them to match, and a few substring tests cost far less than a scan with every form, on
@@ -461,8 +513,8 @@ _FORM_WORDS = tuple("""
 |n'utilise|arrête|mauvais|préfère|otra vez|pasamos|cambiamos|de ahora en adelante|dije|prefiero
 |sein, nicht|nochmal|basta|chega de|plus de|mehr|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
 |nimm|nutze|falsch|lieber""".replace("\n", "").split("|"))
-# one scan: every branch opens with a literal, so the engine skips ahead to a possible first letter
-_FORM_HINT = re.compile("|".join(re.escape(w) for w in _FORM_WORDS))
+# one scan, as a trie: at each position one branch per possible next letter, not one per word
+_FORM_HINT = re.compile(trie_pattern(_FORM_WORDS))
 
 # Two parts that each say little but together say "what you did is not what is required" (blind4):
 # a requirement and the agent's own doing in the same message ("the dates must be UTC, you're saving
@@ -486,30 +538,30 @@ _YOU_DID: dict[str, tuple[str, str]] = {
            r"\b(?:você|vc|tu) (?:colocou|pôs|usou|deixou|fez|escreveu|salvou|passou|retornou|mudou"
            r"|(?:tá|está) \w+ndo)\b"),
 }
-_PAIRS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
-    (re.compile(a, re.MULTILINE), re.compile(b, re.MULTILINE)) for a, b in _YOU_DID.values()) + (
-    (re.compile(r"\bfrom now on\b|\bgoing forward\b|\bchanged my mind\b|\binstead of\b|\bà partir de maintenant\b"
+_PAIRS: tuple[tuple[_Lazy, _Lazy], ...] = tuple(
+    (_Lazy(a, re.MULTILINE), _Lazy(b, re.MULTILINE)) for a, b in _YOU_DID.values()) + (
+    (_Lazy(r"\bfrom now on\b|\bgoing forward\b|\bchanged my mind\b|\binstead of\b|\bà partir de maintenant\b"
                 r"|\bdésormais\b|\bau lieu de\b|\bon passe à\b|\ba partir de ahora\b|\bde ahora en adelante\b"
                 r"|\ben (?:vez|lugar) de\b|\bcambié de (?:idea|opinión)\b|\bmudei de ideia\b|\ba partir de agora\b"
                 r"|\bem vez de\b|\bao invés de\b|\bd'ora in poi\b|\bda (?:ora|adesso) in poi\b|\bho cambiato idea\b"
                 r"|\binvece di\b|\bab (?:jetzt|sofort)\b|\bstattdessen\b|\bdoch lieber\b", re.MULTILINE),
-     re.compile(r"\bwhat you(?:'ve)? (?:just )?(?:did|done|wrote|written|made|added)\b|\byou(?:'ve)? just (?:wrote|written"
+     _Lazy(r"\bwhat you(?:'ve)? (?:just )?(?:did|done|wrote|written|made|added)\b|\byou(?:'ve)? just (?:wrote|written"
                 r"|did|done|made|added|created)\b|\bque tu viens d'|\b(?:que|lo que) acabas de\b"
                 r"|\bo que (?:você|vc) (?:acabou de |já )?(?:fez|escreveu)\b|\b(?:che|quello che) hai appena\b"
                 r"|\b(?:was|die|den|das) du (?:gerade|eben)\b", re.MULTILINE)),
-    (re.compile(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
+    (_Lazy(r"^(?:remove|drop|delete|get rid of|take out|togli|leva|rimuovi|elimina|enlève|retire|supprime|vire"
                 r"|quita|saca|borra|tira|apaga|arranca|entfern\w*|lösch\w*)\b", re.MULTILINE),
      # the house rule as it stands, not a change announced "now"
-     re.compile(r"(?:\bwe (?:use|test against)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste contre)\b"
+     _Lazy(r"(?:\bwe (?:use|test against)\b|\busiamo\b|\bqui si usa\b|\bon (?:utilise|teste contre)\b"
                 r"|\bwir (?:nutzen|verwenden|testen gegen|benutzen)\b|\b(?:usamos|probamos contra)\b|\ba gente (?:usa|testa)\b)"
                 r"(?![^\n]*\b(?:now|anymore|ahora|agora|maintenant|désormais|adesso|ora|jetzt|mehr)\b)", re.MULTILINE)),
-    (re.compile(r"[\U0001f644\U0001f926]"),
-     re.compile(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
+    (_Lazy(r"[\U0001f644\U0001f926]"),
+     _Lazy(r"\b(?:here|in this (?:repo|project|codebase)|ici|dans ce (?:repo|projet|dépôt)|chez nous|qui|in questo"
                 r" (?:repo|progetto)|aquí|en este (?:repo|proyecto)|aqui|nesse projeto|neste projeto|hier|bei uns)\b",
                 re.MULTILINE)),
 )
 # A message is tried against the pairs only when one of these is in it (a single literal scan).
-_PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
+_PAIR_HINT = re.compile(trie_pattern((
     "must|should|has to|have to|need to|needs to|supposed to|devono|deve|dovrebbe|vanno|bisogna|doit|devrait"
     "|faut|muss|müssen|soll|tiene que|tienen que|debe|hay que|tem que|têm que|tem de|precisa|just|viens d'|acabas de"
     "|acabou de|fez|escreveu|appena|gerade|eben|we use|we test|we always|we never|usiamo|si usa|on utilise|on teste"
@@ -517,7 +569,7 @@ _PAIR_HINT = re.compile("|".join(re.escape(w) for w in (
 
 
 # Praise in the message ("you did great work, it should also …") makes a pair a request, not a reproach.
-_PRAISE = re.compile(r"\b(?:good|great|nice|thanks|perfect|gute?|super|toll|danke|ottim\w*|perfett\w*|grazie|bravo"
+_PRAISE = _Lazy(r"\b(?:good|great|nice|thanks|perfect|gute?|super|toll|danke|ottim\w*|perfett\w*|grazie|bravo"
                      r"|bien|parfait|merci|genial|perfecto|gracias|bom|ótimo|perfeito|obrigad\w*)\b")
 
 
@@ -535,9 +587,9 @@ def _paired(low: str) -> str | None:
 
 # "Why did you use a dict here?" alone asks the agent to explain a choice; "Why did you use npm?
 # This repo uses yarn." or "Why did you delete the tests?" react to something done wrong.
-_WHY = re.compile(r"^\W*(?:why|perché|perchè|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
+_WHY = _Lazy(r"^\W*(?:why|perché|perchè|perche|por ?que|por qué|pourquoi|warum|wieso|weshalb"
                   r"|为什么|為什麼|なぜ|どうして|なんで)|(?:为什么|為什麼|なぜ|どうして|なんで)", _I)
-_CHOICE_VERB = re.compile(
+_CHOICE_VERB = _Lazy(
     r"\b(?:use|used|using|choose|chose|chosen|pick|picked|go with|went with|opt(?:ed)?|prefer(?:red)?"
     r"|decide|decided|usato|usi|usare|scelto|preferito|deciso|optato|usou|usa|usar|escolheu|optou"
     r"|preferiu|decidiu|choisi|utilisé|utilises|utiliser|pris|préféré|opté|décidé|usaste|usas"
@@ -545,7 +597,7 @@ _CHOICE_VERB = re.compile(
     r"|entschieden|nimmst|verwendest)\b|用|选|選|使っ|使う|選ん|採用", _I)
 
 
-_WHY_ANY = re.compile(r"\b(?:why|perch[éèe]|por ?qu[ée]|pourquoi|warum|wieso|weshalb)\b|为什么|為什麼|なぜ|どうして|なんで", _I)
+_WHY_ANY = _Lazy(r"\b(?:why|perch[éèe]|por ?qu[ée]|pourquoi|warum|wieso|weshalb)\b|为什么|為什麼|なぜ|どうして|なんで", _I)
 
 
 class _ChoiceQuestion:
@@ -598,7 +650,7 @@ _SENTENCE = re.compile(r"(?:[^.!?;\n\u3002\uff01\uff1f]|[.!?;](?=[^\s.!?;]))+"
 _LEAD_FILLER = re.compile(r"^(?:hmm+|um+|uh+|ok(?:ay)?|oh|ugh|well|so|wait|allora|bueno|bon|also"
                           r"|na ja|ebbene|olha|então)\b[,\s]*", _I)
 # The user blames themselves: whatever else the sentence says, it does not correct the agent.
-_GUARD = re.compile(
+_GUARD = _Lazy(
     r"\bi(?:'ve| have)? (?:gave|given|sent|told|pasted|used) you the wrong\b|\bmy (?:mistake|bad|fault)\b"
     r"|\bcolpa mia\b|\berrore mio\b|\bmi sono sbagliat|\bfoi mal\b|\berro meu\b|\bculpa minha\b"
     r"|\bme enganei\b|\bma faute\b|\bje me suis trompé|\bmon erreur\b|\bculpa mía\b"
@@ -618,12 +670,12 @@ _GUARD = re.compile(
     r"|bevor du (?:loslegst|anfängst|beginnst)|antes de (?:empezar|comenzar|começar)|在?开始之前|始める前に)", _I)
 # A "wrong" word whose subject is someone else ("the vendor's SDK returns the wrong timezone", "il
 # cliente ha sbagliato il formato") blames a third party, unless the sentence also names the agent.
-_THIRD_PARTY = re.compile(
+_THIRD_PARTY = _Lazy(
     r"\b(?:vendor'?s?|supplier|provider|third[- ]party|upstream|customer|client|gateway|sdk|fornitore|cliente"
     r"|fournisseur|prestataire|proveedor|fornecedor|zulieferer|anbieter|kunde|linter)\b|第三方|供应商|供應商|客户|客戶", _I)
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|tu|tuo|tua|ton|ta|tes|du|dein\w*|você|vc|seu|sua|tú|tus)\b|你", _I)
+_SECOND_PERSON = _Lazy(r"\b(?:you|your|yours|tu|tuo|tua|ton|ta|tes|du|dein\w*|você|vc|seu|sua|tú|tus)\b|你", _I)
 # "Why did you pick a deque? just curious, it's fine" asks for an explanation, explicitly.
-_JUST_CURIOUS = re.compile(
+_JUST_CURIOUS = _Lazy(
     r"\bjust curious\b|\bit'?s fine\b|\bfine as is\b|\bno need to change\b|\bchiedo solo\b|\bsolo per capire\b"
     r"|\bva bene così\b|\bpar curiosité\b|\bjuste (?:pour )?comprendre\b|\bc'est bien comme ça\b"
     r"|\bsolo por curiosidad\b|\bestá bien así\b|\bsó por curiosidade\b|\b(?:tá|está) bom assim\b|\bnur neugierig\b"
@@ -667,8 +719,7 @@ def detect_language(text: str) -> str | None:
 
 
 def _any_cue(cues: tuple[_Cue, ...], flags: int | None = None) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{c.rx.pattern})" for c in cues),
-                      cues[0].rx.flags if flags is None else flags)
+    return re.compile("|".join(f"(?:{c.pattern})" for c in cues), _CUE_FLAGS if flags is None else flags)
 
 
 class _PerLanguage(dict[str, re.Pattern[str]]):
@@ -723,19 +774,89 @@ _ANY_FORM_LOW = _PerLanguage(_FORMS, re.MULTILINE)
 _ANY_WORK_LOW = _PerLanguage(_WORK, re.MULTILINE)
 
 
+def source_hash(tables: dict[str, dict[str, tuple[str, ...]]]) -> str:
+    """Identifies the cue patterns a literal table was made from (table → language → patterns)."""
+    h = hashlib.sha256()
+    for name in sorted(tables):
+        for lang in sorted(tables[name]):
+            h.update(f"\0{name}\0{lang}\0".encode())
+            for p in tables[name][lang]:
+                h.update(p.encode("utf-8") + b"\0\1")
+    return h.hexdigest()[:32]
+
+
+def cue_patterns() -> dict[str, dict[str, tuple[str, ...]]]:
+    """table → language → its cue patterns, in order (what ``_cue_literals.py`` is made from)."""
+    return {name: {lang: tuple(c.pattern for c in cues) for lang, cues in table.items()}
+            for name, table in (("cues", _CUES), ("forms", _FORMS), ("work", _WORK))}
+
+
+def _load_literals() -> dict[str, dict[str, list]]:
+    """The literal table, when it was made from the cues as they are now; else empty (every
+    alternation is then searched as it is, only slower)."""
+    import json
+
+    from . import _cue_literals
+
+    if _cue_literals.SOURCE != source_hash(cue_patterns()):
+        return {}
+    table: dict[str, dict[str, list]] = json.loads(_cue_literals.DATA)
+    return table
+
+
+_LITERALS = _load_literals()
+
+
+class _Admits:
+    """Does any cue of a table's language match the lowercased message? The same answer as that
+    language's lowercase alternation (``_ANY_LOW`` …), found cheaply: a cue can only match a text
+    holding one of its literals (``literals.py``), so one search for all of them (a trie) rules
+    out nearly every message, and the few it lets through are tried only with the cues whose
+    literals they hold. Nothing is compiled for a message that holds no literal."""
+
+    def __init__(self, name: str, table: dict[str, tuple[_Cue, ...]],
+                 alternation: _PerLanguage) -> None:
+        self._table = table
+        self._alternation = alternation
+        self._literals = _LITERALS.get(name, {})
+        self._quick: dict[str, re.Pattern[str] | None] = {}
+
+    def __call__(self, lang: str, low: str, padded: str) -> bool:
+        entry = self._literals.get(lang)
+        if entry is None:
+            return self._alternation[lang].search(low) is not None
+        if lang not in self._quick:
+            self._quick[lang] = re.compile(entry[0]) if entry[0] is not None else None
+        quick = self._quick[lang]
+        if quick is not None and quick.search(padded) is None:
+            return False
+        for cue, lits in zip(self._table[lang], entry[1], strict=True):
+            if (lits is None or any(x in padded for x in lits)) and cue.rx_low.search(low):
+                return True
+        return False
+
+
 def _match(lang: str, joined: str, choice_question: _ChoiceQuestion, forms: bool = False,
-           low: str | None = None) -> str | None:
-    if not _script_can_match(lang, joined):
+           low: str | None = None, padded: str = "", script: bool | None = None,
+           work: bool = True) -> str | None:
+    """``script``: whether the message holds the language's script (None: find out); ``work``:
+    False when no language's work words are in the message (``_WORK_HINT_ANY``)."""
+    if not (_script_can_match(lang, joined) if script is None else script):
         return None
-    hit = _ANY_LOW[lang].search(low) if low is not None else _ANY[lang].search(joined)
+    hit = _ADMITS_CUE(lang, low, padded) if low is not None else _ANY[lang].search(joined)
     cue = _first(_CUES[lang], joined, choice_question) if hit else None
     if cue is None and forms and lang in _FORMS and (
-            _ANY_FORM_LOW[lang].search(low) if low is not None else _ANY_FORM[lang].search(joined)):
+            _ADMITS_FORM(lang, low, padded) if low is not None else _ANY_FORM[lang].search(joined)):
         cue = _first(_FORMS[lang], joined, choice_question)
-    if cue is None and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
-            _ANY_WORK_LOW[lang].search(low) if low is not None else _ANY_WORK[lang].search(joined)):
+    if cue is None and work and lang in _WORK and _WORK_HINT[lang].search(low if low is not None else joined.lower()) and (
+            _ADMITS_WORK(lang, low, padded) if low is not None else _ANY_WORK[lang].search(joined)):
         cue = _first(_WORK[lang], joined, choice_question)
     return cue
+
+
+_ADMITS_CUE = _Admits("cues", _CUES, _ANY_LOW)
+_ADMITS_FORM = _Admits("forms", _FORMS, _ANY_FORM_LOW)
+_ADMITS_WORK = _Admits("work", _WORK, _ANY_WORK_LOW)
 
 
 def _first(cues: tuple[_Cue, ...], joined: str, choice_question: _ChoiceQuestion) -> str | None:
@@ -785,6 +906,10 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
     forms = _FORM_HINT.search(lowered) is not None
     # a letter whose lowercase is longer ("İ"): scan as written
     low = lowered if len(lowered) == len(joined) else None
+    padded = f"\n{lowered}\n"  # ^ and $ of a cue stand for a newline in its literals
+    # each asked once per message, not once per language
+    cjk, latin = _HAS_CJK.search(joined) is not None, _HAS_LATIN.search(joined) is not None
+    work = _WORK_HINT_ANY.search(lowered) is not None
     order = [language] if language else []
     order += [lang for lang in ("en",) + LANGUAGES if lang not in order]
     seen: set[str] = set()
@@ -792,7 +917,8 @@ def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:
         if lang in seen:
             continue
         seen.add(lang)
-        cue = _match(lang, joined, choice_question, forms, low)
+        cue = _match(lang, joined, choice_question, forms, low, padded,
+                     cjk if lang in ("zh", "ja") else latin, work)
         if cue:
             return cue, lang
     cue = _paired(lowered)

@@ -54,14 +54,17 @@ TRANSIENT_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 
 # on big alternations: it tries every branch at every position. Every pattern below therefore
 # starts with a literal, which the engine finds with a fast substring scan, and the "words"
 # patterns run on a lower-cased copy of the text instead of with IGNORECASE. Word boundaries on
-# the left are checked by hand (a leading ``\b`` would cost the literal-prefix speed-up).
+# the left are checked by hand (a leading ``\b`` would cost the literal-prefix speed-up). Plain
+# words are not regexes at all: ``str.find`` finds them faster, and nothing is compiled at import.
 
 
 @dataclass(frozen=True)
 class _Rule:
-    rx: re.Pattern[str]
+    rx: re.Pattern[str] | None  # None: a plain word, found with str.find (no regex to compile or run)
     label: str | None = None  # None: the matched text is the label
     boundary: bool = True  # the match must not continue a word on its left
+    word: str = ""  # the plain word, when rx is None
+    open_right: bool = False  # the word must not continue on its right ([A-Za-z0-9])
 
 
 def _rules(*patterns: str, label: str | None = None, boundary: bool = True) -> tuple[_Rule, ...]:
@@ -69,7 +72,20 @@ def _rules(*patterns: str, label: str | None = None, boundary: bool = True) -> t
 
 
 def _lit(*words: str) -> tuple[_Rule, ...]:
-    return tuple(_Rule(re.compile(re.escape(w))) for w in words)
+    return tuple(_Rule(None, word=w) for w in words)
+
+
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _find(rule: _Rule, text: str, start: int = 0) -> int:
+    """Where a plain-word rule first matches from ``start`` as its regex would have (-1: nowhere)."""
+    w = rule.word
+    i = text.find(w, start)
+    if rule.open_right:  # the regex's (?![A-Za-z0-9]): on failure it tries the next position
+        while i != -1 and text[i + len(w):i + len(w) + 1] in _ASCII_ALNUM:
+            i = text.find(w, i + 1)
+    return i
 
 
 # --- transient: environment trouble (matched on the lower-cased text) ----------------------------
@@ -111,8 +127,7 @@ _TRANSIENT_CLASSES = (
 # No left boundary: a library's own subclass (botocore's EndpointConnectionError, httpx's
 # ConnectTimeout) ends with the family name.
 _TRANSIENT_CLASS: tuple[_Rule, ...] = tuple(
-    _Rule(re.compile(re.escape(name) + r"(?![A-Za-z0-9])"), boundary=False)
-    for name in _TRANSIENT_CLASSES)
+    _Rule(None, boundary=False, word=name, open_right=True) for name in _TRANSIENT_CLASSES)
 
 # --- real: the agent's own mistakes and hard refusals (lower-cased text) -------------------------
 _REAL_WORDS: tuple[_Rule, ...] = _lit(
@@ -231,6 +246,14 @@ def _starts_word(text: str, at: int) -> bool:
 def _scan(rules: tuple[_Rule, ...], text: str, kind: ErrorKind, strength: int,
           out: list[_Evidence]) -> None:
     for rule in rules:
+        if rule.rx is None:
+            i = _find(rule, text) if rule.open_right else text.find(rule.word)
+            while i != -1:
+                if not rule.boundary or _starts_word(text, i):
+                    out.append(_Evidence(kind, rule.label or rule.word.strip()[:40], i, strength))
+                    break
+                i = _find(rule, text, i + len(rule.word))  # finditer goes on after the match
+            continue
         for m in rule.rx.finditer(text):
             if rule.boundary and not _starts_word(text, m.start()):
                 continue
@@ -281,9 +304,9 @@ def _test_failure(text: str) -> _Evidence | None:
                  if line.startswith("ERROR") else "go test FAIL")
         return _Evidence("real", label, m.start(), 2)
     for rule in _TEST_ANYWHERE:
-        m = rule.rx.search(text)
-        if m:
-            return _Evidence("real", m.group(0), m.start(), 2)
+        i = _find(rule, text)
+        if i != -1:
+            return _Evidence("real", rule.word, i, 2)
     for m in _FAILED_WORD.finditer(text):
         start, line = _line_at(text, m.start())
         if _FAILED_SUMMARY.match(line.strip()):

@@ -16,12 +16,9 @@ from typing import Any, Literal, Protocol
 from ..errors import DataError, UserError
 from .anthropic import AnthropicAdapter
 from .claude_code import ClaudeCodeAdapter
-from .codex import CodexAdapter
 from .common import TurnBuilder
 from .detect import FORMATS, SUPPORTED, Format, classify_document, classify_messages, sniff
-from .gemini import GeminiAdapter
 from .model import ParseProblem, ParseReport, Step, ToolCall, ToolResult, Turn
-from .openai import OpenAIAdapter
 
 __all__ = ["iter_turns", "turns_from_messages", "detect_format", "Turn", "Step", "ToolCall",
            "ToolResult", "ParseProblem", "ParseReport", "FORMATS"]
@@ -36,9 +33,29 @@ class _Adapter(Protocol):
     def finish(self) -> Turn | None: ...
 
 
+def _openai(b: TurnBuilder) -> _Adapter:
+    from .openai import OpenAIAdapter
+
+    return OpenAIAdapter(b)
+
+
+def _codex(b: TurnBuilder) -> _Adapter:
+    from .codex import CodexAdapter
+
+    return CodexAdapter(b)
+
+
+def _gemini(b: TurnBuilder) -> _Adapter:
+    from .gemini import GeminiAdapter
+
+    return GeminiAdapter(b)
+
+
+# The formats not read on every start are imported when first read (every import is compiled anew
+# where no bytecode cache is kept).
 _ADAPTERS: dict[Format, Callable[[TurnBuilder], _Adapter]] = {
-    "openai": OpenAIAdapter, "anthropic": AnthropicAdapter, "claude-code": ClaudeCodeAdapter,
-    "codex": CodexAdapter, "gemini": GeminiAdapter}
+    "openai": _openai, "anthropic": AnthropicAdapter, "claude-code": ClaudeCodeAdapter,
+    "codex": _codex, "gemini": _gemini}
 MessageFormat = Literal["openai", "anthropic"]
 
 
