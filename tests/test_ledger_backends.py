@@ -392,3 +392,23 @@ def test_a_sqlite_ledger_copied_to_postgresql_carries_on_there(postgres_url, slo
     again = subprocess.run([sys.executable, "-m", "slowloop", "ledger", "copy", "--to", postgres_url],
                            capture_output=True, text=True, env={**os.environ})
     assert again.returncode != 0 and "is not empty" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_doctor_on_a_shared_ledger_checks_the_server_and_the_clocks(postgres_url, slowloop_home,
+                                                                   monkeypatch):
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+    from slowloop.store.postgres import PostgresStore
+
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    with Store(home=slowloop_home) as store:
+        assert abs(store.clock_skew() or 0) < 5  # the same machine's clock
+    assert CliRunner().invoke(cli, ["doctor"]).exit_code == 0
+    monkeypatch.setattr(PostgresStore, "clock_skew", lambda self: 95.0)
+    r = CliRunner().invoke(cli, ["doctor", "--json"])
+    assert "clock is 95 s behind the ledger server's" in r.output
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", f"postgresql://me@/gone?host={slowloop_home}/nothing")
+    r = subprocess.run([sys.executable, "-m", "slowloop", "doctor"], capture_output=True, text=True,
+                       env={**os.environ})
+    assert r.returncode == 3 and "pg_isready" in r.stdout + r.stderr and "slowloop.db" not in r.stdout

@@ -54,6 +54,13 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                              "severity": severity, "message": message})
         findings.extend({"agent": agent, **f} for f in _not_utf8(root / agent))
     findings.extend(_install_findings(app.home, names if agents else None))
+    skew = app.store.clock_skew()
+    if skew is not None and abs(skew) > CLOCK_SKEW_WARN:
+        findings.append({"agent": None, "path": app.store.where, "line": None, "severity": "warning",
+                         "message": f"this machine's clock is {abs(skew):.0f} s "
+                                    f"{'behind' if skew > 0 else 'ahead of'} the ledger server's: "
+                                    "leases and the dirty gate compare times written by different "
+                                    "machines; keep the clocks in sync (NTP)"})
     from ..sync import CONFLICT_BEGIN
 
     for agent in names:
@@ -113,24 +120,38 @@ def _install_findings(home, only: list[str] | None) -> list[dict]:
     return out
 
 
+#: seconds between this machine's clock and a shared ledger server's before doctor warns
+CLOCK_SKEW_WARN = 30.0
+
+
 def _check_ledger(app, as_json: bool) -> None:
-    """The ledger first: every other check records into it. Damaged → say how to recover, exit 3."""
+    """The ledger first: every other check records into it. Damaged or out of reach → say how to
+    recover, exit 3."""
     import sqlite3
 
+    from ..config import redact_url
     from ..errors import DataError
-    from ..store.db import RECOVERY
+    from ..store.db import RECOVERY, database_url
 
+    url = database_url(app.home)
+    default_where = redact_url(url) if url else "slowloop.db"
     try:
         problems = app.store.integrity()
         where = app.store.where
     except DataError as exc:
-        problems, where = [exc.message], exc.path or "slowloop.db"
+        problems, where = [exc.message], exc.path or default_where
     except sqlite3.DatabaseError as exc:
-        problems, where = [str(exc)], "slowloop.db"
+        problems, where = [str(exc)], default_where
     if not problems:
         return
+    if url:
+        from ..store.postgres import PostgresStore
+
+        what, recovery = "the ledger cannot be used", PostgresStore.recovery
+    else:
+        what, recovery = "the ledger is damaged", RECOVERY
     finding = {"agent": None, "path": where, "line": None, "severity": "error",
-               "message": f"the ledger is damaged ({'; '.join(problems[:3])}). To recover: {RECOVERY}"}
+               "message": f"{what} ({'; '.join(problems[:3])}). To recover: {recovery}"}
     if as_json:
         echo_json([finding])
     else:

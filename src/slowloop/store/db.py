@@ -112,6 +112,8 @@ class Store:
     backend: str = ""
     #: whether several machines may share this ledger (then a file path alone names no file)
     shared: bool = False
+    #: what to do when :meth:`integrity` finds the ledger damaged
+    recovery: str = RECOVERY
 
     def __new__(cls, path: Path | None = None, *, home: Path | None = None, url: str | None = None):
         if cls is Store:
@@ -148,6 +150,11 @@ class Store:
 
     def restart_ids(self) -> None:
         """After rows were inserted with their ids given: new rows get ids past the largest."""
+
+    def clock_skew(self) -> float | None:
+        """Seconds this machine's clock is behind the database server's (None: the same machine).
+        Leases and the dirty gate compare times written by different machines."""
+        return None
 
     def integrity(self, limit: int = 10) -> list[str]:
         raise NotImplementedError

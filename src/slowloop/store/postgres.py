@@ -170,6 +170,9 @@ class PostgresStore(Store):
     what = "the PostgreSQL ledger"
     backend = "postgresql"
     shared = True
+    recovery = ("check that the server is up (pg_isready) and that SLOWLOOP_DATABASE_URL names the "
+                "right database; a schema newer than this slowloop needs `pip install -U slowloop` "
+                "here; damaged data is the server's to restore from its backups")
 
     def __init__(self, path: Path | None = None, *, home: Path | None = None,
                  url: str | None = None) -> None:
@@ -260,6 +263,13 @@ class PostgresStore(Store):
     @property
     def where(self) -> str:
         return self.path
+
+    def clock_skew(self) -> float | None:
+        import time
+
+        t0 = time.time()
+        server = float(self.query("SELECT EXTRACT(EPOCH FROM clock_timestamp())")[0][0])
+        return server - (t0 + time.time()) / 2
 
     def restart_ids(self) -> None:
         for table in sorted(_ID_TABLES):
