@@ -412,3 +412,44 @@ def test_doctor_on_a_shared_ledger_checks_the_server_and_the_clocks(postgres_url
     r = subprocess.run([sys.executable, "-m", "slowloop", "doctor"], capture_output=True, text=True,
                        env={**os.environ})
     assert r.returncode == 3 and "pg_isready" in r.stdout + r.stderr and "slowloop.db" not in r.stdout
+
+
+def test_two_daemons_keep_their_own_cycles_and_caps_and_share_the_due_agents(postgres_url, tmp_path):
+    agents = [f"team{i}" for i in range(12)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
+    env.update(SLOWLOOP_DATABASE_URL=postgres_url, SLOWLOOP_REFLECT__AUTO="false",
+               SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE="3")
+    homes = [tmp_path / "worker-a", tmp_path / "worker-b"]
+    for i, name in enumerate(agents):
+        t = tmp_path / f"t{i}.jsonl"
+        _transcript(t, 100 + i)
+        run = subprocess.run([sys.executable, "-m", "slowloop", "ingest", str(t), "--agent", name],
+                             env={**env, "SLOWLOOP_HOME": str(homes[i % 2])}, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+
+    def reflected() -> list[str]:
+        with Store(home=tmp_path, url=postgres_url) as store:
+            return [r[0] for r in store.query("SELECT a.name FROM reflections r JOIN agents a "
+                                              "ON a.id = r.agent_id ORDER BY r.id")]
+
+    daemons = [subprocess.Popen([sys.executable, "-m", "slowloop", "daemon", "--poll", "0.2"],
+                                env={**env, "SLOWLOOP_HOME": str(h)}, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for h in homes]
+    try:
+        deadline = time.monotonic() + 120
+        while len(reflected()) < 6 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.5)  # a worker past its cap waits for its next cycle (12 h away)
+        done = reflected()
+    finally:
+        for d in daemons:
+            d.send_signal(signal.SIGTERM)
+        outs = [d.communicate(timeout=60) for d in daemons]
+    assert all(d.returncode == 0 for d in daemons), [o[1][-800:] for o in outs]
+    # one cycle each, 3 agents each (the cap is per worker), 6 different agents, none twice
+    assert len(done) == 6 and len(set(done)) == 6, done
+    learned = {h.name: {p.parent.name for p in (h / "agents").glob("*/memo.md")} for h in homes}
+    assert [len(v) for v in learned.values()] == [3, 3] and not learned["worker-a"] & learned["worker-b"]
+    with Store(home=tmp_path, url=postgres_url) as store:
+        marks = store.query("SELECT key FROM meta WHERE key LIKE 'scheduler.last_cycle_at:%'")
+        assert len(marks) == 2  # each worker its own cycle mark (host and home)
