@@ -366,3 +366,41 @@ def test_agents_and_schedule_show_the_same_pending_score_after_an_edit(slowloop_
     assert agents["web"]["pending_edits"] == sched["web"]["pending_edits"] == 1
     text = runner.invoke(cli, ["agents"]).stdout
     assert "0.9" in text.splitlines()[1]
+
+
+# -- the pass over a fleet reads only the agents that may be dirty -------------------------------
+
+def test_the_fleet_pass_plans_exactly_what_a_status_of_every_agent_would(fc, store, cfg):
+    from slowloop.reflect.scheduler import all_statuses, plan_cycle
+
+    # every kind of agent the dirty gate tells apart, at several moments
+    record_turn(store, "never-reflected", signals=("user_correction",))
+    record_turn(store, "clean", signals=("user_correction",))
+    reflected(store, "clean")
+    record_turn(store, "new-after", signals=("user_correction",))
+    reflected(store, "new-after")
+    fc.advance(5 * 3600)
+    record_turn(store, "new-after", signals=("user_correction",), session="s2")
+    record_turn(store, "grown", signals=("user_correction",), index=0, started_at="2026-11-01T09:00:00Z")
+    reflected(store, "grown")
+    fc.advance(5 * 3600)
+    record_turn(store, "grown", signals=("user_correction", "complex_task"), index=0,
+                started_at="2026-11-01T09:00:00Z")  # the same turn, grown after the reflection
+    record_turn(store, "edited", signals=())
+    fc.advance(60)
+    reflected(store, "edited")
+    fc.advance(3600)
+    add_edit(store, "edited")  # nothing new but a person's edit of a skill
+    record_turn(store, "cooling", signals=("user_correction",))
+    reflected(store, "cooling")
+    record_turn(store, "cooling", signals=("user_correction",), session="s3")
+    record_turn(store, "below-threshold", signals=("complex_task",))
+    for moment in (0, 3 * 3600, 8 * 24 * 3600):
+        fc.advance(moment)
+        planned = plan_cycle(store, cfg, limit=None)
+        every = sorted((s for s in all_statuses(store, cfg) if s.due),
+                       key=lambda s: (-s.pending_score,
+                                      clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
+        assert [(s.agent, s.pending_score, s.reasons) for s in planned] == \
+               [(s.agent, s.pending_score, s.reasons) for s in every]
+    assert {s.agent for s in planned} >= {"never-reflected", "new-after", "grown", "edited"}

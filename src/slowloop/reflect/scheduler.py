@@ -278,7 +278,10 @@ def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
     ``scheduler.max_agents_per_cycle`` (``limit``: another cap; None: every due agent)."""
     t = clock.now() if now is None else now
     names = list(agents) if agents is not None else None
-    due = [s for s in _statuses(store, cfg, t, names) if s.due]
+    # Only an agent with something new can be due (the dirty gate always applies): one query
+    # finds them, and the pass reads the pending work of those alone, not of the whole fleet.
+    candidates = ledger.maybe_dirty_agents(store) if names is None else None
+    due = [s for s in _statuses(store, cfg, t, names, only_ids=candidates) if s.due]
     # Ties go to the agent that waited longest (never reflected first), then by name: stable.
     due.sort(key=lambda s: (-s.pending_score,
                             clock.parse_iso(s.last_reflected_at) or float("-inf"), s.agent))
@@ -293,11 +296,14 @@ def all_statuses(store: Store, cfg: Config, *, now: float | None = None) -> list
     return _statuses(store, cfg, t)
 
 
-def _statuses(store: Store, cfg: Config, t: float, names: list[str] | None = None
-              ) -> list[AgentSchedule]:
-    """The schedule of the named agents (default: all, in name order), read for all of them at
-    once: a pass over thousands of agents is a few queries, not a few per agent."""
+def _statuses(store: Store, cfg: Config, t: float, names: list[str] | None = None,
+              only_ids: set[int] | None = None) -> list[AgentSchedule]:
+    """The schedule of the named agents (default: all, in name order; ``only_ids``: of those
+    agents only), read for all of them at once: a pass over thousands of agents is a few
+    queries, not a few per agent."""
     rows = store.agents()
+    if only_ids is not None:
+        rows = [r for r in rows if int(r["id"]) in only_ids]
     if names is not None:
         by_name = {r["name"]: r for r in rows}
         for n in names:

@@ -71,6 +71,21 @@ def set_last_attempt(store: Store, agent_id: int, at: str) -> None:
         db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (at, agent_id))
 
 
+def maybe_dirty_agents(store: Store) -> set[int]:
+    """The ids of agents that may have something new for a reflection — a turn past the
+    watermark, a turn or an edit from the second of the last reflection on (a superset: the
+    scheduler compares exact times) — in one query, so a pass over a fleet reads the pending
+    work of these agents only. An agent left out is clean."""
+    since = "substr(a.last_reflected_at, 1, 19)"
+    return {int(r[0]) for r in store.query(
+        "SELECT a.id FROM agents a WHERE "
+        "EXISTS (SELECT 1 FROM turns t WHERE t.agent_id = a.id AND t.id > a.last_seen_turn_id) "
+        f"OR (a.last_reflected_at IS NOT NULL AND EXISTS (SELECT 1 FROM turns t WHERE "
+        f"t.agent_id = a.id AND t.updated_at >= {since})) "
+        "OR EXISTS (SELECT 1 FROM edits e WHERE e.agent_id = a.id AND "
+        f"(a.last_reflected_at IS NULL OR e.at >= {since}))")}
+
+
 def turn_counts(store: Store) -> dict[int, tuple[int, str | None]]:
     """agent id → (turns recorded, when the last one was recorded), for every agent with turns."""
     return {int(r["agent_id"]): (int(r["turns"]), r["last_turn_at"]) for r in store.query(
