@@ -278,9 +278,12 @@ def plan_cycle(store: Store, cfg: Config, *, now: float | None = None,
     ``scheduler.max_agents_per_cycle`` (``limit``: another cap; None: every due agent)."""
     t = clock.now() if now is None else now
     names = list(agents) if agents is not None else None
-    # Only an agent with something new can be due (the dirty gate always applies): one query
-    # finds them, and the pass reads the pending work of those alone, not of the whole fleet.
-    candidates = ledger.maybe_dirty_agents(store) if names is None else None
+    # Only an agent with something worth reflecting on, or forced and with anything new, can be
+    # due: one query finds them, and the pass reads the pending work of those alone, not of the
+    # whole fleet (most agents of a fleet are clean or below the threshold at any moment).
+    candidates = (ledger.maybe_due_agents(
+        store, forced_before=clock.iso(t - cfg.scheduler.force_after.seconds + 1))
+        if names is None else None)
     due = [s for s in _statuses(store, cfg, t, names, only_ids=candidates) if s.due]
     # Ties go to the agent that waited longest (never reflected first), then by name: stable.
     due.sort(key=lambda s: (-s.pending_score,

@@ -71,19 +71,25 @@ def set_last_attempt(store: Store, agent_id: int, at: str) -> None:
         db.execute("UPDATE agents SET last_attempt_at = ? WHERE id = ?", (at, agent_id))
 
 
-def maybe_dirty_agents(store: Store) -> set[int]:
-    """The ids of agents that may have something new for a reflection — a turn past the
-    watermark, a turn or an edit from the second of the last reflection on (a superset: the
-    scheduler compares exact times) — in one query, so a pass over a fleet reads the pending
-    work of these agents only. An agent left out is clean."""
+def maybe_due_agents(store: Store, *, forced_before: str) -> set[int]:
+    """The ids of the agents a reflection may be due for, in one query — a superset the scheduler
+    then judges exactly (times compared to the second, cooldowns not looked at), so a pass over a
+    fleet reads the pending work of these agents only. An agent left out is not due: it has
+    nothing new, or only new turns below the threshold and no person's edit, and it was reflected
+    on (or first seen) after ``forced_before`` (an ISO time: older ones are forced when dirty).
+    """
     since = "substr(a.last_reflected_at, 1, 19)"
+    new = "t.id > a.last_seen_turn_id"
+    grown = f"(a.last_reflected_at IS NOT NULL AND t.updated_at >= {since})"
+    edit = ("EXISTS (SELECT 1 FROM edits e WHERE e.agent_id = a.id AND "
+            f"(a.last_reflected_at IS NULL OR e.at >= {since}))")
     return {int(r[0]) for r in store.query(
         "SELECT a.id FROM agents a WHERE "
-        "EXISTS (SELECT 1 FROM turns t WHERE t.agent_id = a.id AND t.id > a.last_seen_turn_id) "
-        f"OR (a.last_reflected_at IS NOT NULL AND EXISTS (SELECT 1 FROM turns t WHERE "
-        f"t.agent_id = a.id AND t.updated_at >= {since})) "
-        "OR EXISTS (SELECT 1 FROM edits e WHERE e.agent_id = a.id AND "
-        f"(a.last_reflected_at IS NULL OR e.at >= {since}))")}
+        f"EXISTS (SELECT 1 FROM turns t WHERE t.agent_id = a.id AND t.reflect = 1 AND ({new} OR {grown})) "
+        f"OR {edit} "
+        "OR (substr(COALESCE(a.last_reflected_at, a.created_at), 1, 19) <= ? AND "
+        f"EXISTS (SELECT 1 FROM turns t WHERE t.agent_id = a.id AND ({new} OR {grown})))",
+        (forced_before[:19],))}
 
 
 def turn_counts(store: Store) -> dict[int, tuple[int, str | None]]:
