@@ -27,7 +27,7 @@ from .actions import Action, Parsed, Rejection, parse_output
 from .apply import apply_reflection, recover
 from .bundle import build_bundle
 from .distill import TurnEvidence, distill
-from .lease import agent_lease
+from .lease import agent_lease, agent_lease_name, current
 from .prompt import build_prompt
 from .scheduler import agent_status, mark_cycle, pending, plan_cycle
 from .validate import check_content
@@ -434,6 +434,11 @@ def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: li
         for name in [a.agent for a in plan_cycle(store, cfg, agents=agents, limit=None) if a.due]:
             if worked >= cap:
                 break
+            holder = current(store, agent_lease_name(name))
+            if holder is not None:  # another worker has it: one read, not a status and a try
+                outcomes.append(ReflectionOutcome(agent=name, status="locked",
+                                                  reason=f"being reflected on by {holder.describe()}"))
+                continue
             try:
                 outcome = reflect_agent(name, home=home, store=store, cfg=cfg, provider=provider,
                                         dry_run=dry_run, on_event=on_event)
