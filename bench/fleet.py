@@ -25,7 +25,7 @@ database at once; agents reflected per second, and a check that no agent was ref
 
 PostgreSQL: --database-url URL uses that server (the bench creates and drops its own databases
 there, slowloop_bench_*: the URL's role needs CREATEDB); without it the bench starts a throw-away
-server (bench/pgserver.py) and stops it after, or skips PostgreSQL saying why.
+server (tests/pgserver.py) and stops it after, or skips PostgreSQL saying why.
 
     python bench/fleet.py                  # 10,000 agents, both databases
     python bench/fleet.py --agents 1000    # a smoke run, about a minute (100 due agents)
@@ -48,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))  # pgserver: the throw-away PostgreSQL the tests use too
 
 PLAIN = [{"role": "user", "content": "add a date library"},
          {"role": "assistant", "content": "Added it."}]

@@ -1,10 +1,11 @@
-"""A throw-away PostgreSQL server for the benches (the way tests/pg_server.py starts one, no pytest).
+"""A throw-away PostgreSQL server, for the tests (``pg_server.py`` wraps it in fixtures) and the
+benches (``bench/fleet.py``); no pytest here.
 
 ``throwaway_server()`` runs ``initdb`` into a temporary folder and ``pg_ctl start`` on a Unix
 socket there (no TCP port), as the ``postgres`` user when run as root (PostgreSQL refuses root),
-and stops it and removes the folder after. Durability is off (fsync, synchronous_commit): it is a
-bench server, so the figures are the database's work, not the disk's flushes — the SQLite ledger
-runs with its own defaults (WAL, synchronous=NORMAL), see docs/scale.md.
+and stops it and removes the folder after. Durability is off (fsync, synchronous_commit): a test
+or bench server, so the figures are the database's work, not the disk's flushes — the SQLite
+ledger runs with its own defaults (WAL, synchronous=NORMAL), see docs/scale.md.
 
 ``missing()`` says why PostgreSQL cannot be benched here (no initdb/pg_ctl, no psycopg), or "".
 ``fresh_database(admin_url, name)`` creates an empty database and returns its URL.
@@ -69,7 +70,7 @@ def throwaway_server() -> Iterator[str]:
             raise Unavailable("running as root and there is no 'postgres' user to run the "
                               "server as") from None
         owner = "postgres"
-    root = Path(tempfile.mkdtemp(prefix="slowloop-bench-pg-"))
+    root = Path(tempfile.mkdtemp(prefix="slowloop-pg-"))
     data = root / "data"
     if owner:
         shutil.chown(root, owner)
@@ -78,7 +79,7 @@ def throwaway_server() -> Iterator[str]:
                                   "--no-sync", "-E", "UTF8", "--locale=C"], owner),
                        check=True, capture_output=True, text=True)
         opts = (f"-k {root} -c listen_addresses='' -c fsync=off -c full_page_writes=off "
-                "-c synchronous_commit=off -c max_connections=100")
+                "-c synchronous_commit=off -c max_connections=200")
         subprocess.run(_as_owner([pg_ctl, "-D", str(data), "-o", opts, "-l", str(root / "log"),
                                   "-w", "-t", "60", "start"], owner),
                        check=True, capture_output=True, text=True)
@@ -110,7 +111,7 @@ def fresh_database(admin_url: str, name: str) -> str:
             admin.execute(f"CREATE DATABASE {name}")
     except psycopg.Error as exc:
         first = str(exc).strip().splitlines()[0]
-        raise SystemExit(f"cannot create the bench database {name} on the PostgreSQL server: "
+        raise SystemExit(f"cannot create the database {name} on the PostgreSQL server: "
                          f"{first} (is the server reachable, and may the URL's role create "
                          "databases?)") from None
     return with_database(admin_url, name)
