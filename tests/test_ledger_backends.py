@@ -404,10 +404,14 @@ def test_doctor_on_a_shared_ledger_checks_the_server_and_the_clocks(postgres_url
     monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
     with Store(home=slowloop_home) as store:
         assert abs(store.clock_skew() or 0) < 5  # the same machine's clock
-    assert CliRunner().invoke(cli, ["doctor"]).exit_code == 0
+        assert store.transport() == "unix socket"
+    r = CliRunner().invoke(cli, ["doctor"])
+    assert r.exit_code == 0 and "0 warning(s)" in r.output
     monkeypatch.setattr(PostgresStore, "clock_skew", lambda self: 95.0)
+    monkeypatch.setattr(PostgresStore, "transport", lambda self: "plaintext")
     r = CliRunner().invoke(cli, ["doctor", "--json"])
     assert "clock is 95 s behind the ledger server's" in r.output
+    assert "not encrypted" in r.output and "sslmode=verify-full" in r.output
     monkeypatch.setenv("SLOWLOOP_DATABASE_URL", f"postgresql://me@/gone?host={slowloop_home}/nothing")
     r = subprocess.run([sys.executable, "-m", "slowloop", "doctor"], capture_output=True, text=True,
                        env={**os.environ})

@@ -54,6 +54,11 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                              "severity": severity, "message": message})
         findings.extend({"agent": agent, **f} for f in _not_utf8(root / agent))
     findings.extend(_install_findings(app.home, names if agents else None))
+    if app.store.transport() == "plaintext":
+        findings.append({"agent": None, "path": app.store.where, "line": None, "severity": "warning",
+                         "message": "the connection to the ledger's server is not encrypted: every "
+                                    "recorded turn crosses the network in clear; add "
+                                    "?sslmode=verify-full (or require) to SLOWLOOP_DATABASE_URL"})
     skew = app.store.clock_skew()
     if skew is not None and abs(skew) > CLOCK_SKEW_WARN:
         findings.append({"agent": None, "path": app.store.where, "line": None, "severity": "warning",

@@ -35,13 +35,15 @@ def status(as_json: bool) -> None:
     from ..store.copy import row_counts
 
     store = get_app().store
-    out = {"backend": store.backend, "where": store.where, "schema_version": store.schema_version,
-           "problems": store.integrity(), "rows": row_counts(store)}
+    out = {"backend": store.backend, "where": store.where, "transport": store.transport(),
+           "schema_version": store.schema_version, "problems": store.integrity(),
+           "rows": row_counts(store)}
     if as_json:
         echo_json(out)
         return
     kind = "PostgreSQL" if store.backend == "postgresql" else "SQLite"
-    click.echo(f"{kind} at {out['where']} (schema version {out['schema_version']}): "
+    click.echo(f"{kind} at {out['where']} over {out['transport']} (schema version "
+               f"{out['schema_version']}): "
                + ("sound" if not out["problems"] else "DAMAGED: " + "; ".join(out["problems"])))
     click.echo("  " + ", ".join(f"{n} {t}" for t, n in out["rows"].items()))
 

@@ -151,6 +151,11 @@ class Store:
     def restart_ids(self) -> None:
         """After rows were inserted with their ids given: new rows get ids past the largest."""
 
+    def transport(self) -> str:
+        """How this process reaches the ledger: ``"file"``, ``"unix socket"``, ``"tls"``, or
+        ``"plaintext"`` (turns crossing the network unencrypted)."""
+        return "file"
+
     def clock_skew(self) -> float | None:
         """Seconds this machine's clock is behind the database server's (None: the same machine).
         Leases and the dirty gate compare times written by different machines."""

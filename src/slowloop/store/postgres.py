@@ -264,6 +264,11 @@ class PostgresStore(Store):
     def where(self) -> str:
         return self.path
 
+    def transport(self) -> str:
+        if self.conn.info.host.startswith("/"):
+            return "unix socket"
+        return "tls" if self.conn.pgconn.ssl_in_use else "plaintext"
+
     def clock_skew(self) -> float | None:
         import time
 
