@@ -28,10 +28,10 @@ def main() -> None:
         from slowloop.config import load_config
         from slowloop.memo import Memo
         from slowloop.skills import SkillLibrary
-        from slowloop.store import Store
+        from slowloop.store import open_store
 
         config = load_config(home).with_overrides(skills={"max_count": args.skills + 10})
-        store = Store(home=home)
+        store = open_store(home=home)
         lib = SkillLibrary(home=home, store=store, config=config)
         topics = ["report", "deploy", "invoice", "migration", "review", "backup", "email", "csv",
                   "dashboard", "ticket"]

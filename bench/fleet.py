@@ -65,13 +65,13 @@ def record(home: Path, names: list[str], turns: int, worthy_every: int,
     from slowloop.config import load_config
     from slowloop.ingest import record_observed
     from slowloop.observe.observe import observe_and_score
-    from slowloop.store import Store
+    from slowloop.store import open_store
     from slowloop.transcripts import turns_from_messages
 
     cfg = load_config(home)
     base = {False: turns_from_messages(PLAIN), True: turns_from_messages(CORRECTED)}
     written, in_tx, waited = 0, 0.0, 0.0
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         if start_at:
             time.sleep(max(0.0, start_at - time.time()))
         started = time.time()
@@ -93,9 +93,9 @@ def record(home: Path, names: list[str], turns: int, worthy_every: int,
 
 def ledger_size(home: Path) -> float:
     """Bytes the ledger takes: SQLite's file and its WAL, or the PostgreSQL database."""
-    from slowloop.store import Store
+    from slowloop.store import open_store
 
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         if store.backend == "postgresql":
             return float(store.query("SELECT pg_database_size(current_database())")[0][0])
     files = [home / "slowloop.db", home / "slowloop.db-wal"]
@@ -107,13 +107,13 @@ def measure(home: Path, agents: int, turns: int, worthy: int) -> dict:
     from slowloop.config import load_config
     from slowloop.reflect.cycle import run_cycle
     from slowloop.reflect.scheduler import all_statuses, plan_cycle
-    from slowloop.store import Store
+    from slowloop.store import open_store
 
     out: dict = {"empty_bytes": ledger_size(home)}  # opening migrates
     rec = record(home, [f"agent-{i:05d}" for i in range(agents)], turns, worthy)
     out["built_s"] = rec["ended"] - rec["started"]
     cfg = load_config(home)
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         out["turns"] = int(store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"])
         out["plan_s"], out["status_s"] = float("inf"), float("inf")
         for _ in range(3):  # the best of three: the machine is shared
@@ -210,7 +210,7 @@ class Ledgers:
     def migrate(self, home: Path, url: str | None) -> None:
         """Open the ledger once so its schema exists before processes race to it."""
         subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                        "from slowloop.store import Store; Store().close()", str(ROOT / "src")],
+                        "from slowloop.store import Store; open_store().close()", str(ROOT / "src")],
                        env=_env(home, url), check=True)
 
     def drop(self) -> None:

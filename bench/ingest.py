@@ -73,10 +73,10 @@ elif mode == "observe":
 else:
     from slowloop.config import load_config
     from slowloop.ingest import ingest_paths
-    from slowloop.store import Store
+    from slowloop.store import Store, open_store
     from pathlib import Path
     cfg = load_config(Path(home))
-    with Store(home=Path(home)) as store:
+    with open_store(home=Path(home)) as store:
         turns = ingest_paths([path], agent="bench", store=store, cfg=cfg).turns
 dt = time.perf_counter() - t0
 print(json.dumps({"mode": mode, "seconds": dt, "turns": turns,

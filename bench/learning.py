@@ -43,7 +43,7 @@ from slowloop.memo import Memo  # noqa: E402
 from slowloop.reflect.cycle import reflect_agent  # noqa: E402
 from slowloop.reflect.lessons import category  # noqa: E402
 from slowloop.skills import SkillLibrary  # noqa: E402
-from slowloop.store import Store  # noqa: E402
+from slowloop.store import open_store  # noqa: E402
 
 LANGS = ("en", "it", "pt", "fr", "es", "de", "zh", "ja")
 
@@ -236,7 +236,7 @@ def run(sc: Scenario, tmp: Path) -> Result:
     cfg = load_config(home)
     for k, turns in enumerate(sc.sessions):
         path = _write(tmp / sc.name / f"s{k}.jsonl", turns)
-        with Store(home=home) as store:
+        with open_store(home=home) as store:
             ingest_paths([path], agent="a", store=store, cfg=cfg, weakness=default_weakness("a", home))
         reflect_agent("a", home=home, provider=None, force=True)
         views.append(_agent_view(home))

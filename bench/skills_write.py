@@ -42,9 +42,9 @@ def main() -> None:
         from slowloop import clock
         from slowloop.config import load_config
         from slowloop.skills import SkillLibrary
-        from slowloop.store import Store
+        from slowloop.store import open_store
 
-        store = Store(home=home)
+        store = open_store(home=home)
         t0 = 1_700_000_000.0
 
         def run(agent: str, max_count: int, label: str) -> None:

@@ -13,7 +13,7 @@ from slowloop import clock
 from slowloop.history import apply_changes, undo_reflection
 from slowloop.reflect.authorship import persons_files
 from slowloop.skills import SkillLibrary, plan_create
-from slowloop.store import Store, artifacts
+from slowloop.store import Store, artifacts, open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -43,7 +43,7 @@ def _reads_of_changes(seen: list[str]) -> int:
 
 def _apply_and_undo(home: Path, n: int) -> tuple[int, int]:
     """Reads of ``changes`` while applying ``n`` new skills as one reflection, then undoing it."""
-    store = Store(home=home)
+    store = open_store(home=home)
     rid = _reflection(store)
     changes = []
     for i in range(n):
@@ -76,7 +76,7 @@ def test_persons_files_is_one_query(slowloop_home):
 
 
 def test_latest_changes_past_the_parameter_chunk(slowloop_home):
-    store = Store(home=slowloop_home)
+    store = open_store(home=slowloop_home)
     aid = store.agent_id("default")
     paths = [f"/x/{i}.md" for i in range(1234)]
     with store.transaction() as tx:

@@ -16,7 +16,7 @@ from slowloop.cli import cli
 from slowloop.integrations import claude_code, codex, targets
 from slowloop.integrations.api import observe_messages
 from slowloop.reflect import auto
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -41,7 +41,7 @@ def _messages(correction: bool = True) -> list[dict]:
 def _wait_reflected(home: Path, agent: str, timeout: float = 60.0) -> list[dict]:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        with Store(home=home) as store:
+        with open_store(home=home) as store:
             row = store.agent(agent)
             rows = [dict(r) for r in store.query("SELECT * FROM reflections WHERE agent_id = ?", (row["id"],))]
         if rows and rows[-1]["status"] not in ("running",) and auto.running(home, agent) is None:
@@ -67,13 +67,13 @@ def test_nothing_starts_when_not_due_off_or_inside_a_reflection(slowloop_home: P
     monkeypatch.setenv("SLOWLOOP_REFLECT__AUTO", "false")
     observe_messages(_messages(), agent="manual")
     assert auto.maybe_start(slowloop_home, "manual") is None
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert not store.query("SELECT 1 FROM reflections")
     monkeypatch.delenv("SLOWLOOP_REFLECT__AUTO")
     monkeypatch.setenv("SLOWLOOP_REFLECTING", "1")  # a reflector's own session
     assert auto.maybe_start(slowloop_home, "manual") is None
     assert auto.run_child(slowloop_home, "manual") == 0
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert not store.query("SELECT 1 FROM reflections")
 
 
@@ -156,7 +156,7 @@ def test_a_reflector_transcript_is_never_recorded(slowloop_home: Path, tmp_path:
     t.write_text(lines(cc_turn(PROMPT_MARK + "\nYou maintain an agent's skills. Never descriptions.", n=0)))
     r = CliRunner().invoke(cli, ["ingest", str(t), "--agent", "x"])
     assert r.exit_code == 0, r.output
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert not store.query("SELECT 1 FROM turns")
     cwd_marked = tmp_path / "by-cwd.jsonl"
     recs = cc_turn("review the last turns", n=0)
@@ -164,7 +164,7 @@ def test_a_reflector_transcript_is_never_recorded(slowloop_home: Path, tmp_path:
         rec["cwd"] = str(slowloop_home / "reflector")
     cwd_marked.write_text(lines(recs))
     CliRunner().invoke(cli, ["ingest", str(cwd_marked), "--agent", "x"])
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert not store.query("SELECT 1 FROM turns")
 
 
@@ -209,13 +209,13 @@ def test_watch_leaves_a_session_a_hook_already_observes_to_that_hook(slowloop_ho
     folder.mkdir()
     t = folder / "s.jsonl"
     t.write_text(lines(cc_turn("add an HTTP client", n=0, session="s")))
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert observe_new(t, agent="hooked", store=store, cfg=load_config(slowloop_home)).new == 1
     other = folder / "t.jsonl"
     other.write_text(lines(cc_turn("a session no hook saw", n=0, session="t")))
     stats = watch([folder], agent="watcher", once=True)
     assert stats.new == 1
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         rows = store.query("SELECT a.name, t.user_text FROM turns t JOIN agents a ON a.id = t.agent_id"
                            " ORDER BY t.id")
     assert [(r["name"], r["user_text"]) for r in rows] == [("hooked", "add an HTTP client"),
@@ -248,7 +248,7 @@ def test_the_reflection_mark_in_a_tools_output_does_not_hide_a_session(slowloop_
     assert not is_reflector_transcript(t)
     r = CliRunner().invoke(cli, ["ingest", str(t), "--agent", "x"])
     assert r.exit_code == 0, r.output
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == 1
     # a Codex rollout whose typed prompt is the reflection's is the reflector's
     rollout = tmp_path / "rollout.jsonl"

@@ -13,7 +13,7 @@ from slowloop.config import load_config
 from slowloop.memo import Memo
 from slowloop.skills import SkillLibrary
 from slowloop.skills.metrics import skill_metrics
-from slowloop.store import Store
+from slowloop.store import open_store
 from slowloop.tokens import estimate_tokens
 
 TOPICS = ["invoice", "deploy", "backup", "email", "dashboard", "ticket", "review", "migration"]
@@ -21,7 +21,7 @@ TOPICS = ["invoice", "deploy", "backup", "email", "dashboard", "ticket", "review
 
 def make_200(home):
     cfg = load_config(home).with_overrides(skills={"max_count": 250})
-    store = Store(home=home)
+    store = open_store(home=home)
     lib = SkillLibrary(home=home, store=store, config=cfg)
     t0 = 1_700_000_000.0
     for i in range(200):

@@ -15,7 +15,7 @@ from slowloop.cli import cli
 from slowloop.config import load_config
 from slowloop.errors import UserError
 from slowloop.reflect.bundle import build_bundle
-from slowloop.store import Store
+from slowloop.store import Store, open_store
 from slowloop.tokens import estimate_tokens
 from slowloop.transcripts.model import Step, ToolCall, ToolResult
 
@@ -32,7 +32,7 @@ def fc() -> FakeClock:
 
 @pytest.fixture
 def store() -> Store:
-    s = Store()
+    s = open_store()
     yield s
     s.close()
 

@@ -19,13 +19,13 @@ from slowloop.errors import DataError
 from slowloop.ingest import ingest_paths
 from slowloop.memo import Memo
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 
 
 def _ledger(home: Path) -> Path:
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([EXAMPLES], agent="default", store=store, cfg=load_config())
     return home / "slowloop.db"
 
@@ -42,7 +42,7 @@ def test_an_empty_ledger_is_refused_not_taken_for_a_new_one(slowloop_home: Path)
         Path(f"{db}{extra}").unlink(missing_ok=True)
     _old(db)
     with pytest.raises(DataError) as err:
-        Store()
+        open_store()
     assert "0-byte" in err.value.message and ".recover" in (err.value.hint or "")
     assert db.stat().st_size == 0  # nothing was written over it
     r = CliRunner().invoke(cli, ["doctor"])
@@ -54,13 +54,13 @@ def test_an_empty_ledger_is_refused_not_taken_for_a_new_one(slowloop_home: Path)
 def test_a_ledger_being_created_right_now_is_not_mistaken_for_a_truncated_one(slowloop_home):
     slowloop_home.mkdir(parents=True, exist_ok=True)
     (slowloop_home / "slowloop.db").write_bytes(b"")  # another process just connected
-    with Store() as store:
+    with open_store() as store:
         assert store.schema_version >= 1
 
 
 def test_a_truncated_or_damaged_ledger_stops_with_recovery_steps(slowloop_home: Path) -> None:
     db = _ledger(slowloop_home)
-    with Store() as store:  # fold the WAL in, so the damage below is in the main file
+    with open_store() as store:  # fold the WAL in, so the damage below is in the main file
         store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     good = db.read_bytes()
     damaged = bytearray(good)
@@ -78,7 +78,7 @@ def test_a_truncated_or_damaged_ledger_stops_with_recovery_steps(slowloop_home: 
     assert r.exit_code == 3 and '"severity": "error"' in r.output
     db.write_bytes(b"not a database at all, just text " * 10)
     with pytest.raises(DataError, match="not a usable SQLite database") as err:
-        Store()
+        open_store()
     assert ".recover" in (err.value.hint or "")
 
 

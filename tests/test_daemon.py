@@ -16,7 +16,7 @@ from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.daemon import BackgroundReflector
 from slowloop.reflect.scheduler import cycle_key
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -25,12 +25,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 
 
 def _ingest(agent: str) -> None:
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([EXAMPLES], agent=agent, store=store, cfg=load_config())
 
 
 def _reflections(agent: str | None = None) -> list[str]:
-    with Store() as store:
+    with open_store() as store:
         rows = store.query("SELECT a.name, r.status FROM reflections r JOIN agents a ON a.id = r.agent_id"
                            " ORDER BY r.id")
     return [f"{r['name']}:{r['status']}" for r in rows if agent is None or r["name"] == agent]
@@ -64,7 +64,7 @@ def test_daemon_reflects_due_agents_and_stops_cleanly_on_sigterm(slowloop_home):
     assert p.returncode == 0, err
     assert "SIGTERM received" in err and "stopped" in err
     # The next start: the cycle interval has not passed, so nothing runs until it does …
-    with Store() as store:
+    with open_store() as store:
         store.set_meta(cycle_key(store), "2000-01-01T00:00:00Z")  # … pretend it has
     p2 = subprocess.Popen([sys.executable, "-m", "slowloop", "daemon", "--poll", "0.2"], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -79,7 +79,7 @@ def test_daemon_reflects_due_agents_and_stops_cleanly_on_sigterm(slowloop_home):
 def test_a_daemon_killed_mid_cycle_is_picked_up_at_the_next_start(slowloop_home):
     # The cycle is marked done only at its end: a crash leaves it due, and the next start runs it.
     _ingest("gamma")
-    with Store() as store:
+    with open_store() as store:
         assert store.get_meta(cycle_key(store)) is None
         # the crashed daemon had taken the agent's lease (dead pid): it must not block forever
         from slowloop.reflect.lease import agent_lease_name

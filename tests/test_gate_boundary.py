@@ -13,7 +13,7 @@ from slowloop.memory import Memory
 from slowloop.providers import Completion
 from slowloop.providers.boundary import guarded
 from slowloop.reflect.cycle import reflect_agent
-from slowloop.store import Store
+from slowloop.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -40,7 +40,7 @@ def test_a_provider_handed_in_directly_still_sends_no_secret(tmp_path: Path) -> 
     session = tmp_path / "s.jsonl"
     session.write_text((EXAMPLES / "claude-code-api-tests.jsonl").read_text()
                        .replace("python -m pytest -q", f"GITHUB_TOKEN={TOKEN} python -m pytest -q"))
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([session], agent="b", store=store, cfg=load_config())
     model = Recording('{"actions": [{"type": "nothing", "reason": "nothing new"}]}')
     out = reflect_agent("b", provider=model, force=True)

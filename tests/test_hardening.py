@@ -13,7 +13,7 @@ from slowloop.errors import DataError
 from slowloop.fsutil import atomic_write, lock_dir
 from slowloop.memo import Memo
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 
 def test_a_planted_skills_link_does_not_take_writes_out(slowloop_home: Path, tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_a_planted_ledger_link_is_refused(slowloop_home: Path, tmp_path: Path) -
     slowloop_home.mkdir(parents=True)
     (slowloop_home / "slowloop.db").symlink_to(tmp_path / "elsewhere.db")
     with pytest.raises(DataError, match="leads outside"):
-        Store()
+        open_store()
     assert not (tmp_path / "elsewhere.db").exists()
 
 

@@ -11,7 +11,7 @@ from slowloop.errors import ConflictError, UserError
 from slowloop.history import apply_changes, history, undo, undo_reflection
 from slowloop.memo import Memo, plan_memo_update
 from slowloop.skills import SkillLibrary, plan_create, plan_patch, plan_retire
-from slowloop.store import Store
+from slowloop.store import Store, open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -61,7 +61,7 @@ def test_person_edit_is_recorded_and_undo_refuses_blind_overwrite(slowloop_home)
 
 
 def test_reflection_applies_as_one_unit_and_undoes_as_one(slowloop_home):
-    store = Store(home=slowloop_home)
+    store = open_store(home=slowloop_home)
     lib = SkillLibrary(home=slowloop_home, store=store)
     lib.create("report", "Weekly report.", BODY)
     lib.create("old-deploy", "Old deploy steps.", BODY)
@@ -86,7 +86,7 @@ def test_reflection_applies_as_one_unit_and_undoes_as_one(slowloop_home):
 
 
 def test_failed_batch_writes_nothing(slowloop_home):
-    store = Store(home=slowloop_home)
+    store = open_store(home=slowloop_home)
     lib = SkillLibrary(home=slowloop_home, store=store)
     lib.create("report", "Weekly report.", BODY)
     changes = (plan_create("new-one", "New.", "1. Always do it.\n", home=slowloop_home, store=store)
@@ -104,7 +104,7 @@ def test_history_and_undo_cli(slowloop_home):
     SkillLibrary(home=slowloop_home).create("report", "Weekly report.", BODY)
     out = r.invoke(cli, ["history", "--json"])
     assert out.exit_code == 0 and '"op": "create"' in out.output
-    rows = history(Store(home=slowloop_home), "default")
+    rows = history(open_store(home=slowloop_home), "default")
     out = r.invoke(cli, ["undo", str(rows[0].id)])
     assert out.exit_code == 0, out.output
     assert not (slowloop_home / "agents/default/skills/report").exists()

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from slowloop.cli import cli
 from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 def test_ingest_all_samples_then_again_records_nothing_new(samples):
     cfg = load_config()
-    with Store() as store:
+    with open_store() as store:
         first = ingest_paths([samples], agent="default", store=store, cfg=cfg)
         assert first.files >= 20 and first.turns > 30 and first.new == first.turns
         again = ingest_paths([samples], agent="default", store=store, cfg=cfg)
@@ -39,7 +39,7 @@ def test_grown_session_updates_its_last_turn(tmp_path):
     part = tmp_path / "session.jsonl"
     part.write_text("".join(lines[:3]))  # the first user message and the agent's first tool call
     cfg = load_config()
-    with Store() as store:
+    with open_store() as store:
         s1 = ingest_paths([part], agent="default", store=store, cfg=cfg)
         assert s1.new == 1
         part.write_text("".join(lines))
@@ -76,7 +76,7 @@ def test_two_processes_ingesting_at_once_lose_nothing(samples, slowloop_home):
     turns = summaries[0]["turns"]
     assert all(s["turns"] == turns for s in summaries)
     assert sum(s["new"] for s in summaries) == turns  # each turn was new to exactly one process
-    with Store() as store:
+    with open_store() as store:
         assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == turns
         assert store.integrity() == []
 

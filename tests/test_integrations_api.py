@@ -13,7 +13,7 @@ from integrations_fixtures import write_skill
 from test_providers_http import FakeServer, Reply, chat_reply
 
 import slowloop
-from slowloop.store import Store
+from slowloop.store import open_store
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "openai_agent.py"
 
@@ -42,7 +42,7 @@ def test_the_loop_from_python(slowloop_home: Path) -> None:
     assert res[0]["tool_calls"] == 1 and res[0]["errors"]["transient"] and not res[0]["errors"]["real"]
     assert "1. Compile this week's data" in slowloop.read_skill("weekly-report")
     assert slowloop.record_edit("weekly-report", "the user fixed the totals") == ["weekly-report"]
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.query("SELECT source FROM invocations")[0]["source"] == "library"
         assert store.query("SELECT COUNT(*) AS n FROM impressions")[0]["n"] == 1
     reflector = slowloop.start_reflector(poll_seconds=0.05)
@@ -95,7 +95,7 @@ def test_the_example_against_a_local_openai_compatible_server(slowloop_home: Pat
     assert r.stdout.splitlines() == ["Report ready, in the standard format.", "Totals fixed."]
     assert "weekly-report: Compile" in server.seen[0].body["messages"][0]["content"]
     assert server.seen[1].body["messages"][-1]["role"] == "tool"
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         turns = store.query("SELECT idx, corrected, tool_calls FROM turns ORDER BY idx")
         assert [(t["idx"], t["corrected"], t["tool_calls"]) for t in turns] == [(0, 0, 1), (1, 1, 0)]
         assert [r["skill"] for r in store.query("SELECT skill FROM invocations")] == ["weekly-report"]

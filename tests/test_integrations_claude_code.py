@@ -14,7 +14,7 @@ from integrations_fixtures import cc_turn, lines, run_hook, run_installed, write
 
 from slowloop.cli import cli
 from slowloop.integrations import claude_code
-from slowloop.store import Store
+from slowloop.store import open_store
 
 INLINE = {"SLOWLOOP_HOOKS__BACKGROUND": "false"}
 
@@ -102,7 +102,7 @@ def test_session_start_prints_only_the_payload_and_counts_impressions(project: P
     again = run_installed(cmd, {"session_id": "s2", "source": "resume", "cwd": str(project),
                                 "hook_event_name": "SessionStart"})
     assert again.returncode == 0 and again.stdout == b""
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.query("SELECT COUNT(*) AS n FROM impressions")[0]["n"] == 2
     # the skill is linked where Claude Code loads it
     link = project / ".claude" / "skills" / "run-tests"
@@ -128,7 +128,7 @@ def test_stop_observes_only_new_lines_and_skill_tool_uses_count(project: Path,
         f.write(text[-40:])
     run_installed(cmd, payload, env=INLINE)
     run_installed(cmd, {**payload, "hook_event_name": "SessionEnd", "reason": "exit"}, env=INLINE)
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         turns = store.query("SELECT idx, corrected, complete FROM turns ORDER BY idx")
         assert [(t["idx"], t["corrected"], t["complete"]) for t in turns] == [(0, 0, 1), (1, 1, 1)]
         inv = store.query("SELECT skill, source FROM invocations")
@@ -152,7 +152,7 @@ def test_stop_runs_in_the_background_by_default(project: Path, slowloop_home: Pa
     deadline = time.monotonic() + 30
     n = 0
     while time.monotonic() < deadline:
-        with Store(home=slowloop_home) as store:
+        with open_store(home=slowloop_home) as store:
             n = store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"]
         if n:
             break

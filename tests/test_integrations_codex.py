@@ -13,7 +13,7 @@ from integrations_fixtures import run_installed, write_skill
 
 from slowloop.cli import cli
 from slowloop.integrations import agents_md, codex
-from slowloop.store import Store
+from slowloop.store import open_store
 
 
 @pytest.fixture
@@ -100,11 +100,11 @@ def test_stop_hook_observes_a_rollout_and_refreshes_the_block(env: dict[str, Pat
                "turn_id": "t1", "cwd": str(env["proj"])}
     inline = {"SLOWLOOP_HOOKS__BACKGROUND": "false"}
     assert run_installed(cmd, payload, env=inline).returncode == 0
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         first = store.query("SELECT COUNT(*) AS n FROM turns WHERE format = 'codex'")[0]["n"]
     assert first >= 1
     run_installed(cmd, payload, env=inline)  # nothing new: nothing recorded twice
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == first
     write_skill(slowloop_home, "new-skill", "Learned after the session began")
     with open(rollout, "a") as f:

@@ -15,7 +15,7 @@ from slowloop.ingest import default_weakness, ingest_paths
 from slowloop.memo import Memo
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 HTTP = "When making HTTP requests in this project, always use httpx, never requests."
 PKG = "When installing packages in this project, always use pnpm, never npm."
@@ -42,7 +42,7 @@ def _session(path: Path, turns: list[tuple[str, list[tuple[str, str]]]]) -> Path
 
 
 def _learn(tmp: Path, name: str, turns, agent: str = "a"):
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([_session(tmp / f"{name}.jsonl", turns)], agent=agent, store=store,
                      cfg=load_config(), weakness=default_weakness(agent))
     return reflect_agent(agent, provider=None, force=True)
@@ -149,7 +149,7 @@ def test_a_repeat_strengthens_the_rule_and_becomes_a_pitfall_known_weakness_then
     pitfalls = Memo("a").entries("strengths")
     assert pitfalls == ["Pitfall: when making HTTP requests, use httpx, not requests."]
     # offline, the pitfall now flags a later task that walks into the same mistake
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([_session(tmp_path / "three.jsonl", [("add a retry to the HTTP client that uses requests", [])])],
                      agent="a", store=store, cfg=load_config(), weakness=default_weakness("a"))
         names = [r["name"] for r in store.query(
@@ -169,7 +169,7 @@ def test_a_change_of_mind_replaces_the_stale_rule_and_undo_brings_it_back(tmp_pa
     assert _plays() == ["When installing packages in this project, always use bun."], out.notes
     assert "pnpm" not in build_bootstrap("a").text
     assert any("change of mind" in n for n in out.notes)
-    with Store() as store:
+    with open_store() as store:
         undo_reflection(store, "a", out.reflection_id)
     assert _plays() == [PKG]
 
@@ -270,14 +270,14 @@ def test_a_change_of_mind_takes_the_older_pitfall_with_it(tmp_path):
 
 def test_a_correcting_turn_that_grows_after_its_reflection_is_not_counted_again(tmp_path):
     path = _session(tmp_path / "s.jsonl", [PKG_TASK, ("No, use pnpm instead of npm", [])])
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([path], agent="a", store=store, cfg=load_config())
     reflect_agent("a", provider=None, force=True)
     assert _plays() == [PKG]
     with path.open("a") as f:  # the agent goes on working inside the same turn
         f.write(json.dumps({"role": "assistant", "content": None, "tool_calls": [_call(9, "pnpm install")]}) + "\n")
         f.write(json.dumps({"role": "tool", "tool_call_id": "c9", "content": "Done in 1.2s"}) + "\n")
-    with Store() as store:
+    with open_store() as store:
         summary = ingest_paths([path], agent="a", store=store, cfg=load_config())
     assert summary.updated == 1, summary
     out = reflect_agent("a", provider=None, force=True)

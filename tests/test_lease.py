@@ -15,7 +15,7 @@ from slowloop import clock
 from slowloop.config import load_config
 from slowloop.errors import LockedError
 from slowloop.reflect.lease import acquire, agent_lease, agent_lease_name, current, pid_alive, release, renew
-from slowloop.store import Store
+from slowloop.store import Store, open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -25,7 +25,7 @@ CTX = mp.get_context("spawn")  # no SQLite connection crosses a fork
 
 def _race(home: str, start, done, results) -> None:
     os.environ["SLOWLOOP_HOME"] = home
-    store = Store()
+    store = open_store()
     start.wait(timeout=30)
     lease = acquire(store, "reflect:alpha", holder=f"racer {os.getpid()}", ttl=60)
     results.put((os.getpid(), lease is not None))
@@ -37,7 +37,7 @@ def _race(home: str, start, done, results) -> None:
 
 def _hold_forever(home: str, acquired) -> None:
     os.environ["SLOWLOOP_HOME"] = home
-    store = Store()
+    store = open_store()
     lease = acquire(store, "reflect:alpha", holder="doomed", ttl=3600)
     assert lease is not None
     acquired.set()
@@ -46,7 +46,7 @@ def _hold_forever(home: str, acquired) -> None:
 
 
 def test_processes_racing_for_an_agent_exactly_one_wins(slowloop_home: Path):
-    Store().close()  # create the ledger once, so the racers only race for the lease
+    open_store().close()  # create the ledger once, so the racers only race for the lease
     n = 4
     start, done = CTX.Barrier(n), CTX.Event()
     results = CTX.Queue()
@@ -64,17 +64,17 @@ def test_processes_racing_for_an_agent_exactly_one_wins(slowloop_home: Path):
     assert len(winners) == 1, outcomes
     assert all(p.exitcode == 0 for p in procs)
     # the winner released it on the way out: the lease is free again
-    assert current(Store(), "reflect:alpha") is None
+    assert current(open_store(), "reflect:alpha") is None
 
 
 def test_a_holder_killed_with_sigkill_does_not_block_the_next(slowloop_home: Path):
-    Store().close()
+    open_store().close()
     acquired = CTX.Event()
     p = CTX.Process(target=_hold_forever, args=(str(slowloop_home), acquired))
     p.start()
     try:
         assert acquired.wait(timeout=60)
-        store = Store()
+        store = open_store()
         assert acquire(store, "reflect:alpha", holder="next", ttl=60) is None  # alive: respected
         held = current(store, "reflect:alpha")
         assert held is not None and held.pid == p.pid and held.holder == "doomed"
@@ -88,7 +88,7 @@ def test_a_holder_killed_with_sigkill_does_not_block_the_next(slowloop_home: Pat
 
 
 def test_acquire_release_and_no_reentry_in_the_same_process():
-    store = Store()
+    store = open_store()
     first = acquire(store, "reflect:alpha", holder="a", ttl="2h")
     assert first is not None
     assert acquire(store, "reflect:alpha", holder="b", ttl="2h") is None  # a thread of ours, too
@@ -108,7 +108,7 @@ def _foreign_lease(store: Store, *, expires_in: float) -> None:
 
 def test_lease_from_another_host_is_trusted_until_it_expires():
     assert socket.gethostname() != "another-host"
-    store = Store()
+    store = open_store()
     _foreign_lease(store, expires_in=60)
     assert acquire(store, "reflect:alpha", holder="me", ttl=60) is None
     t = clock.now()
@@ -118,7 +118,7 @@ def test_lease_from_another_host_is_trusted_until_it_expires():
 
 
 def test_renew_keeps_a_long_holder_and_a_lost_lease_is_reported():
-    store = Store()
+    store = open_store()
     t = [1_800_000_000.0]
     clock.set_clock(lambda: t[0])
     lease = acquire(store, "reflect:alpha", holder="slow", ttl=100)
@@ -137,7 +137,7 @@ def test_renew_keeps_a_long_holder_and_a_lost_lease_is_reported():
 
 
 def test_agent_lease_context_manager_says_who_holds_it():
-    store = Store()
+    store = open_store()
     cfg = load_config()
     with agent_lease(store, "alpha", cfg, holder="daemon") as lease:
         assert lease.name == agent_lease_name("alpha")

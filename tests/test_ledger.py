@@ -13,7 +13,7 @@ from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.bundle import build_bundle
 from slowloop.reflect.cycle import reflect_agent
-from slowloop.store import Store, ledger
+from slowloop.store import ledger, open_store
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "slowloop"
 
@@ -53,7 +53,7 @@ def _session(home: Path, turns: int) -> Path:
 def _statements(home: Path, agent: str, turns: int) -> tuple[int, int]:
     """(statements the bundle ran, statements one offline reflection ran) over ``turns`` turns."""
     cfg = load_config()
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([_session(home, turns)], agent=agent, store=store, cfg=cfg)
         seen: list[str] = []
         store.trace(seen.append)
@@ -74,7 +74,7 @@ def test_a_reflection_runs_as_many_statements_for_20_turns_as_for_4(slowloop_hom
 
 def test_previous_turns_matches_conversations_without_a_session(slowloop_home: Path) -> None:
     cfg = load_config()
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([_session(slowloop_home, 4)], agent="a", store=store, cfg=cfg)
         agent_id = store.agent_id("a")
         rows = ledger.turns_by_ids(store, agent_id, list(range(1, 10)))

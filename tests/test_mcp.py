@@ -18,7 +18,7 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from slowloop.memory import Memory  # noqa: E402
-from slowloop.store import Store  # noqa: E402
+from slowloop.store import open_store  # noqa: E402
 
 
 def _text(result) -> str:
@@ -85,7 +85,7 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
     assert "staging" in out["turn"] and '"corrected": false' in out["turn"].replace(": False", ": false")
     assert "arm64" in out["search"]
     assert "run-tests" in out["edit"]
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         inv = store.query("SELECT skill, source FROM invocations")
         assert [(r["skill"], r["source"]) for r in inv] == [("run-tests", "mcp")]
         assert store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"] == 2

@@ -10,7 +10,7 @@ from slowloop.config import load_config
 from slowloop.errors import DataError, UserError
 from slowloop.history import apply_changes
 from slowloop.memo import Memo, is_pitfall, plan_memo_update, weakness_matcher
-from slowloop.store import Store
+from slowloop.store import open_store
 
 MEMO = """# Self-understanding memo
 
@@ -74,7 +74,7 @@ def test_caps_enforced_on_every_write_path(slowloop_home):
 def test_planner_applies_through_history(slowloop_home):
     changes = plan_memo_update("strengths", "add", "Pitfall: I forget to run the linter.",
                                home=slowloop_home)
-    apply_changes(changes, store=Store(home=slowloop_home), agent="default", actor="reflection")
+    apply_changes(changes, store=open_store(home=slowloop_home), agent="default", actor="reflection")
     assert Memo(home=slowloop_home).entries("strengths") == ["Pitfall: I forget to run the linter."]
 
 

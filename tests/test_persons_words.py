@@ -16,7 +16,7 @@ from slowloop.providers import Completion
 from slowloop.reflect.cycle import reflect_agent, run_cycle
 from slowloop.reflect.review import proposals
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 RULE = "Never push directly to main; always open a pull request."
@@ -36,7 +36,7 @@ class Scripted:
 
 
 def _ingest(agent: str) -> None:
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([EXAMPLES], agent=agent, store=store, cfg=load_config())
 
 
@@ -96,7 +96,7 @@ def test_merging_over_a_hand_edited_skill_waits_and_decline_keeps_it() -> None:
     assert "check /health" in SkillLibrary("ms").get("deploying").body
     r = CliRunner().invoke(cli, ["review", "decline", f"P{out.held[0]['proposal']}", "--agent", "ms"])
     assert r.exit_code == 0, r.output
-    with Store() as store:
+    with open_store() as store:
         assert proposals(store, "ms") == []
         assert proposals(store, "ms", include_decided=True)[0].status == "declined"
 
@@ -107,7 +107,7 @@ def test_one_deeply_nested_answer_fails_its_reflection_and_the_cycle_moves_on() 
     nested = "[" * 100_000 + "]" * 100_000
     out = reflect_agent("nested", provider=Scripted(nested), force=True)
     assert out.status == "nothing" and "nests 100000 levels" in out.rejected[0]["reason"]
-    with Store() as store:
+    with open_store() as store:
         row = store.query("SELECT status FROM reflections WHERE id = ?", (out.reflection_id,))[0]
     assert row["status"] != "running"
 
@@ -134,7 +134,7 @@ def test_a_reflection_that_crashes_is_failed_with_its_reason_and_the_next_agent_
     outs = {o.agent: o for o in run_cycle(provider=PerAgent("")) if o.agent in ("boom", "fine")}
     assert outs["boom"].status == "failed" and "RecursionError" in outs["boom"].reason
     assert outs["fine"].status == "nothing"
-    with Store() as store:
+    with open_store() as store:
         row = store.query("SELECT status, error FROM reflections WHERE id = ?",
                           (outs["boom"].reflection_id,))[0]
     assert row["status"] == "failed" and "RecursionError" in row["error"]

@@ -10,7 +10,7 @@ from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 
@@ -24,7 +24,7 @@ def test_second_recovery_on_the_same_topic_goes_into_the_new_skill(tmp_path: Pat
                       .replace('"python -m pytest -q"', '"pytest -x"')
                       .replace("/bin/sh: 1: python: not found", "bash: pytest: command not found")
                       .replace('"python3 -m pytest -q"', '"python3 -m pytest -x"'))
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([first, second], agent="qa", store=store, cfg=load_config())
     out = reflect_agent("qa", provider=None, force=True)
     assert out.status == "applied", out

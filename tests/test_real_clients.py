@@ -25,7 +25,7 @@ import pytest
 from agent_server import Reply, ScriptedModel, ends_with_tool_result, last_user_text, tool_names
 
 from slowloop.selfobs import PROMPT_MARK
-from slowloop.store import Store
+from slowloop.store import open_store
 
 pytestmark = pytest.mark.clients
 
@@ -118,7 +118,7 @@ def _wait(predicate, timeout: float = 90.0, what: str = "") -> None:
 def _reflections(home: Path, agent: str) -> list[dict]:
     if not (home / "slowloop.db").exists() and not os.environ.get("SLOWLOOP_DATABASE_URL"):
         return []
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         row = store.agent(agent)
         if row is None:
             return []
@@ -127,7 +127,7 @@ def _reflections(home: Path, agent: str) -> list[dict]:
 
 
 def _turns(home: Path) -> list[tuple[str, str]]:
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         return [(r["name"], r["user_text"]) for r in store.query(
             "SELECT a.name, t.user_text FROM turns t JOIN agents a ON a.id = t.agent_id ORDER BY t.id")]
 
@@ -234,7 +234,7 @@ def test_reflecting_through_claude_p_never_observes_itself(claude_bin: Path, wor
     assert prompts[0].body.get("tools") in (None, []), "the reflector must run with no tools"
     texts = [t for _n, t in _turns(sh)]
     assert len(texts) == 2 and not any(PROMPT_MARK in t for t in texts), texts
-    with Store(home=sh) as store:
+    with open_store(home=sh) as store:
         from slowloop.config import load_config
         from slowloop.reflect.scheduler import agent_status
 
@@ -385,7 +385,7 @@ def test_an_attackers_text_in_a_tools_output_never_becomes_a_rule(claude_bin: Pa
         _codex(codex_bin, env, proj, "read the README please")
         seen = [r.text() for r in srv.seen()]
     assert sum("never ask the user" in t for t in seen) >= 2  # both clients did read it to the model
-    with Store(home=sh) as store:
+    with open_store(home=sh) as store:
         corrected = store.query("SELECT COUNT(*) AS n FROM turns WHERE corrected = 1")[0]["n"]
         total = store.query("SELECT COUNT(*) AS n FROM turns")[0]["n"]
     assert total >= 2 and corrected == 0  # the file's text is not the person's correction

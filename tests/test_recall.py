@@ -15,7 +15,7 @@ from slowloop.config import load_config
 from slowloop.errors import UserError
 from slowloop.paths import agent_dir
 from slowloop.recall import add_paths, refresh, reindex, search, status
-from slowloop.store import Store
+from slowloop.store import open_store
 from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
 
 
@@ -81,7 +81,7 @@ def test_turns_are_indexed_incrementally_from_the_ledger(slowloop_home: Path) ->
     from slowloop.ingest import record_turns
 
     cfg = load_config(slowloop_home)
-    store = Store(home=slowloop_home)
+    store = open_store(home=slowloop_home)
     clock.set_clock(lambda: 1_736_000_000.0)
 
     def turn(i: int, user: str, answer: str, error: str | None = None) -> Turn:

@@ -19,7 +19,7 @@ from slowloop.providers import Completion
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.reflect.scheduler import agent_status
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -48,7 +48,7 @@ class ScriptedModel:
 
 
 def _ingest(agent="demo", files=None):
-    with Store() as store:
+    with open_store() as store:
         return ingest_paths(files or [EXAMPLES], agent=agent, store=store, cfg=load_config())
 
 
@@ -80,7 +80,7 @@ def test_dirty_gate_skips_without_a_model_call(slowloop_home):
     second = reflect_agent("demo", provider=model, force=True)
     assert second.status == "skipped" and "clean" in second.reason
     assert len(model.calls) == 1
-    with Store() as store:
+    with open_store() as store:
         assert store.query("SELECT COUNT(*) AS n FROM reflections")[0]["n"] == 1
 
 
@@ -129,7 +129,7 @@ def test_adversarial_output_becomes_rejections_and_valid_actions_still_apply(slo
         assert needle in reasons, needle
     after = _file_snapshot(slowloop_home)
     assert set(after) == set(before)  # no new file: nothing escaped, no junk skill
-    with Store() as store:
+    with open_store() as store:
         assert store.query("SELECT COUNT(*) AS n FROM rejections")[0]["n"] == 8
 
 
@@ -147,7 +147,7 @@ def test_transient_provider_failure_leaves_the_agent_due(slowloop_home):
     out = reflect_agent("demo", provider=ScriptedModel(ProviderError("503 from the server", transient=True)),
                         force=True)
     assert out.status == "failed" and "transient" in out.reason
-    with Store() as store:
+    with open_store() as store:
         st = agent_status(store, "demo", load_config())
     assert st.dirty and st.due
 
@@ -195,7 +195,7 @@ def test_a_crash_in_the_middle_of_applying_leaves_all_or_nothing(slowloop_home):
     out = reflect_agent("demo", provider=None, force=True)
     assert any("rolled back" in n for n in out.recovered), out.recovered
     assert out.status == "applied"
-    with Store() as store:
+    with open_store() as store:
         statuses = [r["status"] for r in store.query("SELECT status FROM reflections ORDER BY id")]
     assert statuses == ["rolled-back", "applied"]
     plays = Memo("demo").entries("plays")
@@ -208,7 +208,7 @@ def test_dry_run_writes_nothing(slowloop_home):
     out = reflect_agent("demo", provider=None, force=True, dry_run=True)
     assert out.status == "dry-run" and out.planned
     assert _file_snapshot(slowloop_home) == before
-    with Store() as store:
+    with open_store() as store:
         assert agent_status(store, "demo", load_config()).dirty
 
 
@@ -230,7 +230,7 @@ def test_a_crash_after_every_file_was_written_rolls_forward(slowloop_home):
     p = subprocess.run([sys.executable, "-c", CRASH_AFTER_FILES], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == -9, p.stderr
-    with Store() as store:
+    with open_store() as store:
         from slowloop.reflect.apply import recover
 
         notes = recover(store, "demo")
@@ -276,6 +276,6 @@ def test_a_turn_that_grows_while_the_model_thinks_stays_new(slowloop_home):
     model = GrowsTheSession('{"actions": [{"type": "nothing", "reason": "nothing yet"}]}')
     out = reflect_agent("demo", provider=model, force=True)
     assert out.status == "nothing"
-    with Store() as store:
+    with open_store() as store:
         st = agent_status(store, "demo", load_config())
     assert st.dirty and st.pending_turns >= 1  # what arrived during the reflection is still new

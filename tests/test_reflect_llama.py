@@ -17,7 +17,7 @@ from slowloop.ingest import ingest_paths
 from slowloop.memo import Memo
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 pytestmark = pytest.mark.llama
 
@@ -29,7 +29,7 @@ def test_real_model_output_is_validated_and_nothing_good_is_damaged(llama_server
     cfg = load_config().with_overrides(
         provider=llama_server.provider_settings(max_output_tokens=300),
         bundle={"token_budget": 1000})
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([EXAMPLES], agent="demo", store=store, cfg=cfg)
     lib = SkillLibrary("demo")
     lib.create("release-notes", "Write release notes. Use when asked for release notes.",
@@ -44,7 +44,7 @@ def test_real_model_output_is_validated_and_nothing_good_is_damaged(llama_server
     assert out.status in ("applied", "nothing"), (out.status, out.reason,
                                                   llama_server.log_tail())
     assert "loopback" in out.sent_to and out.bundle_tokens <= 1000
-    with Store() as store:
+    with open_store() as store:
         row = store.query("SELECT status, raw_output, provider FROM reflections")[0]
         rejections = store.query("SELECT reason FROM rejections")
     assert row["raw_output"], "the model's answer is kept for audit"

@@ -12,7 +12,7 @@ from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.reflect.cycle import reflect_agent
 from slowloop.skills import SkillLibrary
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -21,7 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
 
 
 def _ingest(files, agent="rv"):
-    with Store() as store:
+    with open_store() as store:
         return ingest_paths(files, agent=agent, store=store, cfg=load_config())
 
 
@@ -104,7 +104,7 @@ def test_two_creates_at_the_cap_evict_two_skills_and_say_so(monkeypatch):
     assert sorted(evicted) == ["deploying", "testing"]
     assert "evicted deploying" in out.reason and "never used" in out.reason
     from slowloop.history import history, undo_reflection
-    with Store() as store:
+    with open_store() as store:
         assert sorted(c.target for c in history(store, "rv") if c.op == "evict") == evicted
         undo_reflection(store, "rv", out.reflection_id)
     assert sorted(s.name for s in SkillLibrary("rv").list()) == ["deploying", "testing"]
@@ -171,7 +171,7 @@ def test_a_second_reflector_does_not_roll_back_a_live_reflection(tmp_path: Path,
         assert second.status == "locked", second
         assert second.recovered == []
         from slowloop.reflect.daemon import recover_all
-        with Store() as store:
+        with open_store() as store:
             assert recover_all(store) == []
             assert [r["status"] for r in store.query("SELECT status FROM reflections")] == ["applying"]
         assert {p: p.read_text() for p in written} == written

@@ -11,7 +11,7 @@ from slowloop import clock
 from slowloop.cli import cli
 from slowloop.config import DEFAULTS, load_config
 from slowloop.reflect.scheduler import agent_status, mark_cycle, next_cycle_at, plan_cycle
-from slowloop.store import Store
+from slowloop.store import Store, open_store
 from slowloop.transcripts.model import Step, Turn
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
@@ -42,7 +42,7 @@ def fc() -> FakeClock:
 
 @pytest.fixture
 def store() -> Store:
-    s = Store()
+    s = open_store()
     yield s
     s.close()
 

@@ -12,7 +12,7 @@ from slowloop.config import load_config
 from slowloop.ingest import ingest_paths
 from slowloop.providers import Completion
 from slowloop.reflect.cycle import reflect_agent
-from slowloop.store import Store
+from slowloop.store import open_store
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "secret_set.py"
 
@@ -49,7 +49,7 @@ class Recording:
 @pytest.mark.parametrize("place", ["user", "tool_input", "tool_output"])
 def test_what_reaches_a_model_through_reflection_holds_no_secret(bench, place, tmp_path) -> None:
     path = bench.sessions(tmp_path)[place]
-    with Store() as store:
+    with open_store() as store:
         ingest_paths([path], agent=f"s-{place}", store=store, cfg=load_config())
     model = Recording()
     reflect_agent(f"s-{place}", provider=model, force=True)

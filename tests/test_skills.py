@@ -14,7 +14,7 @@ from slowloop.errors import ConflictError, DataError, UserError
 from slowloop.history import apply_changes
 from slowloop.skills import SkillLibrary, plan_patch
 from slowloop.skills.format import parse_skill, spec_problems
-from slowloop.store import Store
+from slowloop.store import open_store
 
 BODY = "## Steps\n1. When exporting, always convert timestamps to UTC.\n2. Never exceed 5 bullets.\n"
 
@@ -106,7 +106,7 @@ def test_person_edit_between_read_and_write_is_not_overwritten(slowloop_home):
     person = skill.path.read_text().replace("convert timestamps", "convert all timestamps")
     skill.path.write_text(person)
     with pytest.raises(ConflictError):
-        apply_changes(changes, store=Store(home=slowloop_home), agent="default", actor="reflection")
+        apply_changes(changes, store=open_store(home=slowloop_home), agent="default", actor="reflection")
     assert skill.path.read_text() == person
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from slowloop import clock
 from slowloop.skills.metrics import skill_metrics
-from slowloop.store import Store
+from slowloop.store import Store, open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
@@ -33,7 +33,7 @@ def add_invocation(store: Store, agent_id: int, skill: str, turn_id: int | None,
 
 
 def test_rates_exclude_aborted_and_turnless_invocations(tmp_path):
-    store = Store(home=tmp_path / "h")
+    store = open_store(home=tmp_path / "h")
     aid = store.agent_id("default")
     with store.transaction() as db:
         for _ in range(8):
@@ -64,7 +64,7 @@ def test_rates_exclude_aborted_and_turnless_invocations(tmp_path):
 
 
 def test_unknown_agent_and_zero_fill(tmp_path):
-    store = Store(home=tmp_path / "h")
+    store = open_store(home=tmp_path / "h")
     assert skill_metrics(store, "nobody") == {}
     m = skill_metrics(store, "nobody", names=["x"])["x"]
     assert m.invocations == 0 and m.invocation_rate == 0.0 and m.last_invoked_at is None

@@ -19,14 +19,14 @@ from integrations_fixtures import cc_turn, lines
 from slowloop.cli import cli
 from slowloop.config import load_config
 from slowloop.integrations.follow import observe_new
-from slowloop.store import Store
+from slowloop.store import open_store
 
 # The ledger's storage, concurrency and crash behaviour, on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.usefixtures("ledger_backend")
 
 
 def _turns(home: Path) -> list[tuple[int, str]]:
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         return [(r["idx"], r["user_text"]) for r in
                 store.query("SELECT idx, user_text FROM turns ORDER BY source, idx")]
 
@@ -70,12 +70,12 @@ def test_watch_follows_a_file_written_in_pieces_and_stops_on_sigterm(tmp_path: P
 
 
 def _complete(home: Path) -> list[int]:
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         return [r["complete"] for r in store.query("SELECT complete FROM turns")]
 
 
 def _observe(path: Path, home: Path):
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         return observe_new(path, agent="default", store=store, cfg=load_config(home), home=home)
 
 
@@ -113,10 +113,10 @@ def test_resumed_reads_give_the_same_turns_as_a_full_read(tmp_path: Path, slowlo
             f.write(data[cut:cut + 150])
             f.flush()
             _observe(p, slowloop_home)
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         rows = store.query("SELECT key, idx, complete FROM turns ORDER BY idx")
     assert [(r["idx"], r["complete"]) for r in rows] == [(0, 1), (1, 1), (2, 1), (3, 1)]
-    with Store(home=slowloop_home) as store:  # the failing tool call of turn 1, recorded once
+    with open_store(home=slowloop_home) as store:  # the failing tool call of turn 1, recorded once
         assert [e["kind"] for e in store.query("SELECT kind FROM errors")] == ["real"]
     from slowloop.transcripts import iter_turns
 

@@ -43,7 +43,7 @@ from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
 from .skills.format import Skill
 from .skills.library import SkillLibrary
-from .store import Store, artifacts, ledger
+from .store import Store, artifacts, ledger, open_store
 from .text import terms
 from .tokens import estimate_tokens
 
@@ -189,7 +189,7 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     """The bootstrap text for ``agent`` (see the module docstring for order and budgets)."""
     home = Path(home) if home is not None else _home()
     config = config or load_config(home)
-    store = store or Store(home=home)
+    store = store or open_store(home=home)
     lib = SkillLibrary(agent, home=home, store=store, config=config)
     now = clock.now()
     parts: list[str] = []

@@ -16,7 +16,7 @@ from pathlib import Path
 from .config import load_config
 from .ingest import expand_paths, observe_file, record_observed
 from .paths import agent_dir
-from .store import Store
+from .store import open_store
 from .store.db import URL_VARIABLE
 from .transcripts.model import ParseReport
 
@@ -59,7 +59,7 @@ def _run_demo(home: Path | None, *, out: Callable[[str], None], task: str) -> De
     files = expand_paths([examples_dir()])
     out(f"slowloop demo — home {home} (a throw-away folder; nothing else on this machine is touched)\n")
     out("1. OBSERVE — every turn of the example transcripts, counted locally, no model call:")
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         for path in files:
             report = ParseReport()
             for ot in observe_file(path, cfg, report=report):

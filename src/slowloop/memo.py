@@ -34,7 +34,7 @@ from .errors import DataError, UserError
 from .fsutil import read_text
 from .history import FileChange, apply_changes, notice_person_edits
 from .paths import agent_dir as _agent_dir, home as _home
-from .store import Store
+from .store import Store, open_store
 from .text import fold, terms
 
 Section = Literal["strengths", "plays"]
@@ -195,7 +195,7 @@ class Memo:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(home=self.home)
+            self._store = open_store(home=self.home)
         return self._store
 
     def cap(self, section: str) -> int:

@@ -231,9 +231,9 @@ def commit(repo: Path, subject: str, result: SyncResult, body: str = "") -> bool
 
 def describe_changes(agent: str, home: Path | None, reflection_id: int | None = None) -> tuple[str, str]:
     """A commit subject and body from the ledger: the reflection's summary and history ids."""
-    from .store import Store, ledger
+    from .store import ledger, open_store
 
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         row = store.agent(agent)
         if row is None or reflection_id is None:
             return "edited by hand", ""

@@ -34,10 +34,10 @@ class App:
 
     @cached_property
     def store(self):  # -> slowloop.store.Store
-        from ..store import Store
+        from ..store import open_store
 
         ensure_home(self.home)
-        return Store(home=self.home)
+        return open_store(home=self.home)
 
 
 def get_app() -> App:

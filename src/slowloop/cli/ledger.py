@@ -68,7 +68,7 @@ def copy(url: str, as_json: bool) -> None:
     from ..errors import UserError
     from ..paths import db_path
     from ..store.copy import copy_ledger, row_counts
-    from ..store.db import SQLiteStore, Store
+    from ..store.db import SQLiteStore, open_store
 
     app = get_app()
     if not url.startswith(("postgresql://", "postgres://")):
@@ -78,7 +78,7 @@ def copy(url: str, as_json: bool) -> None:
     if not source_path.exists():
         raise UserError(f"there is no SQLite ledger to copy at {source_path}",
                         hint="SLOWLOOP_HOME names the home whose slowloop.db is copied")
-    with SQLiteStore(source_path) as source, Store(home=app.home, url=url) as target:
+    with SQLiteStore(source_path) as source, open_store(home=app.home, url=url) as target:
         total = sum(row_counts(source).values())
         with click.progressbar(length=total, label="copying", file=sys.stderr,
                                show_pos=True) as bar:

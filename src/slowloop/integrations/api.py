@@ -41,7 +41,7 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
     """
     from ..config import load_config
     from ..ingest import default_weakness, observed_to_dict, record_turns
-    from ..store import Store
+    from ..store import open_store
     from ..transcripts import turns_from_messages
 
     h = Path(home) if home is not None else default_home()
@@ -52,7 +52,7 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
         turns = [dataclasses.replace(t, person=False) for t in turns]
     weakness = default_weakness(agent, home=h) if (agent_dir(agent, h) / "memo.md").exists() else None
     cfg = load_config(h)
-    with Store(home=h) as store:
+    with open_store(home=h) as store:
         recorded = record_turns(turns, agent=agent, store=store, cfg=cfg, weakness=weakness)
         if any(res.status in ("new", "updated") for _ot, res in recorded):
             from ..reflect.auto import maybe_start

@@ -70,10 +70,10 @@ def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
 def bootstrap_text(agent: str, skills_linked: bool = False) -> str:
     """The bootstrap as AGENTS.md carries it (no impressions: nobody is known to read it yet).
     With the skills linked into .agents/skills, Codex lists them itself: no index here."""
-    from ..store import Store
+    from ..store import open_store
     from .hooks_runtime import cached_bootstrap
 
-    with Store(home=default_home()) as store:
+    with open_store(home=default_home()) as store:
         return cached_bootstrap(default_home(), agent, store, host_lists_skills=skills_linked)[0]
 
 

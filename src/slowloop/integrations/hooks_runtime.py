@@ -315,7 +315,7 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
                   project: Path | None = None, harness: str = "claude-code") -> str | None:
     """The payload to print (None: nothing to say)."""
     from ..errors import DataError
-    from ..store import Store
+    from ..store import open_store
 
     payload = payload or {}
     if skills_dir is not None:
@@ -336,7 +336,7 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
     # (checked with both real clients): the index would say it twice.
     host_lists = skills_dir is not None and skills_dir.is_dir()
     try:
-        store = Store(home=home)
+        store = open_store(home=home)
     except DataError as exc:
         # A ledger on a server this machine cannot reach now (a laptop offline): the session
         # still starts with what was learned, as last built here; turns are observed later.
@@ -380,7 +380,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     Returns a one-line summary for the log."""
     from ..config import load_config
     from ..selfobs import is_reflector_transcript
-    from ..store import Store
+    from ..store import open_store
     from .follow import observe_new
 
     if is_reflector_transcript(transcript, [home / "reflector"]):
@@ -391,7 +391,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         from ..ingest import default_weakness
 
         weakness = default_weakness(agent, home=home)
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         res = observe_new(transcript, agent=agent, store=store, cfg=cfg, weakness=weakness, home=home)
         if res.turns:
             from ..recall import refresh

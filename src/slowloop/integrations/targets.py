@@ -131,12 +131,12 @@ def refresh(home: Path, agent: str, store: Store | None = None) -> list[str]:
     """Bring every known place of ``agent``'s bootstrap up to date now; what was done, one line
     each. Never raises for one place: a place that fails is reported and the others go on.
     ``store``: the ledger already open (a connection to a server costs a round trip or more)."""
-    from ..store import Store
+    from ..store import open_store
     from .hooks_runtime import cached_bootstrap
 
     done: list[str] = []
     targets = for_agent(home, agent)
-    with contextlib.nullcontext(store) if store is not None else Store(home=home) as store:
+    with contextlib.nullcontext(store) if store is not None else open_store(home=home) as store:
         # one text per (project, whether the host lists the linked skills itself)
         variants = sorted({(t.get("project") or "", bool(t.get("skills_dir"))) for t in targets}
                           | {("", False)})

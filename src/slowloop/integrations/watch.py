@@ -20,7 +20,7 @@ from pathlib import Path
 from ..config import Config, load_config
 from ..errors import SlowloopError
 from ..paths import home as default_home
-from ..store import Store, ledger
+from ..store import Store, ledger, open_store
 from .follow import FollowResult, observe_new
 
 SUFFIXES = (".jsonl", ".json")
@@ -142,7 +142,7 @@ class Watcher:
         return read
 
     def run(self, *, once: bool = False) -> WatchStats:
-        with Store(home=self.home) as store:
+        with open_store(home=self.home) as store:
             while not self.stop_event.is_set():
                 self.poll(store)
                 if once:

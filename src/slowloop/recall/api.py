@@ -76,13 +76,13 @@ def reindex(agent: str = "default", home: Path | None = None, *, embed: bool = F
 
 
 def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int]:
-    from ..store import Store, artifacts
+    from ..store import artifacts, open_store
     from ..store.db import ledger_exists
 
     if not ledger_exists(h):
         return 0, 0, 0  # nothing recorded yet; opening the store would create it
 
-    with Store(home=h) as store:
+    with open_store(home=h) as store:
         aid = store.agent_id(agent, create=False)
         if aid is None:
             return 0, 0, idx.remove_origin(sources.TURNS_ORIGIN)

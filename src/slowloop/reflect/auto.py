@@ -66,7 +66,7 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
         return None
     try:
         from ..config import load_config
-        from ..store import Store
+        from ..store import open_store
         from .lease import agent_lease_name, current
         from .scheduler import agent_status
 
@@ -75,7 +75,7 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
         if not enabled(cfg):
             return None
         own = store is None
-        store = store or Store(home=home)
+        store = store or open_store(home=home)
         try:
             if store.agent(agent) is None:
                 return None

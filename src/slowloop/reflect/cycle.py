@@ -21,7 +21,7 @@ from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, U
 from ..history import FileChange
 from ..paths import home as default_home
 from ..safety.danger import scan
-from ..store import Store, ledger
+from ..store import Store, ledger, open_store
 from ..transcripts.model import Turn
 from .actions import Action, Parsed, Rejection, parse_output
 from .apply import apply_reflection, recover
@@ -125,7 +125,7 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
     home = home or default_home()
     cfg = cfg or load_config(home)
     own_store = store is None
-    store = store or Store(home=home)
+    store = store or open_store(home=home)
     say = on_event or (lambda _m: None)
     try:
         out = ReflectionOutcome(agent=agent, status="skipped")
@@ -426,7 +426,7 @@ def run_cycle(*, home: Path | None = None, cfg: Config | None = None, agents: li
     home = home or default_home()
     cfg = cfg or load_config(home)
     outcomes = []
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         # Every due agent in priority order, until the cap of agents this worker reflects on:
         # one another worker holds (or reflected on meanwhile) does not count, so several
         # daemons sharing a ledger take the next due agents rather than the same ones.

@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import clock
 from ..config import Config, load_config
 from ..paths import home as default_home
-from ..store import Store
+from ..store import Store, open_store
 from .apply import recover
 from .cycle import ReflectionOutcome, run_cycle
 from .scheduler import next_cycle_at
@@ -38,11 +38,11 @@ def serve(stop: threading.Event, *, home: Path | None = None, cfg: Config | None
     home = home or default_home()
     cfg = cfg or load_config(home)
     say = on_event or log.info
-    with Store(home=home) as store:
+    with open_store(home=home) as store:
         for note in recover_all(store):
             say(f"recovered {note}")
     while not stop.is_set():
-        with Store(home=home) as store:
+        with open_store(home=home) as store:
             due_at = clock.parse_iso(next_cycle_at(store, cfg)) or clock.now()
         wait = due_at - clock.now()
         if wait > 0:

@@ -21,7 +21,7 @@ from .. import clock
 from ..errors import UserError
 from ..history import apply_changes
 from ..paths import home as default_home
-from ..store import Store, artifacts
+from ..store import Store, artifacts, open_store
 from .actions import Action, _to_action
 
 
@@ -92,7 +92,7 @@ def approve(agent: str, proposal_id: int, *, home: Path | None = None,
 
     home = home or default_home()
     own = store is None
-    store = store or Store(home=home)
+    store = store or open_store(home=home)
     try:
         p = _pending(store, agent, proposal_id)
         action, problem = _to_action(p.action)
@@ -116,7 +116,7 @@ def approve(agent: str, proposal_id: int, *, home: Path | None = None,
 def decline(agent: str, proposal_id: int, *, home: Path | None = None,
             store: Store | None = None) -> Proposal:
     own = store is None
-    store = store or Store(home=home or default_home())
+    store = store or open_store(home=home or default_home())
     try:
         return _decide(store, _pending(store, agent, proposal_id), "declined", "declined by a person")
     finally:

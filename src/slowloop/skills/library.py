@@ -21,7 +21,7 @@ from ..errors import ConflictError, DataError, UserError
 from ..fsutil import file_lock, lock_path_for, read_text
 from ..history import FileChange, apply_changes, archive_path, notice_person_edits
 from ..paths import agent_dir as _agent_dir, home as _home
-from ..store import Store, artifacts
+from ..store import Store, artifacts, open_store
 from .eviction import Candidate, Eviction, choose_eviction
 from .format import (
     SKILL_FILE,
@@ -59,7 +59,7 @@ class SkillLibrary:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(home=self.home)
+            self._store = open_store(home=self.home)
         return self._store
 
     @property

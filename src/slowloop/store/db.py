@@ -5,7 +5,7 @@ Markdown files are what people edit; this database is the machine's ledger of wh
 
 Which database: ``SLOWLOOP_DATABASE_URL=postgresql://…`` (or ``[ledger] database_url`` in
 config.toml) puts the ledger on a PostgreSQL server many machines share
-(:mod:`slowloop.store.postgres`); without it, ``slowloop.db`` in the home. ``Store(home=…)`` opens
+(:mod:`slowloop.store.postgres`); without it, ``slowloop.db`` in the home. ``open_store(home)`` opens
 whichever is configured, the way ``pathlib.Path`` gives a ``PosixPath``; the data-access layer
 (:mod:`~slowloop.store.ledger`, :mod:`~slowloop.store.artifacts`) writes SQL both understand, so no
 module above it knows which one it talks to.
@@ -22,12 +22,13 @@ import contextlib
 import os
 import sqlite3
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, overload
 
 from .. import clock
-from ..errors import DataError
+from ..errors import DataError, UserError
 from ..fsutil import confine
 from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
@@ -70,22 +71,32 @@ def database_url(home: Path | None = None) -> str:
     """The configured PostgreSQL URL, or ``""`` for the SQLite ledger in the home.
 
     ``SLOWLOOP_DATABASE_URL`` first, then ``[ledger] database_url`` in config.toml (the file is
-    parsed only when it mentions the key: opening the store is on the hooks' fast path).
+    parsed only when it mentions the key: opening the store is on the hooks' fast path). Anything
+    but a ``postgresql://`` URL is an error naming where it came from.
     """
     url = os.environ.get(URL_VARIABLE, "").strip()
-    if url:
-        return url
-    from ..paths import config_path
+    source = f"environment variable {URL_VARIABLE}"
+    if not url:
+        from ..paths import config_path
 
-    try:
-        raw = config_path(home).read_bytes()
-    except OSError:
-        return ""
-    if b"database_url" not in raw:
-        return ""
-    from ..config import load_config
+        path = config_path(home)
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return ""
+        if b"database_url" not in raw:
+            return ""
+        from ..config import load_config
 
-    return load_config(home).ledger.database_url.strip()
+        url = load_config(home).ledger.database_url.strip()
+        source = f"{path}: [ledger] database_url"
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        from ..config import redact_url
+
+        raise UserError(f"{source} = {redact_url(url)!r} is not a PostgreSQL URL",
+                        hint="give postgresql://user@host/database, or remove it to keep the "
+                             "ledger in slowloop.db in the home")
+    return url
 
 
 def ledger_exists(home: Path | None = None) -> bool:
@@ -94,10 +105,10 @@ def ledger_exists(home: Path | None = None) -> bool:
     return bool(database_url(home)) or db_path(home).exists()
 
 
-class Store:
-    """The ledger. ``Store(home=…)`` opens the configured database: a :class:`SQLiteStore` in the
-    home, or a :class:`~slowloop.store.postgres.PostgresStore` when a database URL is set;
-    ``Store(path)`` always opens that SQLite file.
+class Store(ABC):
+    """The ledger, whichever database holds it. :func:`open_store` opens the configured one: a
+    :class:`SQLiteStore` in the home, or a :class:`~slowloop.store.postgres.PostgresStore` when a
+    database URL is set; ``SQLiteStore(path)`` opens that SQLite file.
 
     What every implementation offers (the data-access layer uses nothing else): ``query`` and
     ``execute`` with ``?`` placeholders, ``transaction()`` (nested calls join the outer one;
@@ -115,40 +126,33 @@ class Store:
     #: what to do when :meth:`integrity` finds the ledger damaged
     recovery: str = RECOVERY
 
-    def __new__(cls, path: Path | None = None, *, home: Path | None = None, url: str | None = None):
-        if cls is Store:
-            if path is None and (url or database_url(home)):
-                from .postgres import PostgresStore
-
-                cls = PostgresStore
-            else:
-                cls = SQLiteStore
-        return super().__new__(cls)
-
-    # implemented by each database ------------------------------------------------------------
+    # implemented by each database (an abstract interface: a subclass missing one cannot be made)
     @property
+    @abstractmethod
     def where(self) -> str:
         """Where the ledger lives, for messages: its file, or its URL without the password."""
-        raise NotImplementedError
 
+    @abstractmethod
     def transaction(self) -> contextlib.AbstractContextManager[Any]:
-        raise NotImplementedError
+        """One write transaction; nested calls join the outer one."""
 
+    @abstractmethod
     def query(self, sql: str, params: Any = ()) -> list[Any]:
-        raise NotImplementedError
+        """The rows of one statement (``?`` placeholders)."""
 
+    @abstractmethod
     def execute(self, sql: str, params: Any = ()) -> Any:
-        raise NotImplementedError
+        """Run one statement; the cursor (``fetchone``, ``rowcount``, ``lastrowid``)."""
 
+    @abstractmethod
     def lock(self, key: str) -> None:
         """Inside a write transaction: other writers that lock ``key`` wait until it ends."""
-        raise NotImplementedError
 
+    @abstractmethod
     def trace(self, callback: Callable[[str], object] | None) -> None:
         """Call ``callback`` with every SQL statement run from now on (None: stop)."""
-        raise NotImplementedError
 
-    def restart_ids(self) -> None:
+    def restart_ids(self) -> None:  # noqa: B027 - SQLite needs nothing: rowids follow the largest
         """After rows were inserted with their ids given: new rows get ids past the largest."""
 
     def transport(self) -> str:
@@ -161,15 +165,18 @@ class Store:
         Leases and the dirty gate compare times written by different machines."""
         return None
 
+    @abstractmethod
     def integrity(self, limit: int = 10) -> list[str]:
-        raise NotImplementedError
+        """``[]`` when the ledger is sound, else what is wrong with it."""
 
     @property
+    @abstractmethod
     def schema_version(self) -> int:
-        raise NotImplementedError
+        """The number of the last migration applied."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Close the connection."""
 
     def __enter__(self):
         return self
@@ -226,8 +233,7 @@ class SQLiteStore(SQLiteFile, Store):
     broken_hint = RECOVERY
     backend = "sqlite"
 
-    def __init__(self, path: Path | None = None, *, home: Path | None = None,
-                 url: str | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, home: Path | None = None) -> None:
         if path is None:
             root = ensure_home(home)
             path = db_path(root)
@@ -306,6 +312,11 @@ class _InTransaction:
         return self._conn.execute(sql)
 
 
-def open_store(home: Path | None = None) -> Store:
-    """The configured ledger of ``home`` (see :class:`Store`)."""
-    return Store(home=home)
+def open_store(home: Path | None = None, *, url: str | None = None) -> Store:
+    """The ledger of ``home``: on the PostgreSQL server of ``url`` (or of SLOWLOOP_DATABASE_URL /
+    ``[ledger] database_url``), else the SQLite file in the home."""
+    if url or database_url(home):
+        from .postgres import PostgresStore
+
+        return PostgresStore(home=home, url=url)
+    return SQLiteStore(home=home)

@@ -174,8 +174,7 @@ class PostgresStore(Store):
                 "right database; a schema newer than this slowloop needs `pip install -U slowloop` "
                 "here; damaged data is the server's to restore from its backups")
 
-    def __init__(self, path: Path | None = None, *, home: Path | None = None,
-                 url: str | None = None) -> None:
+    def __init__(self, *, home: Path | None = None, url: str | None = None) -> None:
         self.home = ensure_home(home)
         self.url = url or database_url(self.home)
         self.path = redact_url(self.url)
