@@ -21,7 +21,7 @@ import pytest
 
 from slowloop import clock
 from slowloop.errors import DataError
-from slowloop.store import Store, ledger
+from slowloop.store import Store, ledger, open_store
 from slowloop.store.db import SQLiteStore
 
 CTX = mp.get_context("spawn")
@@ -50,7 +50,7 @@ def _indexes(store: Store) -> set[str]:
 
 
 def test_the_same_migrations_give_the_same_schema_on_both(postgres_url, tmp_path):
-    with SQLiteStore(tmp_path / "l.db") as lite, Store(home=tmp_path, url=postgres_url) as pg:
+    with SQLiteStore(tmp_path / "l.db") as lite, open_store(home=tmp_path, url=postgres_url) as pg:
         assert pg.backend == "postgresql" and lite.backend == "sqlite"
         assert pg.schema_version == lite.schema_version > 0
         assert _columns(pg) == _columns(lite)
@@ -59,16 +59,16 @@ def test_the_same_migrations_give_the_same_schema_on_both(postgres_url, tmp_path
 
 
 def test_the_url_comes_from_the_variable_or_from_config(postgres_url, slowloop_home, monkeypatch):
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.backend == "sqlite"
     slowloop_home.mkdir(parents=True, exist_ok=True)
     (slowloop_home / "config.toml").write_text(f'[ledger]\ndatabase_url = "{postgres_url}"\n')
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.backend == "postgresql"
         store.agent_id("from-config")
     (slowloop_home / "config.toml").write_text("")
     monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert store.backend == "postgresql"
         assert store.agent_id("from-config", create=False) is not None  # the same database
 
@@ -76,7 +76,7 @@ def test_the_url_comes_from_the_variable_or_from_config(postgres_url, slowloop_h
 def test_a_wrong_url_is_an_error_naming_it_without_its_password(slowloop_home, monkeypatch):
     url = f"postgresql://me:hunter2@/nosuchdb?host={slowloop_home}/no-socket-here"
     with pytest.raises(DataError) as err:
-        Store(home=slowloop_home, url=url)
+        open_store(home=slowloop_home, url=url)
     text = str(err.value) + (err.value.hint or "")
     assert "me:***@" in text and "hunter2" not in text
     assert "SLOWLOOP_DATABASE_URL" in (err.value.hint or "")
@@ -102,7 +102,7 @@ def _open_and_migrate(url: str, home: str, start: float, q) -> None:
     while time.time() < start:
         time.sleep(0.001)
     try:
-        with Store(home=Path(home), url=url) as store:
+        with open_store(home=Path(home), url=url) as store:
             q.put(("ok", store.schema_version))
     except Exception as exc:  # noqa: BLE001 - reported to the parent
         q.put(("error", repr(exc)))
@@ -118,7 +118,7 @@ def test_machines_opening_a_new_database_at_once_migrate_it_once(postgres_url, t
     results = [q.get(timeout=60) for _ in procs]
     for p in procs:
         p.join(30)
-    with Store(home=tmp_path, url=postgres_url) as store:
+    with open_store(home=tmp_path, url=postgres_url) as store:
         expected = store.schema_version
         assert store.query("SELECT COUNT(*) FROM slowloop_schema")[0][0] == 1
     assert results == [("ok", expected)] * 6
@@ -128,7 +128,7 @@ def _race_for_lease(url: str, home: str, host: str, start: float, q) -> None:
     from slowloop.reflect import lease
 
     lease._host = lambda: host  # type: ignore[assignment]  # another machine
-    with Store(home=Path(home), url=url) as store:
+    with open_store(home=Path(home), url=url) as store:
         while time.time() < start:
             time.sleep(0.0005)
         got = lease.acquire(store, "reflect:shared", holder=f"worker on {host}", ttl="1h")
@@ -136,7 +136,7 @@ def _race_for_lease(url: str, home: str, host: str, start: float, q) -> None:
 
 
 def test_machines_racing_for_an_agent_lease_get_it_once(postgres_url, tmp_path):
-    with Store(home=tmp_path, url=postgres_url):
+    with open_store(home=tmp_path, url=postgres_url):
         pass  # migrated before the race
     for round_ in range(3):
         q = CTX.Queue()
@@ -150,14 +150,14 @@ def test_machines_racing_for_an_agent_lease_get_it_once(postgres_url, tmp_path):
         for p in procs:
             p.join(30)
         assert len(winners) == 1, (round_, winners)
-        with Store(home=tmp_path, url=postgres_url) as store:
+        with open_store(home=tmp_path, url=postgres_url) as store:
             row = ledger.lease_row(store, "reflect:shared")
             assert row is not None and row["host"] == winners[0]
             store.execute("DELETE FROM leases")  # the next round starts free
 
 
 def _hold_a_transaction(url: str, home: str, ready) -> None:
-    with Store(home=Path(home), url=url) as store:
+    with open_store(home=Path(home), url=url) as store:
         aid = store.agent_id("crashy")
         with store.transaction() as db:
             store.lock(f"agent:{aid}")
@@ -168,7 +168,7 @@ def _hold_a_transaction(url: str, home: str, ready) -> None:
 
 def test_a_worker_killed_mid_transaction_leaves_nothing_half_done_and_blocks_no_one(postgres_url,
                                                                                    tmp_path):
-    with Store(home=tmp_path, url=postgres_url) as store:
+    with open_store(home=tmp_path, url=postgres_url) as store:
         aid = store.agent_id("crashy")
     ready = CTX.Event()
     p = CTX.Process(target=_hold_a_transaction, args=(postgres_url, str(tmp_path / "w"), ready))
@@ -176,7 +176,7 @@ def test_a_worker_killed_mid_transaction_leaves_nothing_half_done_and_blocks_no_
     assert ready.wait(60)
     os.kill(p.pid, signal.SIGKILL)
     p.join(30)
-    with Store(home=tmp_path, url=postgres_url) as store:
+    with open_store(home=tmp_path, url=postgres_url) as store:
         t0 = time.monotonic()
         with store.transaction() as db:
             store.lock(f"agent:{aid}")  # the dead worker's lock went with its connection
@@ -206,21 +206,34 @@ def _transcript(path: Path, agent_no: int) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def _fleet_env(url: str, *, cap: int) -> dict[str, str]:
+    """The environment of a machine of the fleet: the shared ledger, a cap per cycle, no
+    automatic reflection (the daemons under test do it)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
+    env.update(SLOWLOOP_DATABASE_URL=url, SLOWLOOP_REFLECT__AUTO="false",
+               SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE=str(cap))
+    return env
+
+
+def _record_corrections(env: dict[str, str], tmp: Path, agents: list[str], homes: list[Path]) -> None:
+    """Each agent's conversation with a correction, ingested by `slowloop ingest` on the homes in
+    turn (one transcript per agent, each with its own session)."""
+    for i, name in enumerate(agents):
+        t = tmp / f"t-{name}.jsonl"
+        _transcript(t, 1000 + i)
+        run = subprocess.run([sys.executable, "-m", "slowloop", "ingest", str(t), "--agent", name],
+                             env={**env, "SLOWLOOP_HOME": str(homes[i % len(homes)])},
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+
+
 def test_two_daemons_on_two_machines_share_the_due_agents_and_never_reflect_one_twice(
         postgres_url, tmp_path, monkeypatch):
     agents = [f"svc{i}" for i in range(8)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
-    env.update(SLOWLOOP_DATABASE_URL=postgres_url, SLOWLOOP_REFLECT__AUTO="false",
-               SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE="5")
+    env = _fleet_env(postgres_url, cap=5)
     homes = [tmp_path / "machine-a", tmp_path / "machine-b"]
-    # what people did, recorded from machine A
-    for i, name in enumerate(agents):
-        t = tmp_path / f"t{i}.jsonl"
-        _transcript(t, i)
-        run = subprocess.run([sys.executable, "-m", "slowloop", "ingest", str(t), "--agent", name],
-                             env={**env, "SLOWLOOP_HOME": str(homes[0])}, capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
-    with Store(home=homes[0], url=postgres_url) as store:
+    _record_corrections(env, tmp_path, agents, [homes[0]])  # what people did, from machine A
+    with open_store(home=homes[0], url=postgres_url) as store:
         assert all(ledger.turn_activity(store, store.agent_id(n))[0] == 2 for n in agents)
     # both machines' daemons start at once, one cycle each
     procs = [subprocess.Popen([sys.executable, "-m", "slowloop", "reflect", "--due", "--json"],
@@ -228,7 +241,7 @@ def test_two_daemons_on_two_machines_share_the_due_agents_and_never_reflect_one_
                               stderr=subprocess.PIPE, text=True) for h in homes]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1][-1000:] for o in outs]
-    with Store(home=homes[0], url=postgres_url) as store:
+    with open_store(home=homes[0], url=postgres_url) as store:
         rows = store.query("SELECT a.name, r.status, r.started_at, r.finished_at FROM reflections r "
                            "JOIN agents a ON a.id = r.agent_id ORDER BY a.name, r.id")
     by_agent: dict[str, list] = {}
@@ -257,17 +270,17 @@ def test_undo_on_another_machine_refuses_and_records_nothing(postgres_url, tmp_p
     _transcript(t, 0)
     from slowloop.config import load_config
 
-    with Store(home=a) as store:
+    with open_store(home=a) as store:
         ingest_paths([t], agent="svc", store=store, cfg=load_config(a))
     out = reflect_agent("svc", home=a, provider=None, force=True)
     assert out.status == "applied" and out.reflection_id
-    with Store(home=b) as store:
+    with open_store(home=b) as store:
         before = store.query("SELECT COUNT(*) FROM changes")[0][0]
         with pytest.raises(UserError) as err:
             undo_reflection(store, "svc", out.reflection_id)
         assert str(a) in str(err.value) and "another machine" in str(err.value)
         assert store.query("SELECT COUNT(*) FROM changes")[0][0] == before
-    with Store(home=a) as store:
+    with open_store(home=a) as store:
         assert undo_reflection(store, "svc", out.reflection_id)  # where it was made, it undoes
 
 
@@ -279,10 +292,10 @@ def test_a_skill_made_on_one_machine_is_not_taken_for_deleted_by_hand_on_another
     a, b = tmp_path / "machine-a", tmp_path / "machine-b"
     SkillLibrary("svc", home=a).create("pin-deps", "Pin dependencies when adding them.",
                                        "# Pin dependencies\n\nAlways pin exact versions.\n")
-    with Store(home=b) as store:
+    with open_store(home=b) as store:
         before = store.query("SELECT COUNT(*) FROM changes")[0][0]
     assert SkillLibrary("svc", home=b).list() == []  # machine B has no such file …
-    with Store(home=b) as store:  # … and records no deletion by a person of machine A's file
+    with open_store(home=b) as store:  # … and records no deletion by a person of machine A's file
         assert store.query("SELECT COUNT(*) FROM changes")[0][0] == before
     assert [s.name for s in SkillLibrary("svc", home=a).list()] == ["pin-deps"]
 
@@ -300,12 +313,12 @@ def test_the_same_transcript_path_on_two_machines_is_two_files(postgres_url, tmp
         _transcript(t, agent_no)  # each machine's own file at that path
         monkeypatch.setattr(socket, "gethostname", lambda h=host: h)
         home = tmp_path / host
-        with Store(home=home) as store:
+        with open_store(home=home) as store:
             res = observe_new(t, agent="svc", store=store, cfg=load_config(home), home=home)
             seen[host] = (res.new, res.reset)
     # the devbox read its file from the start, not as the laptop's file "rotated"
     assert seen == {"laptop": (2, ""), "devbox": (2, "")}
-    with Store(home=tmp_path, url=postgres_url) as store:
+    with open_store(home=tmp_path, url=postgres_url) as store:
         keys = sorted(r[0] for r in store.query("SELECT path FROM offsets"))
         assert keys == [f"devbox:{t.resolve()}", f"laptop:{t.resolve()}"]
         monkeypatch.setattr(socket, "gethostname", lambda: "laptop")
@@ -342,7 +355,7 @@ def test_search_on_another_machine_finds_the_turns_the_first_one_recorded(postgr
     monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
     t = tmp_path / "t.jsonl"
     _transcript(t, 3)
-    with Store(home=tmp_path / "laptop") as store:
+    with open_store(home=tmp_path / "laptop") as store:
         ingest_paths([t], agent="svc", store=store, cfg=load_config(tmp_path / "laptop"))
     refresh("svc", home=tmp_path / "devbox")  # what `slowloop search` does first
     hits = search("requests", agent="svc", home=tmp_path / "devbox", mode="lexical")
@@ -369,7 +382,7 @@ def test_a_sqlite_ledger_copied_to_postgresql_carries_on_there(postgres_url, slo
 
     t = tmp_path / "t.jsonl"
     _transcript(t, 5)
-    with Store(home=slowloop_home) as lite:  # a month of use on this laptop, in SQLite
+    with open_store(home=slowloop_home) as lite:  # a month of use on this laptop, in SQLite
         observe_new(t, agent="svc", store=lite, cfg=load_config(slowloop_home), home=slowloop_home)
         out = reflect_agent("svc", home=slowloop_home, store=lite, provider=None, force=True)
         assert out.status == "applied"
@@ -379,7 +392,7 @@ def test_a_sqlite_ledger_copied_to_postgresql_carries_on_there(postgres_url, slo
                          capture_output=True, text=True, env={**os.environ})
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["rows"] == {**before}
-    with Store(home=slowloop_home, url=postgres_url) as pg:
+    with open_store(home=slowloop_home, url=postgres_url) as pg:
         assert row_counts(pg) == before
         assert [dict(r) for r in pg.query("SELECT * FROM turns ORDER BY id")] == turns
         assert pg.query("SELECT path FROM offsets")[0][0] == f"{socket.gethostname()}:{t.resolve()}"
@@ -402,7 +415,7 @@ def test_doctor_on_a_shared_ledger_checks_the_server_and_the_clocks(postgres_url
     from slowloop.store.postgres import PostgresStore
 
     monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
-    with Store(home=slowloop_home) as store:
+    with open_store(home=slowloop_home) as store:
         assert abs(store.clock_skew() or 0) < 5  # the same machine's clock
         assert store.transport() == "unix socket"
     r = CliRunner().invoke(cli, ["doctor"])
@@ -420,19 +433,12 @@ def test_doctor_on_a_shared_ledger_checks_the_server_and_the_clocks(postgres_url
 
 def test_two_daemons_keep_their_own_cycles_and_caps_and_share_the_due_agents(postgres_url, tmp_path):
     agents = [f"team{i}" for i in range(12)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
-    env.update(SLOWLOOP_DATABASE_URL=postgres_url, SLOWLOOP_REFLECT__AUTO="false",
-               SLOWLOOP_SCHEDULER__MAX_AGENTS_PER_CYCLE="3")
+    env = _fleet_env(postgres_url, cap=3)
     homes = [tmp_path / "worker-a", tmp_path / "worker-b"]
-    for i, name in enumerate(agents):
-        t = tmp_path / f"t{i}.jsonl"
-        _transcript(t, 100 + i)
-        run = subprocess.run([sys.executable, "-m", "slowloop", "ingest", str(t), "--agent", name],
-                             env={**env, "SLOWLOOP_HOME": str(homes[i % 2])}, capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
+    _record_corrections(env, tmp_path, agents, homes)  # recorded on both machines in turn
 
     def reflected() -> list[str]:
-        with Store(home=tmp_path, url=postgres_url) as store:
+        with open_store(home=tmp_path, url=postgres_url) as store:
             return [r[0] for r in store.query("SELECT a.name FROM reflections r JOIN agents a "
                                               "ON a.id = r.agent_id ORDER BY r.id")]
 
@@ -454,6 +460,22 @@ def test_two_daemons_keep_their_own_cycles_and_caps_and_share_the_due_agents(pos
     assert len(done) == 6 and len(set(done)) == 6, done
     learned = {h.name: {p.parent.name for p in (h / "agents").glob("*/memo.md")} for h in homes}
     assert [len(v) for v in learned.values()] == [3, 3] and not learned["worker-a"] & learned["worker-b"]
-    with Store(home=tmp_path, url=postgres_url) as store:
+    with open_store(home=tmp_path, url=postgres_url) as store:
         marks = store.query("SELECT key FROM meta WHERE key LIKE 'scheduler.last_cycle_at:%'")
         assert len(marks) == 2  # each worker its own cycle mark (host and home)
+
+
+@pytest.mark.parametrize("where", ["env", "config"])
+def test_a_database_url_that_is_not_postgresql_is_an_error_naming_where_it_came_from(where, slowloop_home,
+                                                                                     monkeypatch):
+    slowloop_home.mkdir(parents=True, exist_ok=True)
+    if where == "env":
+        monkeypatch.setenv("SLOWLOOP_DATABASE_URL", "db.internal:5432")
+    else:
+        (slowloop_home / "config.toml").write_text("[ledger]\ndatabase_url = 5\n")
+    run = subprocess.run([sys.executable, "-m", "slowloop", "status"], capture_output=True, text=True,
+                         env={**os.environ})
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "is not a PostgreSQL URL" in run.stderr
+    assert ("SLOWLOOP_DATABASE_URL" if where == "env" else "config.toml: [ledger] database_url") in run.stderr
+    assert not (slowloop_home / "slowloop.db").exists()  # no silent fallback to a local ledger

@@ -105,7 +105,7 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
                    "record turns with `slowloop ingest PATH`")
         return
     kind = cfg.provider.kind
-    shared = store.backend != "sqlite"
+    shared = store.shared
     offline = ("the offline distiller (no model call)" if shared
                else "the offline distiller (nothing leaves this machine)")
     click.echo(f"reflection: {'automatic' if out[0]['auto_reflect'] else 'manual'}, with "
