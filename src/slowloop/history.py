@@ -247,13 +247,11 @@ def notice_person_edits(store: Store, agent: str, files: Iterable[tuple[Path, st
             op = "create" if last_after is None else ("delete" if text is None else "edit")
             pending.append((key, kind, target, op, last_after, text))
     if known_kind is not None:
-        from .paths import agent_dir
-
         # only this home's files: a ledger several machines share also holds the others' paths
-        root = os.path.realpath(agent_dir(agent, store.home)) + os.sep
+        here = _in_this_home(store, agent)
         for key, (after, kind) in known.items():
-            if (kind == known_kind and after is not None and key not in given
-                    and os.path.realpath(key).startswith(root) and not Path(key).exists()):
+            if (kind == known_kind and after is not None and key not in given and here(key)
+                    and not Path(key).exists()):
                 target = Path(key).parent.name if kind == "skill" else Path(key).name
                 pending.append((key, kind, target, "delete", after, None))
     if not pending:
@@ -332,16 +330,26 @@ def _notice_paths(store: Store, agent: str, recs: Sequence[ChangeRecord]) -> Non
         notice_person_edits(store, agent, [], known_kind=kind)
 
 
-def _here(store: Store, agent: str, recs: Sequence[ChangeRecord], what: str) -> None:
-    """Refuse to undo changes made to files outside this home: with a ledger several machines
-    share (PostgreSQL), a reflection applied on another machine is recorded with that machine's
-    paths, and its files are not here to restore (nor to read as edits by a person)."""
+def _in_this_home(store: Store, agent: str):
+    """Whether a recorded path is a file of ``agent``'s folder in this home: a ledger several
+    machines share (PostgreSQL) also holds the paths of the other machines' files."""
     from .paths import agent_dir
 
-    root = os.path.realpath(agent_dir(agent, store.home))
-    away = [r.path for r in recs if not os.path.realpath(r.path).startswith(root + os.sep)]
+    root = os.path.realpath(agent_dir(agent, store.home)) + os.sep
+    return lambda path: os.path.realpath(path).startswith(root)
+
+
+def _here(store: Store, agent: str, recs: Sequence[ChangeRecord], what: str) -> None:
+    """Refuse to undo changes made to files outside this home: a reflection applied on another
+    machine is recorded with that machine's paths, and its files are not here to restore (nor to
+    read as edits by a person)."""
+    here = _in_this_home(store, agent)
+    away = [r.path for r in recs if not here(r.path)]
     if away:
-        raise UserError(f"{what} changed {away[0]}, which is not in this home ({root}): it was made "
+        from .paths import agent_dir
+
+        raise UserError(f"{what} changed {away[0]}, which is not in this home "
+                        f"({agent_dir(agent, store.home)}): it was made "
                         "on another machine sharing this ledger, or before the home moved",
                         hint="undo it on the machine that made it; with `slowloop sync` the undo "
                              "then reaches this one")

@@ -117,13 +117,12 @@ def _row_factory(cursor: Any) -> Any:
 class Result:
     """What ``execute`` returns: the rows, ``rowcount`` and, after an INSERT, ``lastrowid``."""
 
-    __slots__ = ("_cur", "lastrowid", "rowcount", "_first")
+    __slots__ = ("_cur", "lastrowid", "rowcount")
 
     def __init__(self, cur: Any, returned_id: bool) -> None:
         self._cur = cur
         self.rowcount = cur.rowcount
         self.lastrowid: int | None = None
-        self._first: list[Any] = []
         if returned_id:
             row = cur.fetchone()
             if row is not None:
