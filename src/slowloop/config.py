@@ -160,6 +160,13 @@ class Reflect:
 
 
 @dataclass(frozen=True)
+class Ingest:
+    # Worker processes that read a large ingest (16 MB or more): 0 = one per core (at most 4),
+    # 1 = read everything in the calling process.
+    workers: int = field(default=0, metadata=_min(0))
+
+
+@dataclass(frozen=True)
 class Ledger:
     # postgresql://user@host/dbname puts the ledger (turns, signals, metrics, reflections,
     # history, leases) on a PostgreSQL server many machines share; empty: slowloop.db in the home.
@@ -172,7 +179,7 @@ SECTIONS: dict[str, type] = {
     "signals": Signals, "skills": Skills, "memo": Memo, "bootstrap": Bootstrap,
     "scheduler": Scheduler, "bundle": Bundle, "provider": Provider, "privacy": Privacy,
     "memory": MemorySettings, "recall": Recall, "hooks": Hooks, "reflect": Reflect,
-    "ledger": Ledger,
+    "ingest": Ingest, "ledger": Ledger,
 }
 
 
@@ -210,6 +217,7 @@ class Config:
     recall: Recall = Recall()
     hooks: Hooks = Hooks()
     reflect: Reflect = Reflect()
+    ingest: Ingest = Ingest()
     ledger: Ledger = Ledger()
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
     path: Path | None = field(default=None, compare=False)

@@ -8,22 +8,24 @@ and — when the user corrected a skill-assisted turn — an edit-after-use for 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from . import clock
 from .config import Config
-from .errors import DataError, UserError
+from .errors import DataError, SlowloopError, UserError
 from .observe.model import ObservedTurn
 from .observe.observe import observe_and_score
 from .observe.signals import WeaknessMatcher
 from .store import Store, ledger
 from .transcripts import iter_turns
-from .transcripts.model import ParseReport, Turn
+from .transcripts.model import ParseReport, Step, ToolCall, ToolResult, Turn, json_parts, key_parts, text_hash
 
 # The ledger keeps the head and tail of long tool outputs: observation already ran on the full
 # text, the bundle cuts far shorter, and copying whole logs would double the user's disk use.
@@ -109,41 +111,69 @@ def shrink_for_storage(turn: Turn) -> Turn:
     return dataclasses.replace(turn, steps=tuple(steps)) if changed else turn
 
 
+class Prepared(NamedTuple):
+    """An observed turn ready to record, computed where the turn was read (a worker process when
+    a large ingest is spread over the cores): every column but those that depend on the turn's
+    index in its file, which only the recorder knows when a file is read in pieces."""
+
+    rec: ledger.TurnRecord  # ``key``, ``content_hash`` and ``data`` empty; ``idx`` in its piece
+    before: str  # the stored JSON around the index: ``before + str(index) + after``
+    after: str
+    key: tuple[str, str]  # the key's basis around the index (model.key_parts)
+    errors: list[tuple[str, str | None, str, str, int | None]]
+    signals: list[tuple[str, float, str]]
+    skills: tuple[str, ...]
+    used_at: str
+    corrected: bool
+
+
+def prepare(ot: ObservedTurn) -> Prepared:
+    """Everything ``record_prepared`` writes for one observed turn, short of its index."""
+    turn = ot.turn
+    before, after = json_parts(shrink_for_storage(turn).to_dict())
+    obs, score = ot.observation, ot.score
+    rec = ledger.TurnRecord(
+        agent_id=0, key="", content_hash="", source=turn.source, format=turn.format,
+        session_id=turn.session_id, idx=turn.index, started_at=turn.started_at,
+        ended_at=turn.ended_at, updated_at="", user_text=turn.user_text,  # stamped when written
+        tool_calls=obs.tool_calls, corrected=int(obs.corrected), aborted=int(obs.aborted),
+        rejected=obs.rejected, recovered=int(obs.recovered),
+        ended_in_real_error=int(obs.ended_in_real_error), score=score.score,
+        threshold=score.threshold, reflect=int(score.reflect), complete=int(turn.complete), data="")
+    return Prepared(rec, before, after,
+                    key_parts(turn.format, turn.session_id or turn.source, turn.started_at,
+                              turn.user_text),
+                    [(e.kind, e.tool, e.evidence, e.excerpt, e.step) for e in obs.errors],
+                    [(s.name, s.weight, s.why) for s in score.signals], turn.skills_read,
+                    turn.ended_at or turn.started_at or clock.iso(micro=True), obs.corrected)
+
+
+def record_prepared(store: Store, agent_id: int, p: Prepared, *, index_base: int = 0
+                    ) -> RecordResult:
+    """Write one prepared turn (and what hangs off it) in one transaction; ``index_base``: the
+    turns of its file before the piece it was read in."""
+    idx = p.rec.idx + index_base
+    data = f"{p.before}{idx}{p.after}"
+    rec = p.rec._replace(agent_id=agent_id, idx=idx, data=data, content_hash=text_hash(data),
+                         key=text_hash(f"{p.key[0]}{idx}{p.key[1]}"))
+    with store.transaction():  # the turn and its correction edits: one unit
+        turn_id, status = ledger.record_turn(store, rec, errors=p.errors, signals=p.signals,
+                                             skills=p.skills, used_at=p.used_at)
+        if status != "unchanged" and p.corrected and idx > 0:
+            # A correction right after a skill-assisted turn is an edit-after-use of those skills.
+            ledger.record_correction_edits(store, agent_id, turn_id, source=rec.source,
+                                           idx=idx, session_id=rec.session_id, at=p.used_at,
+                                           note=rec.user_text[:200])
+    return RecordResult(turn_id, status)
+
+
 def record_observed(store: Store, agent: str, ot: ObservedTurn, *,
                     agent_id: int | None = None) -> RecordResult:
     """Write one observed turn (and what hangs off it) in one transaction. ``agent_id``: the
     agent's id when the caller already looked it up (a batch looks it up once)."""
-    turn = ot.turn
     if agent_id is None:
         agent_id = store.agent_id(agent)
-    key = turn.key()
-    stored = shrink_for_storage(turn)
-    data = stored.to_json()
-    chash = stored.content_hash(data)
-    # Microseconds: the dirty gate compares a turn's update with the moment the last reflection
-    # read the ledger; whole seconds would hide an update made in that same second.
-    now = clock.iso(micro=True)
-    obs, score = ot.observation, ot.score
-    rec = ledger.TurnRecord(
-        agent_id=agent_id, key=key, content_hash=chash, source=turn.source, format=turn.format,
-        session_id=turn.session_id, idx=turn.index, started_at=turn.started_at,
-        ended_at=turn.ended_at, updated_at=now, user_text=turn.user_text,
-        tool_calls=obs.tool_calls, corrected=int(obs.corrected), aborted=int(obs.aborted),
-        rejected=obs.rejected, recovered=int(obs.recovered),
-        ended_in_real_error=int(obs.ended_in_real_error), score=score.score,
-        threshold=score.threshold, reflect=int(score.reflect), complete=int(turn.complete), data=data)
-    at = turn.ended_at or turn.started_at or now
-    with store.transaction():  # the turn and its correction edits: one unit
-        turn_id, status = ledger.record_turn(
-            store, rec, errors=[(e.kind, e.tool, e.evidence, e.excerpt, e.step) for e in obs.errors],
-            signals=[(s.name, s.weight, s.why) for s in score.signals], skills=turn.skills_read,
-            used_at=at)
-        if status != "unchanged" and obs.corrected and turn.index > 0:
-            # A correction right after a skill-assisted turn is an edit-after-use of those skills.
-            ledger.record_correction_edits(store, agent_id, turn_id, source=turn.source,
-                                           idx=turn.index, session_id=turn.session_id, at=at,
-                                           note=turn.user_text[:200])
-    return RecordResult(turn_id, status)
+    return record_prepared(store, agent_id, prepare(ot))
 
 
 # Turns are written in small batches, one transaction each: per-turn transactions made the ledger
@@ -151,19 +181,12 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn, *,
 # hook in another process wait.
 BATCH_TURNS = 64
 
-
-def _record_batch(store: Store, agent: str, batch: list[ObservedTurn], summary: IngestSummary) -> None:
-    if not batch:
-        return
-    with store.transaction():
-        agent_id = store.agent_id(agent)
-        for ot in batch:
-            res = record_observed(store, agent, ot, agent_id=agent_id)
-            summary.turns += 1
-            setattr(summary, res.status, getattr(summary, res.status) + 1)
-            if ot.score.reflect:
-                summary.reflect_worthy += 1
-    batch.clear()
+# A large ingest spreads the reading over worker processes (one per core, at most this many):
+# whole files, and Claude Code files cut into pieces of PIECE_BYTES; below PARALLEL_MIN_BYTES
+# starting the workers costs more than it saves.
+MAX_WORKERS = 4
+PIECE_BYTES = 4 << 20
+PARALLEL_MIN_BYTES = 16 << 20
 
 
 def default_weakness(agent: str, home: Path | None = None) -> WeaknessMatcher | None:
@@ -174,45 +197,247 @@ def default_weakness(agent: str, home: Path | None = None) -> WeaknessMatcher | 
 
 
 def observe_file(path: Path, cfg: Config, *, report: ParseReport | None = None,
-                 weakness: WeaknessMatcher | None = None, start_offset: int = 0) -> Iterator[ObservedTurn]:
-    for turn in iter_turns(path, report=report, start_offset=start_offset):
+                 weakness: WeaknessMatcher | None = None, start_offset: int = 0,
+                 start_line: int | None = None, resync: bool = False,
+                 stop_offset: int | None = None) -> Iterator[ObservedTurn]:
+    for turn in iter_turns(path, report=report, start_offset=start_offset, start_line=start_line,
+                           resync=resync, stop_offset=stop_offset):
         yield observe_and_score(turn, cfg, weakness=weakness)
+
+
+class Piece(NamedTuple):
+    """A file, or a piece of one, that one worker reads."""
+
+    file: int  # the file's position in the ingest
+    path: Path
+    start: int
+    line: int
+    stop: int | None  # None: to the end of the file
+    size: int  # bytes, for the progress bar
+
+
+class PieceResult(NamedTuple):
+    prepared: list[Prepared]
+    problems: list[str]
+    error: str | None  # the file is not a transcript (DataError)
 
 
 def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: Config,
                  weakness: WeaknessMatcher | None = None,
-                 on_file: Callable[[Path, int], None] | None = None) -> IngestSummary:
-    """Observe and record every turn of the given files/folders for ``agent``."""
+                 on_file: Callable[[Path, int], None] | None = None,
+                 workers: int | None = None) -> IngestSummary:
+    """Observe and record every turn of the given files/folders for ``agent``.
+
+    A large input is read by worker processes (``workers``, default the ``[ingest] workers``
+    setting: 0 = one per core, 1 = none): whole files, and Claude Code files in pieces, each
+    observed where it is read; this process writes every turn in file order, exactly as one
+    reader would (tests compare the two ledgers). ``on_file(path, n)``: ``n`` more bytes of
+    ``path`` were read (a progress bar).
+    """
     from .selfobs import is_reflector_transcript
 
     files = expand_paths(paths)
     summary = IngestSummary()
     reflector_dirs = [store.home / "reflector"]
-    for path in files:
+    sizes: dict[int, int] = {}
+    for i, path in enumerate(files):
         if is_reflector_transcript(path, reflector_dirs):
             summary.skipped_files.append(f"{path}: a slowloop reflection's own session (never observed)")
             continue
-        report = ParseReport()
         try:
-            size = path.stat().st_size
+            sizes[i] = path.stat().st_size
         except OSError as exc:
             summary.problems.append(f"{path}: cannot read: {exc.strerror}")
+    n = _worker_count(cfg, workers, sum(sizes.values()))
+    results = (_read_in_workers(files, sizes, cfg, weakness, n) if n > 1
+               else _read_here(files, sizes, cfg, weakness))
+    batch: list[tuple[Prepared, int]] = []
+    current, base, failed = -1, 0, False
+    for piece, prepared, problems, error in results:
+        if piece.file != current:  # the next file: the last one's turns are all read
+            if current >= 0:
+                _file_done(summary, sizes[current])
+            current, base, failed = piece.file, 0, False
+        if failed:
             continue
+        count = 0
         try:
-            batch: list[ObservedTurn] = []
-            for ot in observe_file(path, cfg, report=report, weakness=weakness):
-                batch.append(ot)
+            for p in prepared:
+                batch.append((p, base))
+                count += 1
                 if len(batch) >= BATCH_TURNS:
                     _record_batch(store, agent, batch, summary)
-            _record_batch(store, agent, batch, summary)
-        except DataError as exc:  # not a transcript: report it, go on with the other files
-            summary.skipped_files.append(str(exc))
-        summary.files += 1
-        summary.bytes += size
-        summary.problems.extend(str(p) for p in report.problems)
+        except DataError as exc:
+            error = str(exc)
+        if error is not None:  # not a transcript: report it, go on with the other files
+            summary.skipped_files.append(error)
+            failed = True
+        base += count  # the next piece's turns come after this one's in the file
+        summary.problems.extend(problems)
         if on_file:
-            on_file(path, size)
+            on_file(piece.path, piece.size)
+    _record_batch(store, agent, batch, summary)
+    if current >= 0:
+        _file_done(summary, sizes[current])
     return summary
+
+
+def _file_done(summary: IngestSummary, size: int) -> None:
+    summary.files += 1
+    summary.bytes += size
+
+
+def _record_batch(store: Store, agent: str, batch: list[tuple[Prepared, int]],
+                  summary: IngestSummary) -> None:
+    if not batch:
+        return
+    with store.transaction():
+        agent_id = store.agent_id(agent)
+        for p, base in batch:
+            res = record_prepared(store, agent_id, p, index_base=base)
+            summary.turns += 1
+            setattr(summary, res.status, getattr(summary, res.status) + 1)
+            if p.rec.reflect:
+                summary.reflect_worthy += 1
+    batch.clear()
+
+
+def _worker_count(cfg: Config, workers: int | None, total: int) -> int:
+    n = cfg.ingest.workers if workers is None else workers
+    if n == 1 or total < PARALLEL_MIN_BYTES:
+        return 1
+    if n == 0:
+        n = min(MAX_WORKERS, os.cpu_count() or 1)
+    import multiprocessing
+    import threading
+
+    # Workers are forked (they inherit the loaded config and detectors); forking a process that
+    # runs other threads is unsafe, and some platforms cannot fork: read here then.
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1
+    return n
+
+
+_Read = tuple[Piece, Iterable[Prepared], list[str], str | None]
+
+
+def _read_here(files: list[Path], sizes: dict[int, int], cfg: Config,
+               weakness: WeaknessMatcher | None) -> Iterator[_Read]:
+    """Each file whole, in this process, streamed (turns are written as they are read)."""
+    for i, path in enumerate(files):
+        if i not in sizes:
+            continue
+        report = ParseReport()
+        problems: list[str] = []
+        turns = (prepare(ot) for ot in observe_file(path, cfg, report=report, weakness=weakness))
+        yield Piece(i, path, 0, 1, None, sizes[i]), _then(turns, report, problems), problems, None
+
+
+def _then(turns: Iterator[Prepared], report: ParseReport, problems: list[str]) -> Iterator[Prepared]:
+    yield from turns
+    problems.extend(str(p) for p in report.problems)
+
+
+def _pieces(files: list[Path], sizes: dict[int, int]) -> Iterator[Piece]:
+    from .transcripts import SPLITTABLE, split_points
+    from .transcripts.detect import sniff
+
+    for i, path in enumerate(files):
+        if i not in sizes:
+            continue
+        size = sizes[i]
+        fmt, layout = None, "json"
+        if size >= 2 * PIECE_BYTES:
+            with contextlib.suppress(DataError):  # not a transcript: its worker says so
+                fmt, layout = sniff(path)
+        if fmt not in SPLITTABLE or layout != "jsonl":
+            yield Piece(i, path, 0, 1, None, size)
+            continue
+        prev: tuple[int, int] | None = None
+        for point in split_points(path, PIECE_BYTES):
+            if prev is not None:
+                yield Piece(i, path, prev[0], prev[1], point[0], point[0] - prev[0])
+            prev = point
+        assert prev is not None
+        yield Piece(i, path, prev[0], prev[1], None, size - prev[0])
+
+
+def _read_in_workers(files: list[Path], sizes: dict[int, int], cfg: Config,
+                     weakness: WeaknessMatcher | None, n: int) -> Iterator[_Read]:
+    """Files and pieces read by ``n`` forked worker processes, results in order. Only a few
+    pieces are in flight at once, so memory is bounded by them, not by the input."""
+    import gc
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    _warm_up(cfg)
+    pieces = _pieces(files, sizes)
+    # What is loaded now stays as it is: the workers' collector skips it (and, not touching it,
+    # leaves the pages they share with this process shared).
+    gc.freeze()
+    pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_init, initargs=(cfg, weakness))
+    try:
+        flight: deque[tuple[Piece, Future[PieceResult]]] = deque()
+        for piece in pieces:
+            flight.append((piece, pool.submit(_read_piece, piece)))
+            if len(flight) >= 2 * n:
+                break
+        while flight:
+            piece, future = flight.popleft()
+            try:
+                res = future.result()
+            except BrokenProcessPool:
+                raise SlowloopError(
+                    f"a worker reading {piece.path} stopped unexpectedly (killed, or out of memory)",
+                    hint="every turn recorded before it is kept; run the same ingest again, or with "
+                         "SLOWLOOP_INGEST__WORKERS=1 to read in this process") from None
+            nxt = next(pieces, None)
+            if nxt is not None:
+                flight.append((nxt, pool.submit(_read_piece, nxt)))
+            yield piece, res.prepared, res.problems, res.error
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        gc.unfreeze()
+
+
+def _warm_up(cfg: Config) -> None:
+    """Observe one small made-up turn here, so that the detectors' patterns are compiled (and
+    their modules imported) once, before the workers are forked, instead of once in each."""
+    call = ToolCall("w", "Bash", {"command": "make test"})
+    failed = ToolResult("w", "Bash", "error: No such file or directory", True, 1)
+    turn = Turn(source="<warm-up>", format="claude-code", index=1,
+                user_text="No, that is wrong: use the other file instead.",
+                steps=(Step("tool_call", call=call), Step("tool_result", result=failed),
+                       Step("text", text="Fixed.")))
+    prepare(observe_and_score(turn, cfg))
+
+
+_WORKER: tuple[Config, WeaknessMatcher | None] | None = None
+
+
+def _worker_init(cfg: Config, weakness: WeaknessMatcher | None) -> None:
+    global _WORKER
+    _WORKER = (cfg, weakness)
+
+
+def _read_piece(piece: Piece) -> PieceResult:
+    """In a worker: observe one file or piece and prepare its turns (a piece that does not start
+    its file counts its turns' indexes from 0; the writer adds the turns before it)."""
+    assert _WORKER is not None
+    cfg, weakness = _WORKER
+    report = ParseReport()
+    out: list[Prepared] = []
+    try:
+        for ot in observe_file(piece.path, cfg, report=report, weakness=weakness,
+                               start_offset=piece.start, start_line=piece.line,
+                               resync=piece.start > 0, stop_offset=piece.stop):
+            out.append(prepare(ot))
+    except DataError as exc:
+        return PieceResult([], [], str(exc))
+    return PieceResult(out, [str(p) for p in report.problems], None)
 
 
 def record_turns(turns: Iterable[Turn], *, agent: str, store: Store, cfg: Config,

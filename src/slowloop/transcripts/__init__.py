@@ -9,9 +9,11 @@ number and is skipped. ``turns_from_messages`` does the same for message lists i
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from ..errors import DataError, UserError
 from .anthropic import AnthropicAdapter
@@ -31,6 +33,17 @@ class _Adapter(Protocol):
              ) -> Turn | None: ...
 
     def finish(self) -> Turn | None: ...
+
+
+class _Splittable(_Adapter, Protocol):
+    """An adapter that can read a file in pieces (see ``iter_turns``'s ``resync``)."""
+
+    def opens_turn(self, rec: Any) -> bool: ...
+
+    def cut(self) -> Turn | None: ...
+
+    @staticmethod
+    def session_of(rec: Any) -> str | None: ...
 
 
 def _openai(b: TurnBuilder) -> _Adapter:
@@ -57,6 +70,8 @@ _ADAPTERS: dict[Format, Callable[[TurnBuilder], _Adapter]] = {
     "openai": _openai, "anthropic": AnthropicAdapter, "claude-code": ClaudeCodeAdapter,
     "codex": _codex, "gemini": _gemini}
 MessageFormat = Literal["openai", "anthropic"]
+# Formats whose files can be read in pieces by several workers (their adapter is _Splittable).
+SPLITTABLE: frozenset[str] = frozenset({"claude-code"})
 
 
 def detect_format(path: str | Path) -> Format | None:
@@ -123,12 +138,21 @@ def _header_session_id(path: Path) -> str | None:
 
 def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_offset: int = 0,
                format: str | None = None, start_line: int | None = None,
-               start_index: int = 0) -> Iterator[Turn]:
+               start_index: int = 0, resync: bool = False,
+               stop_offset: int | None = None) -> Iterator[Turn]:
     """Stream the turns of a transcript file.
 
     ``start_offset`` resumes a growing file at a turn boundary (a ``Turn.byte_start``); pass the
     same turn's ``line_start`` and ``index`` as ``start_line``/``start_index`` to get line numbers
     and indexes identical to a full read (``start_line`` is counted from the file when omitted).
+
+    A piece of a file read by one of several workers (``SPLITTABLE`` formats only): ``resync``
+    starts at the first record at or after ``start_offset`` that opens a turn whatever came
+    before it (a prompt the person typed), skipping the lines before it (the previous piece
+    reads them); ``stop_offset`` ends at the first such record at or after it (where the next
+    piece starts), ending the open turn as that record would. Pieces cut at the same offsets
+    together yield exactly the turns, problems and counts of one read of the whole file, except
+    that each piece's turn indexes count from ``start_index``.
     """
     p = Path(path)
     forced = _check_format(format)
@@ -147,12 +171,23 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
             raise UserError(f"{p}: start_offset only applies to line-oriented (JSONL) transcripts")
         yield from _document(p, fmt, b, adapter, report)
         return
-    if start_offset and fmt in ("codex", "gemini"):
+    piece: _Splittable | None = None
+    if resync or stop_offset is not None:
+        if fmt not in SPLITTABLE:
+            raise UserError(f"{p}: a {fmt} transcript cannot be read in pieces",
+                            hint=f"only {', '.join(sorted(SPLITTABLE))} files can")
+        piece = cast(_Splittable, adapter)
+    syncing = resync and start_offset > 0
+    if syncing:
+        assert piece is not None
+        b.session_id = _first_session_id(p, start_offset, piece)
+    elif start_offset and fmt in ("codex", "gemini"):
         b.session_id = _header_session_id(p)
     line = (start_line if start_line is not None
             else _count_lines(p, start_offset) if start_offset else 1) - 1
     first_line = line
-    offset = start_offset
+    offset = first_offset = start_offset
+    stop = stop_offset if stop_offset is not None else sys.maxsize
     scan = _SCANNER  # the C scanner json.loads uses, minus its per-call overhead
     feed = adapter.feed
     with open(p, "rb") as f:
@@ -173,19 +208,87 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
                 try:
                     rec = _loads_lenient(raw)
                 except ValueError as e:
-                    _bad_line(b, line, raw, f"invalid JSON: {e}")
+                    if not syncing:  # a line before this piece's first turn is the last piece's
+                        _bad_line(b, line, raw, f"invalid JSON: {e}")
                     continue
             except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, extra data
-                _bad_line(b, line, raw, f"invalid JSON: {e}")
+                if not syncing:
+                    _bad_line(b, line, raw, f"invalid JSON: {e}")
                 continue
+            if syncing or start >= stop:
+                assert piece is not None
+                if not piece.opens_turn(rec):
+                    if syncing:
+                        continue
+                elif syncing:  # this piece's first turn, unless it is already the next's
+                    if start >= stop:
+                        return
+                    syncing = False
+                    first_line, first_offset = line - 1, start
+                else:  # the next piece's first turn: this piece ends here
+                    report.lines += line - 1 - first_line
+                    report.bytes += start - first_offset
+                    last = piece.cut()
+                    if last is not None:
+                        yield last
+                    return
             ended = feed(rec, line, start, offset)
             if ended is not None:
                 yield ended
+    if syncing:  # no turn starts in this piece: the previous piece read all of it
+        return
     report.lines += line - first_line
-    report.bytes += offset - start_offset
+    report.bytes += offset - first_offset
     last = adapter.finish()
     if last is not None:
         yield last
+
+
+def split_points(path: str | Path, piece_bytes: int) -> Iterator[tuple[int, int]]:
+    """Where to cut a JSONL file into pieces of about ``piece_bytes`` for ``iter_turns``'s
+    ``resync``/``stop_offset``: ``(byte offset, line number)`` of each piece's first line, the
+    first being ``(0, 1)``; a piece ends where the next begins. One pass counting newlines,
+    yielding as it goes (the first pieces are read while it finds the next)."""
+    yield 0, 1
+    size = os.path.getsize(path)
+    target = piece_bytes
+    pos, lines = 0, 1
+    with open(path, "rb") as f:
+        while target < size:
+            block = f.read(1 << 20)
+            if not block:
+                break
+            while target < pos + len(block):
+                i = block.find(b"\n", max(0, target - pos - 1))
+                if i < 0:
+                    break
+                cut = pos + i + 1
+                if cut >= size:
+                    target = size
+                    break
+                yield cut, lines + block.count(b"\n", 0, i + 1)
+                target = cut + piece_bytes
+            lines += block.count(b"\n")
+            pos += len(block)
+
+
+def _first_session_id(p: Path, before: int, adapter: _Splittable) -> str | None:
+    """The session id a read of the whole file would hold on reaching ``before``: the first one
+    a record before it names (usually the first line's)."""
+    with open(p, "rb") as f:
+        offset = 0
+        for raw in f:
+            if offset >= before:
+                break
+            offset += len(raw)
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            sid = adapter.session_of(rec)
+            if sid is not None:
+                return sid
+    return None
 
 
 # typeshed's JSONDecoder leaves out ``scan_once``, the scanner its __init__ sets on every instance.

@@ -186,3 +186,46 @@ class ClaudeCodeAdapter:
 
     def finish(self) -> Turn | None:
         return self.b.end(followed=False)
+
+    # -- reading a file in pieces (several workers, one piece each) ---------------------------
+
+    def opens_turn(self, rec: Any) -> bool:
+        """True when feeding ``rec`` opens a new turn whatever was read before it: a prompt the
+        person typed, in the main conversation, naming its session. ``_user`` then always calls
+        ``b.start``, so a reader that begins at such a record builds exactly the turns a reader
+        of the whole file builds from there on (tests/test_ingest_pieces.py checks every split
+        of the real samples)."""
+        if (not isinstance(rec, dict) or rec.get("type") != "user"
+                or not isinstance(rec.get("sessionId"), str)
+                or rec.get("isSidechain") is True or self.subagent_file):
+            return False
+        msg = rec.get("message")
+        if not isinstance(msg, dict):
+            return False
+        content = msg.get("content")
+        if isinstance(content, list):
+            if not all(isinstance(c, dict) for c in content):
+                return False
+            if any(c.get("type") == "tool_result" for c in content):
+                return False
+        elif not isinstance(content, str):
+            return False
+        stripped = user_text_of(content).lstrip()
+        origin = rec.get("origin")
+        return not (stripped.startswith(INTERRUPT) or stripped.startswith(INJECTED)
+                    or stripped.startswith(LOCAL_OUTPUT)
+                    or rec.get("isMeta") or rec.get("isCompactSummary")
+                    or rec.get("isVisibleInTranscriptOnly")
+                    or (isinstance(origin, dict) and origin.get("kind") == "task-notification"))
+
+    def cut(self) -> Turn | None:
+        """End the open turn as the next piece's first record (a prompt) would."""
+        return self.b.end(followed=True)
+
+    @staticmethod
+    def session_of(rec: Any) -> str | None:
+        """The session id ``feed`` takes from ``rec`` when it has none yet."""
+        if isinstance(rec, dict) and isinstance(rec.get("type"), str):
+            sid = rec.get("sessionId")
+            return sid if isinstance(sid, str) else None
+        return None

@@ -101,13 +101,12 @@ class Turn:
 
     def key(self) -> str:
         """A stable identity: the same turn read twice (or from a grown file) has the same key."""
-        basis = json.dumps([self.format, self.session_id or self.source, self.index,
-                            self.started_at or "", self.user_text[:500]], ensure_ascii=False)
-        return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:24]
+        return turn_key(self.format, self.session_id or self.source, self.index, self.started_at,
+                        self.user_text)
 
     def content_hash(self, text: str | None = None) -> str:
         """Hash of ``to_json()`` (pass it when already computed: it is the costly part)."""
-        return hashlib.sha256((text if text is not None else self.to_json()).encode("utf-8")).hexdigest()[:24]
+        return text_hash(text if text is not None else self.to_json())
 
     def to_dict(self) -> dict[str, Any]:
         # Hand-rolled instead of dataclasses.asdict: asdict deep-copies every tool input, which
@@ -121,11 +120,8 @@ class Turn:
         return d
 
     def to_json(self) -> str:
-        # check_circular=False: the same text, without the encoder recording every container it
-        # enters (a tenth of the cost); a turn holds no cycles (a tool input that referred to
-        # itself would now raise RecursionError instead of ValueError)
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, default=str,
-                          check_circular=False)
+        before, after = json_parts(self.to_dict())
+        return f"{before}{self.index}{after}"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
@@ -138,6 +134,54 @@ class Turn:
         fields = {k: v for k, v in d.items() if k != "steps"}
         fields["skills_read"] = tuple(fields.get("skills_read") or ())
         return cls(steps=tuple(steps), **fields)
+
+
+def turn_key(fmt: str, where: str, index: int, started_at: str | None, user_text: str) -> str:
+    """``Turn.key()`` from its parts (``where``: the session id, else the source)."""
+    before, after = key_parts(fmt, where, started_at, user_text)
+    return text_hash(f"{before}{index}{after}")
+
+
+def key_parts(fmt: str, where: str, started_at: str | None, user_text: str) -> tuple[str, str]:
+    """The text a turn's key hashes, in two pieces around its index: the key is the hash of
+    ``before + str(index) + after`` (for a reader that learns a turn's index only after it was
+    read, as when several workers read one file in pieces). The text is exactly
+    ``json.dumps([fmt, where, index, started_at or "", user_text[:500]], ensure_ascii=False)``."""
+    head = json.dumps([fmt, where], ensure_ascii=False)
+    tail = json.dumps([started_at or "", user_text[:500]], ensure_ascii=False)
+    return head[:-1] + ", ", ", " + tail[1:]
+
+
+def text_hash(text: str) -> str:
+    """The content hash of a turn's stored JSON (``Turn.content_hash``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def json_parts(d: dict[str, Any]) -> tuple[str, str]:
+    """A turn's stored JSON (``d``: ``Turn.to_dict()``) in two pieces around the value of its
+    ``index``: the JSON is ``before + str(index) + after``.
+
+    The text is exactly ``json.dumps(d, ensure_ascii=False, sort_keys=True)``: a sorted object is
+    its keys before ``"index"``, then ``"index"``, then the keys after, so the two halves are
+    dumped separately and the index is written between them. Content hashes of turns recorded by
+    any earlier version depend on these bytes (tests/test_turn_dict.py compares them).
+    ``check_circular=False``: the same text, without the encoder recording every container it
+    enters (a tenth of the cost); a turn holds no cycles.
+    """
+    lo: dict[str, Any] = {}
+    hi: dict[str, Any] = {}
+    for k in sorted(d):
+        if k < "index":
+            lo[k] = d[k]
+        elif k > "index":
+            hi[k] = d[k]
+    before = _dumps(lo)[:-1] + ', "index": ' if lo else '{"index": '
+    after = ", " + _dumps(hi)[1:] if hi else "}"
+    return before, after
+
+
+def _dumps(d: dict[str, Any]) -> str:
+    return json.dumps(d, ensure_ascii=False, sort_keys=True, default=str, check_circular=False)
 
 
 @dataclass(frozen=True)
