@@ -253,29 +253,33 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
                else _read_here(files, sizes, cfg, weakness))
     batch: list[tuple[Prepared, int]] = []
     current, base, failed = -1, 0, False
-    for piece, prepared, problems, error in results:
-        if piece.file != current:  # the next file: the last one's turns are all read
-            if current >= 0:
-                _file_done(summary, sizes[current])
-            current, base, failed = piece.file, 0, False
-        if failed:
-            continue
-        count = 0
-        try:
-            for p in prepared:
-                batch.append((p, base))
-                count += 1
-                if len(batch) >= BATCH_TURNS:
-                    _record_batch(store, agent, batch, summary)
-        except DataError as exc:
-            error = str(exc)
-        if error is not None:  # not a transcript: report it, go on with the other files
-            summary.skipped_files.append(error)
-            failed = True
-        base += count  # the next piece's turns come after this one's in the file
-        summary.problems.extend(problems)
-        if on_file:
-            on_file(piece.path, piece.size)
+    try:
+        for piece, prepared, problems, error in results:
+            if piece.file != current:  # the next file: the last one's turns are all read
+                if current >= 0:
+                    _file_done(summary, sizes[current])
+                current, base, failed = piece.file, 0, False
+            if failed:
+                continue
+            count = 0
+            try:
+                for p in prepared:
+                    batch.append((p, base))
+                    count += 1
+                    if len(batch) >= BATCH_TURNS:
+                        _record_batch(store, agent, batch, summary)
+            except DataError as exc:
+                error = str(exc)
+            if error is not None:  # not a transcript: report it, go on with the other files
+                summary.skipped_files.append(error)
+                failed = True
+            base += count  # the next piece's turns come after this one's in the file
+            summary.problems.extend(problems)
+            if on_file:
+                on_file(piece.path, piece.size)
+    except WorkerDied:
+        _record_batch(store, agent, batch, summary)  # what was read before it is kept
+        raise
     _record_batch(store, agent, batch, summary)
     if current >= 0:
         _file_done(summary, sizes[current])
@@ -389,14 +393,14 @@ def _read_in_workers(files: list[Path], sizes: dict[int, int], cfg: Config,
             piece, future = flight.popleft()
             try:
                 res = future.result()
+                nxt = next(pieces, None)
+                if nxt is not None:
+                    flight.append((nxt, pool.submit(_read_piece, nxt)))
             except BrokenProcessPool:
-                raise SlowloopError(
+                raise WorkerDied(
                     f"a worker reading {piece.path} stopped unexpectedly (killed, or out of memory)",
-                    hint="every turn recorded before it is kept; run the same ingest again, or with "
+                    hint="every turn read before it is recorded; run the same ingest again, or with "
                          "SLOWLOOP_INGEST__WORKERS=1 to read in this process") from None
-            nxt = next(pieces, None)
-            if nxt is not None:
-                flight.append((nxt, pool.submit(_read_piece, nxt)))
             yield piece, res.prepared, res.problems, res.error
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -413,6 +417,10 @@ def _warm_up(cfg: Config) -> None:
                 steps=(Step("tool_call", call=call), Step("tool_result", result=failed),
                        Step("text", text="Fixed.")))
     prepare(observe_and_score(turn, cfg))
+
+
+class WorkerDied(SlowloopError):
+    """A worker process ended without answering (killed, out of memory)."""
 
 
 _WORKER: tuple[Config, WeaknessMatcher | None] | None = None

@@ -1,0 +1,271 @@
+"""A large ingest is read by worker processes, Claude Code files in pieces: it must record exactly
+what one reader of the whole input records — every turn, index, line, stored JSON, key, error,
+signal, skill use and correction edit, every problem line, in the same order."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from integrations_fixtures import cc_turn
+
+import slowloop.ingest as ingest
+from slowloop.config import load_config
+from slowloop.errors import SlowloopError
+from slowloop.store import open_store
+from slowloop.transcripts import ParseReport, iter_turns, split_points
+from slowloop.transcripts.model import Turn, json_parts, key_parts, turn_key
+
+
+def _rec(kind: str, session: str | None, n: int, **extra: Any) -> dict[str, Any]:
+    r: dict[str, Any] = {"type": kind, "timestamp": f"2026-11-29T11:{n % 60:02d}:00Z", "uuid": f"x{n}"}
+    if session is not None:
+        r["sessionId"] = session
+    r.update(extra)
+    return r
+
+
+def _msg(role: str, content: Any) -> dict[str, Any]:
+    return {"role": role, "content": content}
+
+
+def hard_session() -> str:
+    """A Claude Code file with everything that carries state from one record to the next."""
+    out: list[str] = []
+    add = out.extend
+    a, b = "sess-a", "sess-b"
+    add(json.dumps(r) for r in cc_turn("fix the build", session=a, skill="build-fixer", n=1))
+    # the person corrects the skill-assisted turn: an edit-after-use of the skill
+    add(json.dumps(r) for r in cc_turn("no, that's wrong: use make, not npm", session=a, n=2,
+                                       tool_error="make: *** No rule to make target 'all'. Stop."))
+    # a slash command answered locally: no turn
+    out.append(json.dumps(_rec("user", a, 3, message=_msg("user", "<command-name>/clear</command-name>"))))
+    out.append(json.dumps(_rec("user", a, 4, message=_msg("user", "<local-command-stdout></local-command-stdout>"))))
+    # a turn the person interrupted, with a sub-agent's prompt and work folded into it
+    out.append(json.dumps(_rec("user", a, 5, message=_msg("user", "refactor the parser"))))
+    out.append(json.dumps(_rec("user", a, 6, isSidechain=True, message=_msg("user", "search for parse("))))
+    out.append(json.dumps(_rec("assistant", a, 7, isSidechain=True, message=_msg("assistant", [
+        {"type": "tool_use", "id": "g1", "name": "Grep", "input": {"pattern": "parse("}}]))))
+    out.append(json.dumps(_rec("user", a, 8, isSidechain=True, message=_msg("user", [
+        {"type": "tool_result", "tool_use_id": "g1", "content": "src/p.py:3: def parse(", "is_error": False}]))))
+    out.append(json.dumps(_rec("user", a, 9, message=_msg("user", "[Request interrupted by user]"))))
+    # records that are not prompts even though they are "user" records
+    out.append(json.dumps(_rec("user", a, 10, isMeta=True, message=_msg("user", "Caveat: expanded"))))
+    out.append(json.dumps(_rec("user", a, 11, isCompactSummary=True,
+                               message=_msg("user", "This session is being continued from a previous"))))
+    out.append("")  # a blank line
+    out.append("{this is not json")
+    out.append(json.dumps(["a", "list"]))
+    out.append(json.dumps(_rec("summary", a, 12, summary="x")))
+    # a prompt without a session id: a turn, but not a place a piece can start
+    out.append(json.dumps(_rec("user", None, 13, message=_msg("user", "and the docs?"))))
+    out.append(json.dumps(_rec("assistant", None, 14, message=_msg("assistant", [{"type": "text", "text": "Done."}]))))
+    # a long turn: many tool calls and big outputs, so that many pieces fall inside it
+    out.append(json.dumps(_rec("user", a, 15, message=_msg("user", "run every test"))))
+    for i in range(40):
+        out.append(json.dumps(_rec("assistant", a, 16 + i, message=_msg("assistant", [
+            {"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": f"pytest -k t{i}"}}]))))
+        output = (f"FAILED test_x.py::test_{i} - AssertionError\n" if i % 7 == 0 else "ok\n") * 60
+        out.append(json.dumps(_rec("user", a, 17 + i, message=_msg("user", [
+            {"type": "tool_result", "tool_use_id": f"t{i}", "content": output, "is_error": i % 7 == 0}]))))
+    out.append(json.dumps(_rec("assistant", a, 99, message=_msg("assistant", [{"type": "text", "text": "All green."}]))))
+    # a second session in the same file (a resumed one): the first session id stays the file's
+    add(json.dumps(r) for r in cc_turn("what changed since yesterday?", session=b, n=20))
+    add(json.dumps(r) for r in cc_turn("no, I meant in the api folder", session=b, n=21, skill="git-log"))
+    add(json.dumps(r) for r in cc_turn("stop, that is the wrong branch", session=b, n=22, end_marker=False))
+    return "\n".join(out) + "\n" + '{"type": "user", "sessionId": "sess-b", "message": {"ro'  # cut short
+
+
+def read_in_pieces(path: Path, piece_bytes: int) -> tuple[list[Turn], ParseReport]:
+    points = list(split_points(path, piece_bytes))
+    stops = [p[0] for p in points[1:]] + [None]
+    turns: list[Turn] = []
+    report = ParseReport()
+    for (start, line), stop in zip(points, stops, strict=True):
+        base = len(turns)
+        for t in iter_turns(path, report=report, start_offset=start, start_line=line,
+                            resync=start > 0, stop_offset=stop):
+            turns.append(dataclasses.replace(t, index=t.index + base))
+    return turns, report
+
+
+def assert_pieces_match(path: Path, sizes: list[int]) -> int:
+    whole_report = ParseReport()
+    whole = list(iter_turns(path, report=whole_report))
+    for size in sizes:
+        turns, report = read_in_pieces(path, size)
+        assert turns == whole, f"{path.name} in pieces of {size} bytes"
+        assert report == whole_report, f"{path.name} in pieces of {size} bytes"
+    return len(whole)
+
+
+def test_split_points_are_line_starts_with_their_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    data = path.read_bytes()
+    points = list(split_points(path, 700))
+    assert points[0] == (0, 1) and len(points) > 10
+    for offset, line in points:
+        assert offset == 0 or data[offset - 1:offset] == b"\n"
+        assert line == data.count(b"\n", 0, offset) + 1
+    assert [o for o, _ in points] == sorted({o for o, _ in points})
+
+
+def test_every_way_of_cutting_a_hard_session_reads_the_same_turns(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    # 1 byte: every line its own piece; the rest land inside turns, long lines and the long turn
+    n = assert_pieces_match(path, [1, 37, 200, 512, 1000, 1500, 3000, 7000, 50_000])
+    assert n == 8
+    whole = list(iter_turns(path))
+    assert [t.session_id for t in whole].count("sess-b") == 3
+    assert whole[2].aborted and any(s.sidechain for s in whole[2].steps)
+    assert whole[3].session_id == "sess-a"  # no id of its own: the file's first
+
+
+def test_every_real_claude_code_sample_reads_the_same_in_pieces(samples: Path) -> None:
+    files = sorted((samples / "claude-code").rglob("*.jsonl"))
+    assert files
+    total = sum(assert_pieces_match(f, [1, 300, 1000, 4000]) for f in files)
+    assert total > 20
+
+
+def test_pieces_only_for_formats_that_can_start_mid_file(samples: Path) -> None:
+    codex = sorted((samples / "codex").rglob("*.jsonl"))[0]
+    with pytest.raises(SlowloopError, match="cannot be read in pieces"):
+        list(iter_turns(codex, start_offset=10, resync=True))
+
+
+# -- the stored form is unchanged: to_json and key from their parts ----------------------------
+
+def test_the_stored_json_and_key_are_the_bytes_earlier_versions_hashed(tmp_path: Path, samples: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    turns = list(iter_turns(path))
+    for f in sorted(samples.rglob("*.json*")):
+        turns += list(iter_turns(f))
+    turns.append(dataclasses.replace(turns[0], person=False, skills_read=(), steps=()))
+    assert len(turns) > 50
+    for t in turns:
+        d = t.to_dict()
+        legacy = json.dumps(d, ensure_ascii=False, sort_keys=True, default=str)
+        assert t.to_json() == legacy
+        before, after = json_parts(d)
+        assert f"{before}{t.index}{after}" == legacy
+        basis = json.dumps([t.format, t.session_id or t.source, t.index, t.started_at or "",
+                            t.user_text[:500]], ensure_ascii=False)
+        head, tail = key_parts(t.format, t.session_id or t.source, t.started_at, t.user_text)
+        assert f"{head}{t.index}{tail}" == basis
+        assert t.key() == turn_key(t.format, t.session_id or t.source, t.index, t.started_at,
+                                   t.user_text)
+    assert json_parts({"index": 1}) == ('{"index": ', "}")
+    assert json_parts({"a": 1, "index": 2}) == ('{"a": 1, "index": ', "}")
+    assert json_parts({"index": 2, "z": [1]}) == ('{"index": ', ', "z": [1]}')
+
+
+# -- the ledger a parallel ingest writes -------------------------------------------------------
+
+TABLES = ("turns", "errors", "signals", "turn_skills", "invocations", "edits")
+STAMPS = {"updated_at", "recorded_at", "at"}
+
+
+def ledger_rows(home: Path) -> dict[str, list[tuple]]:
+    with sqlite3.connect(home / "slowloop.db") as db:
+        out = {}
+        for table in TABLES:
+            cols = [r[1] for r in db.execute(f"PRAGMA table_info({table})")
+                    if r[1] not in STAMPS or table in ("invocations", "edits") and r[1] == "at"]
+            out[table] = db.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY 1").fetchall()
+    return out
+
+
+def ingest_into(home: Path, paths: list[Path], workers: int) -> ingest.IngestSummary:
+    cfg = load_config(home)
+    with open_store(home=home) as store:
+        return ingest.ingest_paths(paths, agent="a", store=store, cfg=cfg, workers=workers)
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "PIECE_BYTES", 1500)
+
+
+def corpus(tmp_path: Path, samples: Path) -> list[Path]:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "hard.jsonl").write_text(hard_session(), encoding="utf-8")
+    (folder / "not-a-transcript.json").write_text('{"hello": "world"}', encoding="utf-8")
+    return [folder, samples]
+
+
+def test_workers_record_exactly_what_one_reader_records(tmp_path: Path, samples: Path,
+                                                        small_pieces: None) -> None:
+    inputs = corpus(tmp_path, samples)
+    one = ingest_into(tmp_path / "one", inputs, workers=1)
+    two = ingest_into(tmp_path / "two", inputs, workers=2)
+    assert two.to_dict() == one.to_dict()
+    assert one.turns > 60 and one.problems and one.skipped_files
+    rows_one, rows_two = ledger_rows(tmp_path / "one"), ledger_rows(tmp_path / "two")
+    assert rows_two == rows_one
+    assert rows_one["edits"] and rows_one["invocations"] and rows_one["errors"]
+    # and again: every turn is recognised as recorded, whoever reads it
+    again = ingest_into(tmp_path / "one", inputs, workers=2)
+    assert again.unchanged == one.turns and again.new == again.updated == 0
+
+
+def test_a_worker_that_dies_is_reported_and_what_was_recorded_stays(
+        tmp_path: Path, samples: Path, small_pieces: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "hard.jsonl"
+    text = hard_session() * 3
+    path.write_text(text, encoding="utf-8")
+    observe = ingest.observe_file
+
+    def dies_on_a_late_piece(path: Path, cfg: Any, **kw: Any) -> Any:
+        if kw.get("start_offset", 0) > len(text) // 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return observe(path, cfg, **kw)
+
+    monkeypatch.setattr(ingest, "observe_file", dies_on_a_late_piece)  # forked workers see it
+    with pytest.raises(SlowloopError, match="stopped unexpectedly") as err:
+        ingest_into(tmp_path / "h", [path], workers=2)
+    assert str(path) in str(err.value) and "WORKERS=1" in str(err.value)
+    kept = ledger_rows(tmp_path / "h")["turns"]
+    monkeypatch.setattr(ingest, "observe_file", observe)
+    full = ingest_into(tmp_path / "h", [path], workers=2)
+    assert 0 < len(kept) < full.turns
+    assert full.unchanged == len(kept) and full.new == full.turns - len(kept)
+
+
+def test_worker_count(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    cfg = load_config(tmp_path)
+    big = ingest.PARALLEL_MIN_BYTES
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert ingest._worker_count(cfg, None, big) == ingest.MAX_WORKERS
+    assert ingest._worker_count(cfg, None, big - 1) == 1  # too small to be worth the start
+    assert ingest._worker_count(cfg, 3, big) == 3
+    assert ingest._worker_count(cfg.with_overrides(ingest={"workers": 1}), None, big) == 1
+    import threading
+
+    started = threading.Event()
+    stop = threading.Event()
+    t = threading.Thread(target=lambda: (started.set(), stop.wait()))
+    t.start()
+    try:
+        started.wait()
+        assert ingest._worker_count(cfg, 2, big) == 1  # never fork a process that runs threads
+    finally:
+        stop.set()
+        t.join()
+
+
+def test_the_workers_setting_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLOWLOOP_INGEST__WORKERS", "-1")
+    with pytest.raises(SlowloopError, match="SLOWLOOP_INGEST__WORKERS"):
+        load_config(tmp_path)
