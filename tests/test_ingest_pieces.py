@@ -269,3 +269,37 @@ def test_the_workers_setting_is_checked(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("SLOWLOOP_INGEST__WORKERS", "-1")
     with pytest.raises(SlowloopError, match="SLOWLOOP_INGEST__WORKERS"):
         load_config(tmp_path)
+
+
+# -- the search index after a large ingest -----------------------------------------------------
+
+def test_a_large_ingest_indexes_its_turns_for_search_in_the_background(
+        tmp_path: Path, slowloop_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    import slowloop.cli.ingest as cli_ingest
+    from slowloop.cli import cli
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    monkeypatch.setattr(cli_ingest, "BACKGROUND_INDEX_TURNS", 5)
+    r = CliRunner().invoke(cli, ["ingest", str(path), "--agent", "a", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["turns"] == 8 and out["search_index"]["state"] == "updating in the background"
+    pid = out["search_index"]["pid"]
+    _, status = os.waitpid(pid, 0)  # started by this process: wait for it, then read its log line
+    assert os.waitstatus_to_exitcode(status) == 0
+    log = (slowloop_home / "logs" / "recall.log").read_text(encoding="utf-8")
+    assert f"pid={pid} a: 8 added" in log
+    found = CliRunner().invoke(cli, ["search", "wrong branch", "--agent", "a", "--json"])
+    assert found.exit_code == 0 and "stop, that is the wrong branch" in found.stdout
+
+    # a few turns: indexed before the command returns, nothing left running
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(json.dumps(x) + "\n" for x in cc_turn("rename the module", session="s9")),
+                     encoding="utf-8")
+    r = CliRunner().invoke(cli, ["ingest", str(small), "--agent", "a"])
+    assert r.exit_code == 0 and "background" not in r.output
+    found = CliRunner().invoke(cli, ["search", "rename the module", "--agent", "a", "--json"])
+    assert "rename the module" in found.stdout

@@ -14,6 +14,10 @@ from ..paths import agent_dir
 from .common import agent_option, echo_json, get_app, json_option, warn
 
 PROGRESS_MIN_BYTES = 5 * 1024 * 1024
+# Past this many turns recorded, the search index catches up in a background process: the command
+# returns when the turns are recorded (tokenising them for search costs about a second per few
+# thousand turns, and `slowloop search` waits for it anyway).
+BACKGROUND_INDEX_TURNS = 1000
 
 
 @click.command()
@@ -46,13 +50,13 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     with progress as bar:
         summary = ingest_paths(files, agent=agent, store=app.store, cfg=app.config, weakness=weakness,
                                on_file=lambda _p, size: bar.update(size))
-    _refresh_recall(agent, app)
+    indexing = _refresh_recall(agent, app, summary.new + summary.updated)
     for problem in summary.problems:
         warn(f"warning: {problem} (line skipped)")
     for skipped in summary.skipped_files:
         warn(f"skipped: {skipped}")
     if as_json:
-        echo_json(summary.to_dict())
+        echo_json({**summary.to_dict(), "search_index": indexing})
     else:
         read = summary.files - len(summary.skipped_files)
         skipped = (f" read, {len(summary.skipped_files)} skipped (not transcripts)"
@@ -61,6 +65,9 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
                    f"{summary.updated} updated, {summary.unchanged} already recorded; "
                    f"{summary.reflect_worthy} worth reflecting on; "
                    f"{len(summary.problems)} malformed line(s) skipped (agent {agent!r}).")
+        if indexing["pid"]:
+            click.echo(f"Indexing the new turns for search in the background (pid {indexing['pid']}, "
+                       f"log {app.home / 'logs' / 'recall.log'}); `slowloop search` waits for it.")
     if summary.files and len(summary.skipped_files) == summary.files:
         # nothing given could be read: the input was wrong, and a script should know it
         click.get_current_context().exit(3)
@@ -89,8 +96,13 @@ def _weakness(agent: str, app):
     return default_weakness(agent, home=app.home)
 
 
-def _refresh_recall(agent: str, app) -> None:
-    """Keep the search index current after new turns (cheap and incremental)."""
+def _refresh_recall(agent: str, app, changed: int) -> dict:
+    """Keep the search index current: here for a few turns, in a background process for many."""
+    if changed >= BACKGROUND_INDEX_TURNS:
+        from ..recall.background import refresh_in_background
+
+        return {"state": "updating in the background", "pid": refresh_in_background(agent, app.home)}
     from ..recall import refresh
 
     refresh(agent, home=app.home)
+    return {"state": "current", "pid": None}

@@ -27,6 +27,7 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -443,13 +444,23 @@ def _background(home: Path) -> bool:
 def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
                  agents_md: Path | None = None) -> int:
     """Start the observation in a detached process that outlives the hook (and the session)."""
-    args = [sys.executable, "-m", MODULE, "--worker", "--agent", agent, "--home", str(home),
+    args = ["-m", MODULE, "--worker", "--agent", agent, "--home", str(home),
             "--transcript", str(transcript)]
     if skills_dir is not None:
         args += ["--skills-dir", str(skills_dir)]
     if agents_md is not None:
         args += ["--agents-md", str(agents_md)]
-    log_path = log_file(home, "hooks.log")
+    return spawn_detached(home, args, "hooks.log")
+
+
+def spawn_detached(home: Path, args: list[str], log: str,
+                   env: Mapping[str, str] | None = None) -> int:
+    """Start ``python <args>`` in a process of its own session that outlives its caller (a hook,
+    an ingest), stdin and stdout on /dev/null, stderr appended to ``<home>/logs/<log>``; its pid.
+    Every background process slowloop starts is started here."""
+    argv = [sys.executable, *args]
+    environ = os.environ if env is None else env
+    log_path = log_file(home, log)
     err_path = str(log_path) if log_path is not None else os.devnull
     if hasattr(os, "posix_spawn"):
         # posix_spawn instead of subprocess: importing subprocess costs more than the spawn.
@@ -457,12 +468,12 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
                    (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 2, err_path,
                     os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)]
-        return os.posix_spawn(sys.executable, args, os.environ, file_actions=actions, setsid=True)
+        return os.posix_spawn(sys.executable, argv, environ, file_actions=actions, setsid=True)
     import subprocess
 
     with open(err_path, "ab") as err:
-        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                start_new_session=True, close_fds=True)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True, close_fds=True, env=dict(environ))
     return proc.pid
 
 

@@ -99,24 +99,11 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
 
 
 def _spawn(home: Path, agent: str) -> int:
-    args = [sys.executable, "-m", MODULE, "--agent", agent, "--home", str(home)]
-    from ..integrations.hooks_runtime import log_file
+    from ..integrations.hooks_runtime import spawn_detached
 
-    found = log_file(Path(home), LOG)
-    err_path = str(found) if found is not None else os.devnull
     env = dict(os.environ)
     env["SLOWLOOP_HOME"] = str(home)
-    if hasattr(os, "posix_spawn"):
-        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 2, err_path,
-                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)]
-        return os.posix_spawn(sys.executable, args, env, file_actions=actions, setsid=True)
-    import subprocess
-
-    with open(err_path, "ab") as err:
-        return subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                start_new_session=True, close_fds=True, env=env).pid
+    return spawn_detached(Path(home), ["-m", MODULE, "--agent", agent, "--home", str(home)], LOG, env)
 
 
 def _claim(home: Path, agent: str) -> bool:
