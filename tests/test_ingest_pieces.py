@@ -82,6 +82,65 @@ def hard_session() -> str:
     return "\n".join(out) + "\n" + '{"type": "user", "sessionId": "sess-b", "message": {"ro'  # cut short
 
 
+def _cx(kind: str, payload: dict[str, Any], n: int = 0) -> str:
+    return json.dumps({"timestamp": f"2026-11-29T12:{n % 60:02d}:00Z", "type": kind, "payload": payload})
+
+
+def _said(text: str, n: int) -> str:
+    return _cx("response_item", {"type": "message", "role": "user",
+                                 "content": [{"type": "input_text", "text": text}]}, n)
+
+
+def _heard(text: str, n: int) -> str:
+    return _cx("event_msg", {"type": "user_message", "message": text}, n)
+
+
+def _answer(text: str, n: int) -> str:
+    return _cx("response_item", {"type": "message", "role": "assistant",
+                                 "content": [{"type": "output_text", "text": text}]}, n)
+
+
+def _shell(call: str, cmd: str, out: str, n: int, code: int | None = 0) -> list[str]:
+    output: Any = json.dumps({"output": out, "metadata": {"exit_code": code}}) if code is not None else out
+    return [_cx("response_item", {"type": "function_call", "name": "shell", "call_id": call,
+                                  "arguments": json.dumps({"command": ["bash", "-lc", cmd]})}, n),
+            _cx("response_item", {"type": "function_call_output", "call_id": call, "output": output}, n)]
+
+
+def hard_codex_session() -> str:
+    """A Codex rollout with everything that carries state across records: both copies of each
+    prompt (either order, with records between them), injected context, exit codes that come
+    after the output, an escalation never approved, an aborted turn, a compaction."""
+    out = [_cx("session_meta", {"id": "rollout-1", "cwd": "/r"}),
+           _cx("turn_context", {"cwd": "/r"}),
+           _said("<environment_context><cwd>/r</cwd></environment_context>", 1),
+           _said("make the tests pass", 2), _heard("make the tests pass", 2),
+           _cx("event_msg", {"type": "task_started"}, 2)]
+    for i in range(25):  # a long turn
+        out += _shell(f"c{i}", f"pytest -k t{i}", ("E   AssertionError\n" if i % 5 == 0 else "passed\n") * 40,
+                      3, 1 if i % 5 == 0 else 0)
+        out.append(_cx("event_msg", {"type": "exec_command_end", "call_id": f"c{i}",
+                                     "exit_code": 1 if i % 5 == 0 else 0}, 3))
+    out += [_answer("All tests pass now.", 4), _cx("event_msg", {"type": "task_complete"}, 4),
+            # the event copy first, something between the two copies
+            _heard("no, use pytest -x, not the whole suite", 5),
+            _cx("turn_context", {"cwd": "/r"}, 5),
+            _said("no, use pytest -x, not the whole suite", 5),
+            _cx("response_item", {"type": "function_call", "name": "shell", "call_id": "e1",
+                                  "arguments": json.dumps({"command": ["rm", "-rf", "build"],
+                                                           "sandbox_permissions": "require_escalated"})}, 6),
+            _said("stop", 7), _heard("stop", 7),  # the escalation never ran
+            _cx("event_msg", {"type": "turn_aborted", "reason": "interrupted"}, 7),
+            _cx("compacted", {"message": "summary"}, 8),
+            "not json at all",
+            _said("<user_instructions>be brief</user_instructions>", 9),
+            _said("why did it fail?", 10), _heard("why did it fail?", 10)]
+    out += _shell("d1", "git log -1", "fatal: not a git repository", 11, 128)
+    out += [_answer("It is not a git repository.", 12),
+            _heard("thanks", 13), _said("thanks", 13)]
+    return "\n".join(out) + "\n"
+
+
 def read_in_pieces(path: Path, piece_bytes: int) -> tuple[list[Turn], ParseReport]:
     points = list(split_points(path, piece_bytes))
     stops = [p[0] for p in points[1:]] + [None]
@@ -136,10 +195,27 @@ def test_every_real_claude_code_sample_reads_the_same_in_pieces(samples: Path) -
     assert total > 20
 
 
+def test_every_way_of_cutting_a_hard_codex_rollout_reads_the_same_turns(tmp_path: Path) -> None:
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(hard_codex_session(), encoding="utf-8")
+    n = assert_pieces_match(path, [1, 37, 200, 512, 1000, 1500, 3000, 7000, 50_000])
+    whole = list(iter_turns(path))
+    assert n == len(whole) == 5
+    assert [t.user_text for t in whole][1] == "no, use pytest -x, not the whole suite"
+    assert any(r.rejected for r in whole[1].tool_results)  # the escalation that never ran
+    assert {t.session_id for t in whole} == {"rollout-1"}
+
+
+def test_every_real_codex_sample_reads_the_same_in_pieces(samples: Path) -> None:
+    files = sorted((samples / "codex").rglob("*.jsonl"))
+    assert files
+    assert sum(assert_pieces_match(f, [1, 300, 1000, 4000]) for f in files) > 10
+
+
 def test_pieces_only_for_formats_that_can_start_mid_file(samples: Path) -> None:
-    codex = sorted((samples / "codex").rglob("*.jsonl"))[0]
+    gemini = sorted((samples / "gemini").rglob("*.jsonl"))[0]
     with pytest.raises(SlowloopError, match="cannot be read in pieces"):
-        list(iter_turns(codex, start_offset=10, resync=True))
+        list(iter_turns(gemini, start_offset=10, resync=True))
 
 
 # -- the stored form is unchanged: to_json and key from their parts ----------------------------
@@ -201,6 +277,7 @@ def corpus(tmp_path: Path, samples: Path) -> list[Path]:
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "hard.jsonl").write_text(hard_session(), encoding="utf-8")
+    (folder / "rollout.jsonl").write_text(hard_codex_session(), encoding="utf-8")
     (folder / "not-a-transcript.json").write_text('{"hello": "world"}', encoding="utf-8")
     return [folder, samples]
 

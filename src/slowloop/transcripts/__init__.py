@@ -38,7 +38,7 @@ class _Adapter(Protocol):
 class _Splittable(_Adapter, Protocol):
     """An adapter that can read a file in pieces (see ``iter_turns``'s ``resync``)."""
 
-    def opens_turn(self, rec: Any) -> bool: ...
+    def opens_turn(self, rec: Any, prev: Any) -> bool: ...
 
     def cut(self) -> Turn | None: ...
 
@@ -71,7 +71,7 @@ _ADAPTERS: dict[Format, Callable[[TurnBuilder], _Adapter]] = {
     "codex": _codex, "gemini": _gemini}
 MessageFormat = Literal["openai", "anthropic"]
 # Formats whose files can be read in pieces by several workers (their adapter is _Splittable).
-SPLITTABLE: frozenset[str] = frozenset({"claude-code"})
+SPLITTABLE: frozenset[str] = frozenset({"claude-code", "codex"})
 
 
 def detect_format(path: str | Path) -> Format | None:
@@ -148,11 +148,12 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
 
     A piece of a file read by one of several workers (``SPLITTABLE`` formats only): ``resync``
     starts at the first record at or after ``start_offset`` that opens a turn whatever came
-    before it (a prompt the person typed), skipping the lines before it (the previous piece
-    reads them); ``stop_offset`` ends at the first such record at or after it (where the next
-    piece starts), ending the open turn as that record would. Pieces cut at the same offsets
-    together yield exactly the turns, problems and counts of one read of the whole file, except
-    that each piece's turn indexes count from ``start_index``.
+    before it (a prompt the person typed: the adapter's ``opens_turn``, which may also look at
+    the record on the line before, never at one before ``start_offset``), skipping the lines
+    before it (the previous piece reads them); ``stop_offset`` ends at the first such record at
+    or after it (where the next piece starts), ending the open turn as that record would. Pieces
+    cut at the same offsets together yield exactly the turns, problems and counts of one read of
+    the whole file, except that each piece's turn indexes count from ``start_index``.
     """
     p = Path(path)
     forced = _check_format(format)
@@ -190,6 +191,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
     stop = stop_offset if stop_offset is not None else sys.maxsize
     scan = _SCANNER  # the C scanner json.loads uses, minus its per-call overhead
     feed = adapter.feed
+    # the record on the last line before that was not blank (None: none, or not JSON)
+    prev: Any = _record_before(p, start_offset) if syncing else None
     with open(p, "rb") as f:
         if start_offset:
             f.seek(start_offset)
@@ -210,14 +213,17 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
                 except ValueError as e:
                     if not syncing:  # a line before this piece's first turn is the last piece's
                         _bad_line(b, line, raw, f"invalid JSON: {e}")
+                    prev = None
                     continue
             except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, extra data
                 if not syncing:
                     _bad_line(b, line, raw, f"invalid JSON: {e}")
+                prev = None
                 continue
             if syncing or start >= stop:
                 assert piece is not None
-                if not piece.opens_turn(rec):
+                opens, prev = piece.opens_turn(rec, prev), rec
+                if not opens:
                     if syncing:
                         continue
                 elif syncing:  # this piece's first turn, unless it is already the next's
@@ -232,6 +238,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
                     if last is not None:
                         yield last
                     return
+            else:
+                prev = rec
             ended = feed(rec, line, start, offset)
             if ended is not None:
                 yield ended
@@ -270,6 +278,38 @@ def split_points(path: str | Path, piece_bytes: int) -> Iterator[tuple[int, int]
                 target = cut + piece_bytes
             lines += block.count(b"\n")
             pos += len(block)
+
+
+def _record_before(p: Path, offset: int) -> Any:
+    """The record of the last line before ``offset`` that is not blank (None when there is none
+    or it is not JSON): what a reader of the whole file saw just before reaching ``offset``."""
+    with open(p, "rb") as f:
+        end = offset
+        while end > 0:
+            # the line ending at ``end`` (exclusive) starts after the newline before it
+            start = end - 1
+            block = 1 << 16
+            while True:
+                lo = max(0, start - block)
+                f.seek(lo)
+                chunk = f.read(start - lo)
+                i = chunk.rfind(b"\n")
+                if i >= 0:
+                    start = lo + i + 1
+                    break
+                if lo == 0:
+                    start = 0
+                    break
+                start, block = lo, block * 2
+            f.seek(start)
+            raw = f.read(end - start)
+            if raw.strip():
+                try:
+                    return _loads_lenient(raw)
+                except ValueError:
+                    return None
+            end = start
+    return None
 
 
 def _first_session_id(p: Path, before: int, adapter: _Splittable) -> str | None:

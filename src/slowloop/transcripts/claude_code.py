@@ -189,12 +189,12 @@ class ClaudeCodeAdapter:
 
     # -- reading a file in pieces (several workers, one piece each) ---------------------------
 
-    def opens_turn(self, rec: Any) -> bool:
-        """True when feeding ``rec`` opens a new turn whatever was read before it: a prompt the
-        person typed, in the main conversation, naming its session. ``_user`` then always calls
-        ``b.start``, so a reader that begins at such a record builds exactly the turns a reader
-        of the whole file builds from there on (tests/test_ingest_pieces.py checks every split
-        of the real samples)."""
+    def opens_turn(self, rec: Any, prev: Any = None) -> bool:
+        """True when feeding ``rec`` opens a new turn whatever was read before it (``prev``, the
+        record before, is not needed here): a prompt the person typed, in the main conversation,
+        naming its session. ``_user`` then always calls ``b.start``, so a reader that begins at
+        such a record builds exactly the turns a reader of the whole file builds from there on
+        (tests/test_ingest_pieces.py checks every cut of the real samples)."""
         if (not isinstance(rec, dict) or rec.get("type") != "user"
                 or not isinstance(rec.get("sessionId"), str)
                 or rec.get("isSidechain") is True or self.subagent_file):

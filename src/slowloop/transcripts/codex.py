@@ -277,3 +277,77 @@ class CodexAdapter:
 
     def finish(self) -> Turn | None:
         return self._close(followed=False)
+
+    # -- reading a file in pieces (several workers, one piece each) ---------------------------
+
+    def opens_turn(self, rec: Any, prev: Any) -> bool:
+        """True when feeding ``rec`` opens a new turn whatever was read before ``prev`` (the
+        record on the line before): ``rec`` is a message the person typed and ``prev`` gave the
+        agent's turn a step (its text, a tool call or output). Then the open turn, if any, has
+        a step, so ``rec`` cannot be the second copy of the message that opened it (``_open``
+        drops a copy only while the turn is empty): it always closes that turn and opens its
+        own. tests/test_ingest_pieces.py checks every cut of the real samples."""
+        return _prompt(rec) is not None and _adds_step(prev)
+
+    def cut(self) -> Turn | None:
+        """End the open turn as the next piece's first record (a prompt) would."""
+        return self._close(followed=True)
+
+    @staticmethod
+    def session_of(rec: Any) -> str | None:
+        """The session id ``feed`` takes from ``rec`` when it has none yet."""
+        if not isinstance(rec, dict):
+            return None
+        payload = rec.get("payload")
+        if isinstance(payload, dict):
+            sid = payload.get("id") or payload.get("session_id")
+            return sid if rec.get("type") == "session_meta" and isinstance(sid, str) else None
+        if "payload" in rec or isinstance(rec.get("type"), str) or "role" in rec:
+            return None
+        sid = rec.get("id")
+        return sid if "instructions" in rec and isinstance(sid, str) else None
+
+
+def _unwrap(rec: Any) -> tuple[str, dict[str, Any]] | None:
+    """(``item`` or ``event``, payload) as ``feed`` dispatches ``rec``; None for the rest."""
+    if not isinstance(rec, dict):
+        return None
+    payload = rec.get("payload")
+    if isinstance(payload, dict):
+        kind = rec.get("type")
+        return ("item", payload) if kind == "response_item" else (
+            ("event", payload) if kind == "event_msg" else None)
+    if "payload" not in rec and (isinstance(rec.get("type"), str) or "role" in rec):
+        return "item", rec
+    return None
+
+
+def _prompt(rec: Any) -> str | None:
+    """The text ``rec`` opens a turn with (``_item``/``_event`` call ``_open``), else None."""
+    found = _unwrap(rec)
+    if found is None:
+        return None
+    where, p = found
+    kind = p.get("type")
+    if where == "event":
+        text = p.get("message")
+        if kind == "user_message" and isinstance(text, str) and text.strip() \
+                and not text.lstrip().startswith(INJECTED):
+            return text
+        return None
+    if (kind == "message" or (kind is None and "role" in p)) and p.get("role") == "user":
+        text = _user_text(p.get("content", p.get("message")))
+        return text if text.strip() else None
+    return None
+
+
+def _adds_step(rec: Any) -> bool:
+    """Whether feeding ``rec`` adds a step to an open turn (``_item``: text, a call, an output)."""
+    found = _unwrap(rec)
+    if found is None or found[0] != "item":
+        return False
+    p = found[1]
+    kind = p.get("type")
+    if kind == "message" or (kind is None and "role" in p):
+        return p.get("role") == "assistant" and bool(block_text(p.get("content", p.get("message"))))
+    return kind in CALLS or kind in OUTPUTS
