@@ -384,23 +384,31 @@ def _read_in_workers(files: list[Path], sizes: dict[int, int], cfg: Config,
     pool = ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_init, initargs=(cfg, weakness))
     try:
+        # Pieces in flight: about two per worker's worth of bytes (many small files, or pieces).
+        budget, held = 2 * n * PIECE_BYTES, 0
         flight: deque[tuple[Piece, Future[PieceResult]]] = deque()
-        for piece in pieces:
-            flight.append((piece, pool.submit(_read_piece, piece)))
-            if len(flight) >= 2 * n:
-                break
+
+        def submit() -> None:
+            nonlocal held
+            while held < budget:
+                nxt = next(pieces, None)
+                if nxt is None:
+                    return
+                flight.append((nxt, pool.submit(_read_piece, nxt)))
+                held += nxt.size
+
+        try:
+            submit()
+        except BrokenProcessPool:
+            raise _died(None) from None
         while flight:
             piece, future = flight.popleft()
             try:
                 res = future.result()
-                nxt = next(pieces, None)
-                if nxt is not None:
-                    flight.append((nxt, pool.submit(_read_piece, nxt)))
+                held -= piece.size
+                submit()
             except BrokenProcessPool:
-                raise WorkerDied(
-                    f"a worker reading {piece.path} stopped unexpectedly (killed, or out of memory)",
-                    hint="every turn read before it is recorded; run the same ingest again, or with "
-                         "SLOWLOOP_INGEST__WORKERS=1 to read in this process") from None
+                raise _died(piece.path) from None
             yield piece, res.prepared, res.problems, res.error
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -423,12 +431,24 @@ class WorkerDied(SlowloopError):
     """A worker process ended without answering (killed, out of memory)."""
 
 
+def _died(path: Path | None) -> WorkerDied:
+    what = f"a worker reading {path}" if path is not None else "a worker"
+    return WorkerDied(f"{what} stopped unexpectedly (killed, or out of memory)",
+                      hint="every turn read before it is recorded; run the same ingest again, or with "
+                           "SLOWLOOP_INGEST__WORKERS=1 to read in this process")
+
+
 _WORKER: tuple[Config, WeaknessMatcher | None] | None = None
 
 
 def _worker_init(cfg: Config, weakness: WeaknessMatcher | None) -> None:
     global _WORKER
     _WORKER = (cfg, weakness)
+    # Ctrl-C reaches the whole process group: the ingest itself stops (what it wrote is kept)
+    # and lets each worker end the piece it is on; a traceback from every worker would say nothing.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _read_piece(piece: Piece) -> PieceResult:

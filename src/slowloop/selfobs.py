@@ -109,6 +109,8 @@ def is_reflector_transcript(path: Path, reflector_dirs: list[Path] | None = None
         # A home we do not know (another SLOWLOOP_HOME): the folder's name and its marker file.
         if cwd.rstrip(os.sep).endswith(marker) and Path(cwd, ".slowloop-reflector").exists():
             return True
+        if not marked:  # nothing further down can say otherwise: no need to parse it
+            return False
     return False
 
 
