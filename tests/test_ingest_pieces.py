@@ -380,3 +380,23 @@ def test_a_large_ingest_indexes_its_turns_for_search_in_the_background(
     assert r.exit_code == 0 and "background" not in r.output
     found = CliRunner().invoke(cli, ["search", "rename the module", "--agent", "a", "--json"])
     assert "rename the module" in found.stdout
+
+
+def test_workers_on_a_postgresql_ledger(tmp_path: Path, samples: Path, small_pieces: None,
+                                        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer's open connection to the server is inherited by the forked workers, which never
+    use it: the ingest on PostgreSQL records what one reader records on SQLite."""
+    inputs = corpus(tmp_path, samples)
+    one = ingest_into(tmp_path / "one", inputs, workers=1)
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", postgres_url)
+    two = ingest_into(tmp_path / "two", inputs, workers=2)
+    assert two.to_dict() == one.to_dict()
+    sql = "SELECT key, content_hash, idx, source, data FROM turns ORDER BY id"
+    with open_store(home=tmp_path / "two") as store:
+        assert store.backend == "postgresql"
+        on_server = [tuple(r[k] for k in ("key", "content_hash", "idx", "source", "data"))
+                     for r in store.query(sql)]
+        edits = store.query("SELECT COUNT(*) AS n FROM edits")[0]["n"]
+    with sqlite3.connect(tmp_path / "one" / "slowloop.db") as db:
+        assert on_server == db.execute(sql).fetchall()
+        assert edits == db.execute("SELECT COUNT(*) FROM edits").fetchone()[0] > 0
