@@ -11,7 +11,7 @@ noisy: compare ratios within a run, not seconds across runs):
   ingest              slowloop ingest FILE --agent bench --json (worker processes, one per core)
 
 Each ingest writes a fresh ledger. Peak RSS is the command's own process and, for ingest, its
-largest worker. ``slowloop ingest`` returns once the turns are recorded; when it recorded 1,000
+largest worker. ``slowloop ingest`` returns once the turns are recorded; when it recorded 300
 or more it indexes them for search in the background, whose time (from recall.log) is shown
 apart. ``--folder`` writes the same bytes as one file per session (a project folder of
 sessions, as ~/.claude/projects/<project> holds) instead of one file.

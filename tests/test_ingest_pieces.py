@@ -400,3 +400,24 @@ def test_workers_on_a_postgresql_ledger(tmp_path: Path, samples: Path, small_pie
     with sqlite3.connect(tmp_path / "one" / "slowloop.db") as db:
         assert on_server == db.execute(sql).fetchall()
         assert edits == db.execute("SELECT COUNT(*) FROM edits").fetchone()[0] > 0
+
+
+def test_the_index_reads_turns_a_page_at_a_time(tmp_path: Path, slowloop_home: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from slowloop.recall import api as recall_api
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    ingest_into(slowloop_home, [path], workers=1)
+    monkeypatch.setattr(recall_api, "TURNS_PER_PAGE", 3)
+    pages: list[int] = []
+    from slowloop.store import artifacts
+
+    read = artifacts.turns_for_recall
+    monkeypatch.setattr(artifacts, "turns_for_recall", lambda store, ids: pages.append(len(ids)) or read(store, ids))
+    stats = recall_api.refresh("a", slowloop_home)
+    assert pages == [3, 3, 2] and stats.added >= 8
+    with recall_api.open_index("a", slowloop_home) as idx:
+        assert idx.get_meta("turns.max_id") == "8"
+    again = recall_api.refresh("a", slowloop_home)  # only the turn stamped last is looked at again
+    assert (again.added, again.updated) == (0, 0) and pages == [3, 3, 2, 1]

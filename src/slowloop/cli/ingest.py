@@ -15,9 +15,9 @@ from .common import agent_option, echo_json, get_app, json_option, warn
 
 PROGRESS_MIN_BYTES = 5 * 1024 * 1024
 # Past this many turns recorded, the search index catches up in a background process: the command
-# returns when the turns are recorded (tokenising them for search costs about a second per few
-# thousand turns, and `slowloop search` waits for it anyway).
-BACKGROUND_INDEX_TURNS = 1000
+# returns when the turns are recorded (reading them back and tokenising them for search costs
+# about half a second per thousand turns, and `slowloop search` waits for it anyway).
+BACKGROUND_INDEX_TURNS = 300
 
 
 @click.command()

@@ -24,6 +24,7 @@ from .index import RecallIndex
 from .model import KINDS, MODES, Entry, Hit, IndexStats
 
 INDEX_FILE = "recall.db"
+TURNS_PER_PAGE = 500  # turns read from the ledger and indexed per step of a refresh
 
 
 def index_path(agent: str, home: Path | None = None) -> Path:
@@ -88,12 +89,20 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
             return 0, 0, idx.remove_origin(sources.TURNS_ORIGIN)
         after_id = int(idx.get_meta("turns.max_id", "0") or 0)
         after_updated = idx.get_meta("turns.max_updated", "") or ""
-        rows = artifacts.turns_since(store, aid, after_id, after_updated)
+        ids = artifacts.turns_since(store, aid, after_id, after_updated)
         added = updated = removed = 0
-        if rows:
-            added, updated = idx.upsert(sources.turn_entry(r) for r in rows)
-            idx.set_meta("turns.max_id", str(max(after_id, max(int(r["id"]) for r in rows))))
-            idx.set_meta("turns.max_updated", max([after_updated, *(r["updated_at"] or "" for r in rows)]))
+        # A page at a time, the watermark moved after each: memory stays that of one page
+        # whatever was ingested, and a refresh stopped half-way resumes where it was.
+        for start in range(0, len(ids), TURNS_PER_PAGE):
+            rows = artifacts.turns_for_recall(store, ids[start:start + TURNS_PER_PAGE])
+            if not rows:
+                continue
+            a, u = idx.upsert(sources.turn_entry(r) for r in rows)
+            added, updated = added + a, updated + u
+            after_id = max(after_id, max(int(r["id"]) for r in rows))
+            after_updated = max([after_updated, *(r["updated_at"] or "" for r in rows)])
+            idx.set_meta("turns.max_id", str(after_id))
+            idx.set_meta("turns.max_updated", after_updated)
         indexed = int(idx.conn.execute("SELECT COUNT(*) FROM entries WHERE origin = ?",
                                        (sources.TURNS_ORIGIN,)).fetchone()[0])
         if indexed != artifacts.turn_count(store, aid):

@@ -4,7 +4,7 @@ Every collector lives here so the day a source module changes its files, one mod
 
 * turns: the ledger's ``turns`` table (user text + assistant text, tool names and error outputs as
   context), read incrementally by turn id and ``updated_at`` (through
-  ``slowloop.store.artifacts.turns_since``);
+  ``slowloop.store.artifacts.turns_since`` and ``turns_for_recall``);
 * skills: ``<agent dir>/skills/<name>/SKILL.md``, one entry each;
 * memo: ``<agent dir>/memo.md``, one entry per section;
 * operational memory: ``<agent dir>/memory/**.md`` through ``slowloop.memory.iter_entries`` (one

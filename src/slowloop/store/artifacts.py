@@ -42,7 +42,7 @@ __all__ = [
     # proposals
     "insert_proposal", "list_proposals", "get_proposal", "decide_proposal",
     # turns (recall)
-    "turns_since", "turn_ids", "turn_count",
+    "turns_since", "turns_for_recall", "turn_ids", "turn_count",
 ]
 
 Row = dict[str, Any]
@@ -279,14 +279,23 @@ def decide_proposal(store: Store, proposal_id: int, *, status: str, decided_at: 
 
 # -- turns, as recall indexes them ------------------------------------------------------------
 
-def turns_since(store: Store, agent_id: int, after_id: int, after_updated: str) -> list[Row]:
-    """Turns added after ``after_id`` or rewritten after ``after_updated`` (a grown session), with
-    what recall indexes of them: ``id, user_text, data, started_at, recorded_at, updated_at,
-    session_id``."""
-    return _rows(store,
-                 "SELECT id, user_text, data, started_at, recorded_at, updated_at, session_id "
-                 "FROM turns WHERE agent_id = ? AND (id > ? OR updated_at >= ?) ORDER BY id",
-                 (agent_id, after_id, after_updated))
+def turns_since(store: Store, agent_id: int, after_id: int, after_updated: str) -> list[int]:
+    """The ids of the turns added after ``after_id`` or rewritten after ``after_updated`` (a
+    grown session), in order; ``turns_for_recall`` reads them a page at a time."""
+    return [int(r[0]) for r in store.query(
+        "SELECT id FROM turns WHERE agent_id = ? AND (id > ? OR updated_at >= ?) ORDER BY id",
+        (agent_id, after_id, after_updated))]
+
+
+def turns_for_recall(store: Store, ids: Sequence[int]) -> list[Row]:
+    """What recall indexes of the turns ``ids``: ``id, user_text, data, started_at, recorded_at,
+    updated_at, session_id``, in id order (batched)."""
+    rows: list[Row] = []
+    for chunk in _chunks(list(ids)):
+        rows += _rows(store, "SELECT id, user_text, data, started_at, recorded_at, updated_at, "
+                             f"session_id FROM turns WHERE id IN ({_marks(len(chunk))}) ORDER BY id",
+                      chunk)
+    return rows
 
 
 def turn_ids(store: Store, agent_id: int) -> set[int]:
