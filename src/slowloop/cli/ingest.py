@@ -29,7 +29,9 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
 
     Incremental: a turn already recorded is not recorded again; a turn that grew since is updated.
     Malformed lines are reported with file and line and skipped; nothing recorded is lost. Exits 3
-    when none of the files given is a transcript.
+    when none of the files given is a transcript. A large input (16 MB or more) is read by worker
+    processes, one per core (SLOWLOOP_INGEST__WORKERS=1: none); past 300 new turns the search
+    index catches up in the background.
 
     \b
     Example:
