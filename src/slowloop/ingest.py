@@ -182,7 +182,7 @@ def record_observed(store: Store, agent: str, ot: ObservedTurn, *,
 BATCH_TURNS = 64
 
 # A large ingest spreads the reading over worker processes (one per core, at most this many):
-# whole files, and Claude Code files cut into pieces of PIECE_BYTES; below PARALLEL_MIN_BYTES
+# whole files, and Claude Code and Codex files cut into pieces of PIECE_BYTES; below PARALLEL_MIN_BYTES
 # starting the workers costs more than it saves.
 MAX_WORKERS = 4
 PIECE_BYTES = 4 << 20
@@ -229,7 +229,7 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
     """Observe and record every turn of the given files/folders for ``agent``.
 
     A large input is read by worker processes (``workers``, default the ``[ingest] workers``
-    setting: 0 = one per core, 1 = none): whole files, and Claude Code files in pieces, each
+    setting: 0 = one per core, 1 = none): whole files, and Claude Code and Codex files in pieces, each
     observed where it is read; this process writes every turn in file order, exactly as one
     reader would (tests compare the two ledgers). ``on_file(path, n)``: ``n`` more bytes of
     ``path`` were read (a progress bar).
