@@ -37,6 +37,11 @@ def slowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def samples() -> Path:
+    """The real transcripts of the team's shared folder. A user's clone has no ``shared/`` beside
+    it: those tests skip, saying where the samples were looked for; CI must run them."""
     if not SAMPLES.exists():
-        pytest.fail(f"transcript samples not found at {SAMPLES}: shared/ must sit beside the project")
+        why = f"transcript samples not found at {SAMPLES} (the team's shared/ folder beside the project)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {why}", pytrace=False)
+        pytest.skip(why)
     return SAMPLES
