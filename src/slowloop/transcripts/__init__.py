@@ -149,8 +149,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
     A piece of a file read by one of several workers (``SPLITTABLE`` formats only): ``resync``
     starts at the first record at or after ``start_offset`` that opens a turn whatever came
     before it (a prompt the person typed: the adapter's ``opens_turn``, which may also look at
-    the record on the line before, never at one before ``start_offset``), skipping the lines
-    before it (the previous piece reads them); ``stop_offset`` ends at the first such record at
+    the record on the line before; a piece that starts mid-file reads back to that line),
+    skipping the lines before it (the previous piece reads them); ``stop_offset`` ends at the first such record at
     or after it (where the next piece starts), ending the open turn as that record would. Pieces
     cut at the same offsets together yield exactly the turns, problems and counts of one read of
     the whole file, except that each piece's turn indexes count from ``start_index``.
