@@ -421,3 +421,109 @@ def test_the_index_reads_turns_a_page_at_a_time(tmp_path: Path, slowloop_home: P
         assert idx.get_meta("turns.max_id") == "8"
     again = recall_api.refresh("a", slowloop_home)  # only the turn stamped last is looked at again
     assert (again.added, again.updated) == (0, 0) and pages == [3, 3, 2, 1]
+
+
+# -- what a piece cannot see: found by review, each a file that once read differently in pieces --
+
+def _cc(kind: str, text: str, session: str | None = None, **extra: Any) -> str:
+    rec: dict[str, Any] = {"type": kind, **extra}
+    if session is not None:
+        rec["sessionId"] = session
+    content: Any = text if kind == "user" else [{"type": "text", "text": text}]
+    rec["message"] = {"role": kind, "content": content}
+    return json.dumps(rec)
+
+
+@pytest.mark.parametrize("name,lines", [
+    # a first prompt with no session id: the next prompt's id is the file's, the first turn's too
+    ("cc-late-session", [_cc("user", "hello"), _cc("assistant", "hi"), _cc("user", "second", "S1"),
+                         _cc("assistant", "ok", "S1")]),
+    # the file's first session id is named by a record the next piece skips, not by its prompt
+    ("cc-session-in-skipped-record", [
+        _cc("user", "one"), _cc("assistant", "a"),
+        json.dumps({"type": "system", "sessionId": "A", "subtype": "note", "content": "x"}),
+        _cc("user", "two", "B"), _cc("assistant", "b", "B"), _cc("user", "three"), _cc("assistant", "c")]),
+    # Codex names the session after the first prompt
+    ("cx-late-session-meta", [_said("first", 1), _answer("a", 1),
+                              _cx("session_meta", {"id": "R1"}, 2), _said("second", 3), _answer("b", 3)]),
+    # an exit code reported while no turn is open, for a call id used again later
+    ("cx-update-before-any-turn", [
+        _cx("session_meta", {"id": "R"}), _cx("event_msg", {"type": "exec_command_end", "call_id": "c1",
+                                                            "exit_code": 1}),
+        _cx("response_item", {"type": "function_call_output", "call_id": "c1", "output": "x"}),
+        _heard("hi", 1), *_shell("c1", "make", "boom", 2, None)]),
+    # a line that ends in whitespace JSON does not allow but str.strip() does
+    ("cx-trailing-form-feed", [_said("first", 1), _answer("a", 1) + "\f", _said("second", 2),
+                               _answer("b", 2)]),
+])
+def test_state_a_piece_cannot_see_is_learned_as_one_reader_learns_it(tmp_path: Path, name: str,
+                                                                     lines: list[str]) -> None:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert assert_pieces_match(path, [1, 2, 5, 10, 30, 60, 100, 200, 400, 1000]) >= 1
+
+
+def test_a_file_written_while_its_pieces_are_read_is_read_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    path.write_text("\n".join([_cc("user", "first", "S"), _cc("assistant", "x" * 300, "S"),
+                               _cc("assistant", "y" * 300, "S")]) + "\n", encoding="utf-8")
+    size = path.stat().st_size
+    points = list(split_points(path, 400, size))
+    (s0, l0), (s1, l1) = points[0], points[1]
+    report = ParseReport()
+    turns = list(iter_turns(path, report=report, start_offset=s0, start_line=l0, stop_offset=s1,
+                            end_offset=size))
+    with path.open("a", encoding="utf-8") as f:  # the session goes on while the next piece waits
+        f.write(_cc("assistant", "z", "S") + "\n" + _cc("user", "second", "S") + "\n")
+    turns += [dataclasses.replace(t, index=t.index + len(turns)) for t in iter_turns(
+        path, report=report, start_offset=s1, start_line=l1, resync=True, end_offset=size)]
+    snapshot = ParseReport()
+    assert turns == list(iter_turns(path, report=snapshot, end_offset=size)) and report == snapshot
+    assert len(turns) == 1 and len(turns[0].steps) == 2
+    # a snapshot that ends inside a line reads it as a line still being written
+    cut = ParseReport()
+    assert len(list(iter_turns(path, report=cut, end_offset=size + 10))) == 1
+    assert "truncated last line" in str(cut.problems[-1])
+    assert [t.user_text for t in iter_turns(path)] == ["first", "second"]  # the next ingest
+
+
+def test_split_points_refuses_an_empty_piece(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    with pytest.raises(ValueError, match="at least 1"):
+        next(iter(split_points(path, 0)))
+
+
+def test_a_turn_rewritten_while_the_index_reads_its_pages_is_read_again(
+        tmp_path: Path, slowloop_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from slowloop.recall import api as recall_api
+    from slowloop.store import artifacts
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(hard_session(), encoding="utf-8")
+    ingest_into(slowloop_home, [path], workers=1)
+    recall_api.refresh("a", slowloop_home)
+    db = sqlite3.connect(slowloop_home / "slowloop.db", isolation_level=None)
+
+    def rewrite(turn_id: int, text: str, stamp: str) -> None:
+        db.execute("UPDATE turns SET user_text = ?, updated_at = ? WHERE id = ?", (text, stamp, turn_id))
+
+    rewrite(2, "grown two", "2099-01-01T00:00:01.000000Z")  # two sessions growing
+    rewrite(5, "grown five", "2099-01-01T00:00:01.000000Z")
+    read = artifacts.turns_for_recall
+
+    def meanwhile(store: Any, ids: list[int]) -> list[dict]:
+        if ids == [2]:  # after the list was taken: turn 3 is rewritten, then turn 5 again
+            rewrite(3, "grown three", "2099-01-01T00:00:02.000000Z")
+            rewrite(5, "grown five again", "2099-01-01T00:00:03.000000Z")
+        return read(store, ids)
+
+    monkeypatch.setattr(recall_api, "TURNS_PER_PAGE", 1)
+    monkeypatch.setattr(artifacts, "turns_for_recall", meanwhile)
+    recall_api.refresh("a", slowloop_home)
+    monkeypatch.setattr(artifacts, "turns_for_recall", read)
+    recall_api.refresh("a", slowloop_home)
+    with recall_api.open_index("a", slowloop_home) as idx:
+        texts = {r["source"]: r["text"] for r in idx.conn.execute("SELECT source, text FROM entries")}
+    assert texts["turn:3"].startswith("grown three")
+    assert texts["turn:5"].startswith("grown five again")

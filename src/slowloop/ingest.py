@@ -199,9 +199,10 @@ def default_weakness(agent: str, home: Path | None = None) -> WeaknessMatcher | 
 def observe_file(path: Path, cfg: Config, *, report: ParseReport | None = None,
                  weakness: WeaknessMatcher | None = None, start_offset: int = 0,
                  start_line: int | None = None, resync: bool = False,
-                 stop_offset: int | None = None) -> Iterator[ObservedTurn]:
+                 stop_offset: int | None = None, end_offset: int | None = None
+                 ) -> Iterator[ObservedTurn]:
     for turn in iter_turns(path, report=report, start_offset=start_offset, start_line=start_line,
-                           resync=resync, stop_offset=stop_offset):
+                           resync=resync, stop_offset=stop_offset, end_offset=end_offset):
         yield observe_and_score(turn, cfg, weakness=weakness)
 
 
@@ -214,6 +215,8 @@ class Piece(NamedTuple):
     line: int
     stop: int | None  # None: to the end of the file
     size: int  # bytes, for the progress bar
+    end: int | None = None  # a file read in pieces: its size when the ingest began (all pieces
+                            # read that snapshot, however much is written to it meanwhile)
 
 
 class PieceResult(NamedTuple):
@@ -280,6 +283,10 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
     except WorkerDied:
         _record_batch(store, agent, batch, summary)  # what was read before it is kept
         raise
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:  # whatever stopped the loop, the workers stop now, not at exit
+            close()
     _record_batch(store, agent, batch, summary)
     if current >= 0:
         _file_done(summary, sizes[current])
@@ -358,12 +365,12 @@ def _pieces(files: list[Path], sizes: dict[int, int]) -> Iterator[Piece]:
             yield Piece(i, path, 0, 1, None, size)
             continue
         prev: tuple[int, int] | None = None
-        for point in split_points(path, PIECE_BYTES):
+        for point in split_points(path, PIECE_BYTES, size):
             if prev is not None:
-                yield Piece(i, path, prev[0], prev[1], point[0], point[0] - prev[0])
+                yield Piece(i, path, prev[0], prev[1], point[0], point[0] - prev[0], size)
             prev = point
         assert prev is not None
-        yield Piece(i, path, prev[0], prev[1], None, size - prev[0])
+        yield Piece(i, path, prev[0], prev[1], None, size - prev[0], size)
 
 
 def _read_in_workers(files: list[Path], sizes: dict[int, int], cfg: Config,
@@ -461,7 +468,8 @@ def _read_piece(piece: Piece) -> PieceResult:
     try:
         for ot in observe_file(piece.path, cfg, report=report, weakness=weakness,
                                start_offset=piece.start, start_line=piece.line,
-                               resync=piece.start > 0, stop_offset=piece.stop):
+                               resync=piece.start > 0, stop_offset=piece.stop,
+                               end_offset=piece.end):
             out.append(prepare(ot))
     except DataError as exc:
         return PieceResult([], [], str(exc))

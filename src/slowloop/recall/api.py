@@ -89,18 +89,19 @@ def _refresh_turns(idx: RecallIndex, agent: str, h: Path) -> tuple[int, int, int
             return 0, 0, idx.remove_origin(sources.TURNS_ORIGIN)
         after_id = int(idx.get_meta("turns.max_id", "0") or 0)
         after_updated = idx.get_meta("turns.max_updated", "") or ""
-        ids = artifacts.turns_since(store, aid, after_id, after_updated)
+        listed = artifacts.turns_since(store, aid, after_id, after_updated)
         added = updated = removed = 0
         # A page at a time, the watermark moved after each: memory stays that of one page
-        # whatever was ingested, and a refresh stopped half-way resumes where it was.
-        for start in range(0, len(ids), TURNS_PER_PAGE):
-            rows = artifacts.turns_for_recall(store, ids[start:start + TURNS_PER_PAGE])
-            if not rows:
-                continue
+        # whatever was ingested, and a refresh stopped half-way resumes where it was. The
+        # watermark is what the list said, never a later page's newer stamp: a turn rewritten
+        # while the pages are read has a stamp past it, and the next refresh reads it again.
+        for start in range(0, len(listed), TURNS_PER_PAGE):
+            page = listed[start:start + TURNS_PER_PAGE]
+            rows = artifacts.turns_for_recall(store, [i for i, _ in page])
             a, u = idx.upsert(sources.turn_entry(r) for r in rows)
             added, updated = added + a, updated + u
-            after_id = max(after_id, max(int(r["id"]) for r in rows))
-            after_updated = max([after_updated, *(r["updated_at"] or "" for r in rows)])
+            after_id = max(after_id, page[-1][0])
+            after_updated = max(after_updated, *(stamp for _, stamp in page))
             idx.set_meta("turns.max_id", str(after_id))
             idx.set_meta("turns.max_updated", after_updated)
         indexed = int(idx.conn.execute("SELECT COUNT(*) FROM entries WHERE origin = ?",

@@ -279,12 +279,14 @@ def decide_proposal(store: Store, proposal_id: int, *, status: str, decided_at: 
 
 # -- turns, as recall indexes them ------------------------------------------------------------
 
-def turns_since(store: Store, agent_id: int, after_id: int, after_updated: str) -> list[int]:
-    """The ids of the turns added after ``after_id`` or rewritten after ``after_updated`` (a
-    grown session), in order; ``turns_for_recall`` reads them a page at a time."""
-    return [int(r[0]) for r in store.query(
-        "SELECT id FROM turns WHERE agent_id = ? AND (id > ? OR updated_at >= ?) ORDER BY id",
-        (agent_id, after_id, after_updated))]
+def turns_since(store: Store, agent_id: int, after_id: int, after_updated: str
+                ) -> list[tuple[int, str]]:
+    """``(id, updated_at)`` of the turns added after ``after_id`` or rewritten after
+    ``after_updated`` (a grown session), in id order; ``turns_for_recall`` reads them a page at a
+    time."""
+    return [(int(r[0]), r[1] or "") for r in store.query(
+        "SELECT id, updated_at FROM turns WHERE agent_id = ? AND (id > ? OR updated_at >= ?) "
+        "ORDER BY id", (agent_id, after_id, after_updated))]
 
 
 def turns_for_recall(store: Store, ids: Sequence[int]) -> list[Row]:

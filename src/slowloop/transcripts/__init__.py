@@ -40,7 +40,7 @@ class _Splittable(_Adapter, Protocol):
 
     def opens_turn(self, rec: Any, prev: Any) -> bool: ...
 
-    def cut(self) -> Turn | None: ...
+    def cut(self, rec: Any) -> Turn | None: ...
 
     @staticmethod
     def session_of(rec: Any) -> str | None: ...
@@ -139,7 +139,7 @@ def _header_session_id(path: Path) -> str | None:
 def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_offset: int = 0,
                format: str | None = None, start_line: int | None = None,
                start_index: int = 0, resync: bool = False,
-               stop_offset: int | None = None) -> Iterator[Turn]:
+               stop_offset: int | None = None, end_offset: int | None = None) -> Iterator[Turn]:
     """Stream the turns of a transcript file.
 
     ``start_offset`` resumes a growing file at a turn boundary (a ``Turn.byte_start``); pass the
@@ -154,6 +154,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
     or after it (where the next piece starts), ending the open turn as that record would. Pieces
     cut at the same offsets together yield exactly the turns, problems and counts of one read of
     the whole file, except that each piece's turn indexes count from ``start_index``.
+    ``end_offset``: read the file as it was when it had that many bytes (all pieces of a file
+    that is still being written read the same snapshot; a line cut there is a truncated line).
     """
     p = Path(path)
     forced = _check_format(format)
@@ -189,7 +191,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
     first_line = line
     offset = first_offset = start_offset
     stop = stop_offset if stop_offset is not None else sys.maxsize
-    scan = _SCANNER  # the C scanner json.loads uses, minus its per-call overhead
+    limit = end_offset if end_offset is not None else sys.maxsize
+    parse = _parse_line
     feed = adapter.feed
     # the record on the last line before that was not blank (None: none, or not JSON)
     prev: Any = _record_before(p, start_offset) if syncing else None
@@ -197,26 +200,19 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
         if start_offset:
             f.seek(start_offset)
         for raw in f:
-            line += 1
             start = offset
+            if start >= limit:
+                break
+            line += 1
             offset += len(raw)
+            if offset > limit:  # the snapshot ends inside this line
+                raw, offset = raw[:limit - start], limit
             try:
-                text = raw.decode("utf-8")
-                rec, end = scan(text, 0)
-                if end != len(text) and text[end:].strip():
-                    raise ValueError(f"extra data after the record at column {end + 1}")
-            except StopIteration:  # no JSON value at column 1: blank, indented, BOM, or junk
-                if not raw.strip():
-                    continue
-                try:
-                    rec = _loads_lenient(raw)
-                except ValueError as e:
-                    if not syncing:  # a line before this piece's first turn is the last piece's
-                        _bad_line(b, line, raw, f"invalid JSON: {e}")
-                    prev = None
-                    continue
+                rec = parse(raw)
+            except _Blank:
+                continue
             except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, extra data
-                if not syncing:
+                if not syncing:  # a line before this piece's first turn is the last piece's
                     _bad_line(b, line, raw, f"invalid JSON: {e}")
                 prev = None
                 continue
@@ -225,6 +221,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
                 opens, prev = piece.opens_turn(rec, prev), rec
                 if not opens:
                     if syncing:
+                        if b.session_id is None:  # what feeding it would have noted
+                            b.session_id = piece.session_of(rec)
                         continue
                 elif syncing:  # this piece's first turn, unless it is already the next's
                     if start >= stop:
@@ -234,7 +232,7 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
                 else:  # the next piece's first turn: this piece ends here
                     report.lines += line - 1 - first_line
                     report.bytes += start - first_offset
-                    last = piece.cut()
+                    last = piece.cut(rec)
                     if last is not None:
                         yield last
                     return
@@ -252,13 +250,18 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
         yield last
 
 
-def split_points(path: str | Path, piece_bytes: int) -> Iterator[tuple[int, int]]:
+def split_points(path: str | Path, piece_bytes: int, size: int | None = None
+                 ) -> Iterator[tuple[int, int]]:
     """Where to cut a JSONL file into pieces of about ``piece_bytes`` for ``iter_turns``'s
     ``resync``/``stop_offset``: ``(byte offset, line number)`` of each piece's first line, the
     first being ``(0, 1)``; a piece ends where the next begins. One pass counting newlines,
-    yielding as it goes (the first pieces are read while it finds the next)."""
+    yielding as it goes (the first pieces are read while it finds the next). ``size``: the bytes
+    to cut (the file's size when the ingest began; default its size now)."""
+    if piece_bytes < 1:
+        raise ValueError(f"piece_bytes must be at least 1, not {piece_bytes}")
     yield 0, 1
-    size = os.path.getsize(path)
+    if size is None:
+        size = os.path.getsize(path)
     target = piece_bytes
     pos, lines = 0, 1
     with open(path, "rb") as f:
@@ -302,13 +305,12 @@ def _record_before(p: Path, offset: int) -> Any:
                     break
                 start, block = lo, block * 2
             f.seek(start)
-            raw = f.read(end - start)
-            if raw.strip():
-                try:
-                    return _loads_lenient(raw)
-                except ValueError:
-                    return None
-            end = start
+            try:
+                return _parse_line(f.read(end - start))
+            except _Blank:
+                end = start
+            except ValueError:
+                return None
     return None
 
 
@@ -322,8 +324,8 @@ def _first_session_id(p: Path, before: int, adapter: _Splittable) -> str | None:
                 break
             offset += len(raw)
             try:
-                rec = json.loads(raw)
-            except ValueError:
+                rec = _parse_line(raw)
+            except (_Blank, ValueError):
                 continue
             sid = adapter.session_of(rec)
             if sid is not None:
@@ -333,6 +335,26 @@ def _first_session_id(p: Path, before: int, adapter: _Splittable) -> str | None:
 
 # typeshed's JSONDecoder leaves out ``scan_once``, the scanner its __init__ sets on every instance.
 _SCANNER: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+class _Blank(Exception):
+    """A line with nothing on it (skipped without a word)."""
+
+
+def _parse_line(raw: bytes) -> Any:
+    """The record on one line, exactly as ``iter_turns`` reads it: the JSON value at its start
+    with nothing but whitespace after it, else (an indented line, a BOM) the line stripped.
+    Raises ``_Blank`` for a blank line, ValueError for anything that is not one JSON value."""
+    text = raw.decode("utf-8")
+    try:
+        rec, end = _SCANNER(text, 0)  # the C scanner json.loads uses, minus its per-call overhead
+    except StopIteration:  # no JSON value at column 1: blank, indented, BOM, or junk
+        if not raw.strip():
+            raise _Blank from None
+        return _loads_lenient(raw)
+    if end != len(text) and text[end:].strip():
+        raise ValueError(f"extra data after the record at column {end + 1}")
+    return rec
 
 
 def _loads_lenient(raw: bytes) -> Any:

@@ -218,8 +218,11 @@ class ClaudeCodeAdapter:
                     or rec.get("isVisibleInTranscriptOnly")
                     or (isinstance(origin, dict) and origin.get("kind") == "task-notification"))
 
-    def cut(self) -> Turn | None:
-        """End the open turn as the next piece's first record (a prompt) would."""
+    def cut(self, rec: Any) -> Turn | None:
+        """End the open turn as feeding ``rec``, the next piece's first record (a prompt), would:
+        the session it names becomes the file's if none was seen yet, then the turn ends."""
+        if self.b.session_id is None:
+            self.b.session_id = self.session_of(rec)
         return self.b.end(followed=True)
 
     @staticmethod

@@ -165,6 +165,10 @@ class CodexAdapter:
         b = self.b
         d = b.draft
         if d is None:
+            # exit codes reported while no turn was open belong to no turn read here; kept, they
+            # would patch a later call reusing the id (and a reader starting at the next prompt
+            # could not know them)
+            self.updates, self.escalated = {}, {}
             return None
         if self.escalated and (followed or d.aborted):
             for call_id, name in self.escalated.items():
@@ -289,8 +293,8 @@ class CodexAdapter:
         own. tests/test_ingest_pieces.py checks every cut of the real samples."""
         return _prompt(rec) is not None and _adds_step(prev)
 
-    def cut(self) -> Turn | None:
-        """End the open turn as the next piece's first record (a prompt) would."""
+    def cut(self, rec: Any) -> Turn | None:
+        """End the open turn as feeding ``rec``, the next piece's first record (a prompt), would."""
         return self._close(followed=True)
 
     @staticmethod
