@@ -345,6 +345,8 @@ def _read_here(files: list[Path], sizes: dict[int, int], cfg: Config,
 
 
 def _then(turns: Iterator[Prepared], report: ParseReport, problems: list[str]) -> Iterator[Prepared]:
+    """The file's turns as they are read, then its problem lines into ``problems`` (known only
+    once the file is read; the caller looks at ``problems`` after the turns)."""
     yield from turns
     problems.extend(str(p) for p in report.problems)
 

@@ -188,8 +188,8 @@ class CodexAdapter:
             role = p.get("role")
             content = p.get("content", p.get("message"))
             if role == "user":
-                text = _user_text(content)
-                if not text.strip():
+                text = _item_prompt(p)
+                if text is None:
                     b.skip()
                     return None
                 return self._open(text, "item", line, start, at)
@@ -250,8 +250,8 @@ class CodexAdapter:
         kind = p.get("type")
         d = b.draft
         if kind == "user_message":
-            text = p.get("message")
-            if isinstance(text, str) and text.strip() and not text.lstrip().startswith(INJECTED):
+            text = _event_prompt(p)
+            if text is not None:
                 return self._open(text, "event", line, start, at)
             b.skip()
         elif kind == "turn_aborted" and d is not None:
@@ -326,6 +326,20 @@ def _unwrap(rec: Any) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+def _item_prompt(p: dict[str, Any]) -> str | None:
+    """The text a user message item opens a turn with; None when it is only injected context."""
+    text = _user_text(p.get("content", p.get("message")))
+    return text if text.strip() else None
+
+
+def _event_prompt(p: dict[str, Any]) -> str | None:
+    """The text a ``user_message`` event opens a turn with; None for an empty or injected one."""
+    text = p.get("message")
+    if isinstance(text, str) and text.strip() and not text.lstrip().startswith(INJECTED):
+        return text
+    return None
+
+
 def _prompt(rec: Any) -> str | None:
     """The text ``rec`` opens a turn with (``_item``/``_event`` call ``_open``), else None."""
     found = _unwrap(rec)
@@ -334,14 +348,9 @@ def _prompt(rec: Any) -> str | None:
     where, p = found
     kind = p.get("type")
     if where == "event":
-        text = p.get("message")
-        if kind == "user_message" and isinstance(text, str) and text.strip() \
-                and not text.lstrip().startswith(INJECTED):
-            return text
-        return None
+        return _event_prompt(p) if kind == "user_message" else None
     if (kind == "message" or (kind is None and "role" in p)) and p.get("role") == "user":
-        text = _user_text(p.get("content", p.get("message")))
-        return text if text.strip() else None
+        return _item_prompt(p)
     return None
 
 
