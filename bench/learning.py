@@ -40,8 +40,8 @@ from slowloop.bootstrap import build_bootstrap  # noqa: E402
 from slowloop.config import load_config  # noqa: E402
 from slowloop.ingest import default_weakness, ingest_paths  # noqa: E402
 from slowloop.memo import Memo  # noqa: E402
+from slowloop.observe.lessons import category  # noqa: E402
 from slowloop.reflect.cycle import reflect_agent  # noqa: E402
-from slowloop.reflect.lessons import category  # noqa: E402
 from slowloop.skills import SkillLibrary  # noqa: E402
 from slowloop.store import open_store  # noqa: E402
 

@@ -30,10 +30,14 @@ def test_use_instead_in_several_languages():
             "When installing packages in this project, always use pnpm, never npm."], text
 
 
-def test_a_correction_without_a_stated_fix_gives_nothing_and_says_so():
+def test_a_correction_without_a_stated_fix_is_never_lost_a_wording_waits_for_the_person():
     out = distill([_ev("No, that's not what I asked for.")], memo={}, skills={})
-    assert [a.type for a in out.actions] == ["nothing"]
-    assert any("no rule kept" in n and "about this task only" in n for n in out.notes)
+    assert [a.type for a in out.actions] == ["nothing"]  # nothing applied: no guessed rule
+    [(action, reason)] = out.unlearned  # but visibly pending, with a wording to accept or edit
+    assert action.type == "update_memo" and action.op == "add" and action.section == "plays"
+    assert "not what I asked for" in action.text and action.text.startswith("When ")
+    assert "unlearned correction" in reason and "about this task only" in reason
+    assert any("waits for the person" in n for n in out.notes)
 
 
 # Corrections from the blind sets (written by others, never tuned on for the distiller): the rule

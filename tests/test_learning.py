@@ -138,7 +138,9 @@ def test_a_requirement_without_a_clean_imperative_is_kept_in_the_persons_words(t
 def test_a_one_off_about_this_task_is_no_standing_rule(tmp_path, said):
     out = _learn(tmp_path, "s", [("fix the header in the page", [("cat page.html", "<h1>x</h1>")]), (said, [])])
     assert _plays() == []
-    assert any("no rule kept" in n for n in out.notes), out.notes
+    # a one-off it recognises is said so; one it cannot tell waits for the person, never a rule
+    assert any("no rule kept" in n for n in out.notes) or (
+        out.held and all(h["action"]["op"] == "add" for h in out.held)), (out.notes, out.held)
 
 
 def test_a_repeat_strengthens_the_rule_and_becomes_a_pitfall_known_weakness_then_fires(tmp_path):

@@ -133,13 +133,17 @@ def test_adversarial_output_becomes_rejections_and_valid_actions_still_apply(slo
         assert store.query("SELECT COUNT(*) AS n FROM rejections")[0]["n"] == 8
 
 
-def test_invalid_json_is_recorded_and_nothing_changes(slowloop_home):
+def test_invalid_json_is_recorded_and_the_offline_learner_reads_the_same_turns(slowloop_home):
+    # A malformed answer must not consume the turns it was about: the offline learner reads them
+    # instead, exactly as with no model at all.
+    from slowloop.memo import Memo
+
     _ingest()
-    before = _file_snapshot(slowloop_home)
     out = reflect_agent("demo", provider=ScriptedModel("Sure! Here are some thoughts: {not json"), force=True)
-    assert out.status == "nothing"
     assert out.rejected[0]["reason"] == "the output is not valid JSON"
-    assert _file_snapshot(slowloop_home) == before
+    assert any("could not be used" in n and "offline learner" in n for n in out.notes), out.notes
+    assert out.status == "applied" and out.applied
+    assert any("pnpm" in e for e in Memo("demo").entries("plays"))  # the bundled example's lesson
 
 
 def test_transient_provider_failure_leaves_the_agent_due(slowloop_home):

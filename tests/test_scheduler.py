@@ -49,7 +49,27 @@ def store() -> Store:
 
 @pytest.fixture
 def cfg():
+    # The cooldown bounds model calls: these tests are about a configured model (a local command),
+    # whose calls it spaces out; the offline learner has none (test_offline_learner_has_no_cooldown).
+    from slowloop.paths import home
+
+    h = home()
+    h.mkdir(parents=True, exist_ok=True)
+    (h / "config.toml").write_text('[provider]\nkind = "command"\ncommand = "cat"\n', encoding="utf-8")
     return load_config()
+
+
+def test_offline_learner_has_no_cooldown(fc, store):
+    """With no model, a second lesson the same morning is learned at once: the offline learner
+    costs nothing, so nothing makes it wait behind a first "nothing to save"."""
+    offline = load_config()
+    assert offline.provider.kind == "offline"
+    record_turn(store, "alpha", signals=("user_correction",))
+    reflected(store, "alpha")
+    record_turn(store, "alpha", signals=("user_correction",))
+    fc.advance(60)
+    s = agent_status(store, "alpha", offline)
+    assert s.due and s.cooldown_until is None, s.reasons
 
 
 def record_turn(store: Store, agent: str, *, signals: tuple[str, ...] = (), session: str | None = "s1",

@@ -20,9 +20,9 @@ from typing import NamedTuple
 from . import clock
 from .config import Config
 from .errors import DataError, SlowloopError, UserError
-from .observe.model import ObservedTurn
-from .observe.observe import observe_and_score
-from .observe.signals import WeaknessMatcher
+from .observe.model import ErrorObservation, Observation, ObservedTurn
+from .observe.observe import observe_and_score, redo_correction
+from .observe.signals import WeaknessMatcher, score_turn
 from .store import Store, ledger
 from .transcripts import iter_turns
 from .transcripts.model import ParseReport, Step, ToolCall, ToolResult, Turn, json_parts, key_parts, text_hash
@@ -201,9 +201,42 @@ def observe_file(path: Path, cfg: Config, *, report: ParseReport | None = None,
                  start_line: int | None = None, resync: bool = False,
                  stop_offset: int | None = None, end_offset: int | None = None
                  ) -> Iterator[ObservedTurn]:
+    previous: Turn | None = None
     for turn in iter_turns(path, report=report, start_offset=start_offset, start_line=start_line,
                            resync=resync, stop_offset=stop_offset, end_offset=end_offset):
-        yield observe_and_score(turn, cfg, weakness=weakness)
+        yield observe_and_score(turn, cfg, weakness=weakness, previous=same_session(previous, turn))
+        previous = turn
+
+
+def same_session(previous: Turn | None, turn: Turn) -> Turn | None:
+    """``previous`` when it is the turn before ``turn`` in the same session (what the person may be
+    reacting to), else None."""
+    if previous is None or (previous.session_id or "") != (turn.session_id or ""):
+        return None
+    return previous
+
+
+def with_previous(p: Prepared, prev: Prepared, cfg: Config,
+                  weakness: WeaknessMatcher | None) -> Prepared:
+    """The first turn of a piece, observed where the piece was read without the turn before it
+    (the previous piece's last): add the correction its agent's redo of that turn shows. Only the
+    correction and the score change — errors, counts and the stored turn are what the worker read."""
+    if p.corrected:
+        return p
+    turn = Turn.from_dict(json.loads(f"{p.before}{p.rec.idx}{p.after}"))
+    previous = same_session(Turn.from_dict(json.loads(f"{prev.before}{prev.rec.idx}{prev.after}")), turn)
+    correction = redo_correction(turn, previous)
+    if not correction.corrected:
+        return p
+    obs = Observation(tool_calls=p.rec.tool_calls,
+                      errors=tuple(ErrorObservation("real" if k == "real" else "transient", ev, tool, ex, st)
+                                   for k, tool, ev, ex, st in p.errors),
+                      correction=correction, aborted=bool(p.rec.aborted), rejected=p.rec.rejected,
+                      skills_read=p.skills, recovered=bool(p.rec.recovered),
+                      ended_in_real_error=bool(p.rec.ended_in_real_error))
+    score = score_turn(obs, turn, cfg, weakness=weakness)
+    rec = p.rec._replace(corrected=1, score=score.score, reflect=int(score.reflect))
+    return p._replace(rec=rec, signals=[(s.name, s.weight, s.why) for s in score.signals], corrected=True)
 
 
 class Piece(NamedTuple):
@@ -256,17 +289,21 @@ def ingest_paths(paths: Iterable[str | Path], *, agent: str, store: Store, cfg: 
                else _read_here(files, sizes, cfg, weakness))
     batch: list[tuple[Prepared, int]] = []
     current, base, failed = -1, 0, False
+    last: Prepared | None = None  # the file's last turn read so far
     try:
         for piece, prepared, problems, error in results:
             if piece.file != current:  # the next file: the last one's turns are all read
                 if current >= 0:
                     _file_done(summary, sizes[current])
-                current, base, failed = piece.file, 0, False
+                current, base, failed, last = piece.file, 0, False, None
             if failed:
                 continue
             count = 0
             try:
                 for p in prepared:
+                    if count == 0 and piece.start > 0 and last is not None:
+                        p = with_previous(p, last, cfg, weakness)
+                    last = p
                     batch.append((p, base))
                     count += 1
                     if len(batch) >= BATCH_TURNS:
@@ -482,9 +519,11 @@ def record_turns(turns: Iterable[Turn], *, agent: str, store: Store, cfg: Config
                  weakness: WeaknessMatcher | None = None) -> list[tuple[ObservedTurn, RecordResult]]:
     """Library entry point: observe and record turns you already have (e.g. from message lists)."""
     out = []
+    previous: Turn | None = None
     for turn in turns:
-        ot = observe_and_score(turn, cfg, weakness=weakness)
+        ot = observe_and_score(turn, cfg, weakness=weakness, previous=same_session(previous, turn))
         out.append((ot, record_observed(store, agent, ot)))
+        previous = turn
     return out
 
 

@@ -24,6 +24,7 @@ from ..fsutil import file_lock
 from ..observe.signals import WeaknessMatcher
 from ..paths import home as default_home
 from ..store import Store, ledger
+from ..transcripts.model import Turn
 
 HEAD_BYTES = 1024
 
@@ -79,7 +80,7 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
     One process at a time per (agent, file) — a Stop hook and ``slowloop watch`` on the same file
     queue on a lock instead of recording a turn twice or moving the offset backwards.
     """
-    from ..ingest import record_observed
+    from ..ingest import record_observed, same_session
     from ..observe.observe import observe_and_score
     from ..selfobs import is_reflector_transcript
     from ..transcripts import iter_turns
@@ -118,8 +119,12 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
         try:
             turns = iter_turns(p, report=report, start_offset=start, start_line=line if start else None,
                                start_index=index)
+            previous: Turn | None = None
             for turn in turns:
-                ot = observe_and_score(turn, cfg, weakness=weakness)
+                if previous is None and turn.index > 0:
+                    previous = _recorded_previous(store, agent_id, turn)
+                ot = observe_and_score(turn, cfg, weakness=weakness, previous=same_session(previous, turn))
+                previous = turn
                 res = record_observed(store, agent, ot)
                 result.turns += 1
                 setattr(result, res.status, getattr(result, res.status) + 1)
@@ -147,3 +152,13 @@ def forget(store: Store, agent: str, path: str | Path) -> None:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is not None:
         ledger.forget_offset(store, agent_id, str(Path(path).resolve()))
+
+
+def _recorded_previous(store: Store, agent_id: int, turn: Turn) -> Turn | None:
+    """The turn before ``turn`` as recorded earlier (a hook reads a session from where it stopped):
+    what the agent did that the person's next words may be reacting to."""
+    import json
+
+    row = ledger.previous_turns(store, agent_id, [(turn.source, turn.index, turn.session_id)]).get(
+        (turn.source, turn.index, turn.session_id or ""))
+    return Turn.from_dict(json.loads(row["data"])) if row is not None else None

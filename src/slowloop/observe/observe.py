@@ -10,15 +10,43 @@ from ..transcripts.anthropic import REJECTED
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
+from .lessons import standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
+from .redo import find_redo, follow_up, points_at, turn_acts
 from .signals import WeaknessMatcher, score_turn
 
 
-def observe_turn(turn: Turn) -> Observation:
+def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
+    """A correction shown by what the agent did: right after the person spoke, it undid or redid
+    its previous action (another tool for the same job, a name in another style, a commit message
+    or a branch rewritten, a file moved) and the person's words point at it — in any language,
+    sarcasm included. A follow-up request ("great, now make it async") is not one; nor is the same
+    action on another file (that one needs the person's words to say so)."""
+    if not turn.person or not turn.user_text:
+        return Correction(False)
+    before = (turn_acts(previous, rejected=False) if previous is not None else []) + turn_acts(turn, rejected=True)
+    redo = find_redo(before, turn_acts(turn, rejected=False))
+    if redo is None or redo.kind == "target" or follow_up(turn.user_text):
+        return Correction(False)
+    if redo.kind != "undo" and not points_at(redo, turn.user_text):
+        return Correction(False)
+    what = "took back" if redo.kind == "undo" else "redid"
+    return Correction(True, f"the agent {what} its action right after: {redo.before[:80]} → {redo.after[:80]}")
+
+
+def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
+    """``previous``: the turn before it in the same session, when known — what the agent did that
+    the person may be reacting to."""
     errors = find_errors(turn)
     # Only the person's own words can correct the agent (a turn an agent reported has none).
     correction = (detect_correction(turn.user_text) if turn.user_text and turn.person
                   else Correction(False))
+    if not correction.corrected:
+        correction = redo_correction(turn, previous)
+    if not correction.corrected and turn.person and turn.user_text:
+        stated = standing_statement(turn.user_text)
+        if stated:
+            correction = Correction(True, f"a convention stated: {stated[:100]}")
     rejected = turn.rejected_calls
     if not correction.corrected and turn.person:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the
@@ -81,6 +109,7 @@ def _recovery(turn: Turn, errors: tuple[ErrorObservation, ...]) -> tuple[bool, b
     return recovered, last_kind == "real"
 
 
-def observe_and_score(turn: Turn, cfg: Config, *, weakness: WeaknessMatcher | None = None) -> ObservedTurn:
-    obs = observe_turn(turn)
+def observe_and_score(turn: Turn, cfg: Config, *, weakness: WeaknessMatcher | None = None,
+                      previous: Turn | None = None) -> ObservedTurn:
+    obs = observe_turn(turn, previous)
     return ObservedTurn(turn, obs, score_turn(obs, turn, cfg, weakness=weakness))

@@ -199,18 +199,22 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
 
     raw = ""
     person_kinds: set[str] = set()  # danger classes present in the person's own words
-    if provider is None:
+    unlearned: list[tuple[Action, str]] = []  # corrections no rule came from: a wording for review
+    def offline() -> tuple[Parsed, str, list[tuple[Action, str]], set[str]]:
         skills = {s.name: s.body for s in lib.list()}
         memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
         new = [t for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
         evidence = _evidence(store, agent_id, [t.id for t in new],
                              frozenset(t.id for t in new if t.updated))
         d = distill(evidence, memo=memo_entries, skills=skills)
-        person_kinds = _person_danger_kinds(evidence)
-        parsed = Parsed(actions=d.actions)
         out.notes.extend(d.notes)
         out.limits = d.limits
-        raw = json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False)
+        return (Parsed(actions=d.actions),
+                json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False),
+                d.unlearned, _person_danger_kinds(evidence))
+
+    if provider is None:
+        parsed, raw, unlearned, person_kinds = offline()
     else:
         prompt = reflection_prompt(lib, memo, store, agent, bundle.text)
         try:
@@ -222,9 +226,18 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
             return out
         raw = completion.text
         parsed = parse_output(raw)
+        if not parsed.actions:
+            # A malformed, empty or refused answer teaches nothing, and must not consume the turns
+            # it was about: the offline learner takes what it can from them instead.
+            why = "; ".join(r.reason for r in parsed.rejections[:2]) or "an empty answer"
+            parsed_off, raw_off, unlearned, person_kinds = offline()
+            out.notes.append(f"the model's answer could not be used ({why[:200]}); the offline learner "
+                             "read the same turns")
+            parsed = Parsed(actions=parsed_off.actions, rejections=parsed.rejections)
+            raw = raw[:100_000] + "\n--- offline learner ---\n" + raw_off
 
     rejections: list[Rejection] = list(parsed.rejections)
-    held: list[tuple[Action, str]] = []  # waits for the person: `slowloop review`
+    held: list[tuple[Action, str]] = list(unlearned)  # waits for the person: `slowloop review`
     planned: list[tuple[Action, list[FileChange]]] = []
     touched: set[str] = set()
     memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes

@@ -25,11 +25,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..observe.lessons import Lesson, category, person_text, read_lesson
+from ..observe.redo import Redo, find_redo, focus, points_at, turn_acts
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE
 from ..transcripts.model import ToolCall, Turn
 from .actions import Action
-from .lessons import Lesson, category, person_text, read_lesson
 
 LIMITS = ("The offline distiller turns what a person says when correcting the agent (\"X, not Y\", "
           "\"use X instead of Y\", \"don't use Y, we use X\", \"we moved to X\", \"from now on …\", "
@@ -105,6 +106,101 @@ class Distilled:
     rules: list[Rule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     limits: str = LIMITS
+    # corrections that yielded no rule: a proposed wording each, held for the person (review)
+    unlearned: list[tuple[Action, str]] = field(default_factory=list)
+
+
+def redo_of(ev: TurnEvidence) -> Redo | None:
+    """What the agent undid or redid right after the person spoke (see :mod:`..observe.redo`)."""
+    before = (turn_acts(ev.previous, rejected=False) if ev.previous is not None else []) \
+        + turn_acts(ev.turn, rejected=True)
+    return find_redo(before, turn_acts(ev.turn, rejected=False))
+
+
+# A retraction: the person takes back what they just asked ("never mind, your way was fine, put it
+# back"). Not a lesson, and the rule the previous correction taught goes with it.
+RETRACTION = re.compile(
+    r"\b(?:never ?mind|forget (?:it|that|what i said)|(?:your|the) (?:way|version|original|first one) was (?:fine|right|better|ok)"
+    r"|(?:your|the) (?:\w+ ){0,2}(?:way|version|one|approach|code|solution|attempt)\b[^.!?]{0,60}\bwas (?:fine|ok|okay|right|better|good)"
+    r"|(?:ta|la|votre) (?:première |1re )?(?:version|solution|approche)\b[^.!?]{0,60}\b(?:était|allait) (?:bien|bonne|mieux|correcte)"
+    r"|(?:la tua|la) (?:prima )?(?:versione|soluzione)\b[^.!?]{0,60}\b(?:andava|era) (?:bene|meglio|giusta)"
+    r"|(?:sua|a|tua) (?:primeira )?(?:versão|solução)\b[^.!?]{0,60}\b(?:estava|era) (?:boa|certa|melhor|ok)"
+    r"|(?:tu|la) (?:primera )?(?:versión|solución)\b[^.!?]{0,60}\b(?:estaba|era) (?:bien|buena|mejor|correcta)"
+    r"|(?:deine|die) (?:erste )?(?:Version|Lösung|Variante)\b[^.!?]{0,60}\bwar (?:doch )?(?:gut|richtig|okay|ok|besser|in Ordnung)"
+    r"|you were right|it was fine (?:before|as it was)|keep it as it was|scratch that|ignore what i said"
+    r"|lascia(?: stare| perdere)|andava bene (?:prima|com'era)|avevi ragione|rimetti (?:com'era|come prima)"
+    r"|deixa (?:pra|para) lá|esquece o que eu disse|estava (?:certo|bom) (?:antes|como estava)|você tinha razão|volta como estava"
+    r"|laisse tomber|oublie ce que j'ai dit|c'était bien (?:avant|comme ça)|tu avais raison|remets comme avant"
+    r"|olvídalo|olvida lo que dije|estaba bien (?:antes|como estaba)|tenías razón|déjalo como estaba"
+    r"|vergiss (?:es|das)|war (?:doch )?(?:richtig|gut so|in ordnung)|du hattest recht|mach(?: das)? rückgängig, war"
+    r"|lass es wie es war)\b"
+    r"|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
+    r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)", re.I)
+
+
+_BARE_PLEASE = re.compile(r"^\W*(?:use\s+)?(?P<x>`?[A-Za-z][\w.+/-]{2,30}`?)\s*,?\s+(?:please|pls|plz|por favor|per favore|bitte"
+                          r"|s'il te plaît|s'il vous plaît|stp|svp)\b", re.I)
+# The person's words ask for something that lasts (a modal, "always", "never" …), not only state a fact.
+_INSTRUCTS = re.compile(
+    r"\b(?:must|should|need to|needs to|has to|have to|always|never|don'?t|do not|from now on"
+    r"|deve|devono|sempre|mai|non\s+\w+re\b|d'ora in poi|tem que|têm que|deve|nunca|não\s+\w+|a partir de agora"
+    r"|doit|doivent|toujours|jamais|ne\s+\w+\s+pas|désormais|tiene que|tienen que|debe|siempre|no\s+\w+s\b"
+    r"|muss|müssen|soll|sollte|immer|nie|niemals|nicht|kein\w*|ab jetzt)\b"
+    r"|必须|必須|应该|應該|不要|别|別|以后|总是|永远|一定|でないと|べき|なければ|必ず|いつも|ないで|これからは", re.I)
+# The count of a repeat ("for the fourth time: logs in English!"): the person has asked before.
+_REPEATED = re.compile(r"\b(?:(?:second|third|fourth|fifth) time|per la (?:seconda|terza|quarta|quinta) volta"
+                       r"|pour la (?:deuxième|troisième|quatrième|cinquième) fois|zum (?:zweiten|dritten|vierten|fünften) mal"
+                       r"|por (?:segunda|tercera|cuarta|quinta) vez|pela (?:segunda|terceira|quarta|quinta) vez|again|i told you"
+                       r"|ancora|di nuovo|de novo|encore|otra vez|schon wieder|nochmal)\b|第[二三四五2-9]次|[二三四五2-9]回目|又|また", re.I)
+# "no, the other file": this task's target, never a standing rule
+_DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|page|test)|l'altro file"
+                              r"|o outro arquivo|l'autre fichier|el otro archivo|die andere datei)\b|另一个文件|別のファイル", re.I)
+_FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
+
+
+_PLAIN = frozenset("""the and but not was were are this that with your you our version first way fine right
+back put please put again just here there from what which they them okay""".split())
+
+
+def _recommends(entry: str, name: str) -> bool:
+    """The memo entry tells the agent to use ``name`` (not merely to avoid it)."""
+    m = re.search(rf"\b(?:always use|use|always follow|always run)\s+`?{re.escape(name)}\b", entry, re.I)
+    return m is not None
+
+
+def _one_off_files(lesson: Lesson, text: str) -> bool:
+    """"the other file — Login.tsx, not Signup.tsx": two of this task's files, not a standing choice."""
+    return (lesson.kind == "choice" and bool(_FILE.match(lesson.x)) and (not lesson.y or bool(_FILE.match(lesson.y)))
+            and category(lesson.x, lesson.y) is None and bool(_DEICTIC_ONE_OFF.search(text)))
+
+
+def _agrees(lesson: Lesson, redo: Redo) -> bool:
+    """The person's choice is the one the agent's redo made."""
+    x = lesson.x.lower().strip("`")
+    return bool(x) and (x in redo.after.lower() or x == redo.use.lower().strip("`"))
+
+
+def _code(item: str) -> str:
+    return f"`{item}`" if " " in item.strip() and not item.startswith("`") else item
+
+
+def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
+    slug = re.sub(r"[^a-z0-9]+", "-", redo.scope.lower().replace(" in this project", "")).strip("-")[:60]
+    if redo.kind == "swap":
+        cat = category(redo.use.split()[0], redo.avoid.split()[0]) or category(redo.use, redo.avoid)
+        key: tuple[str, ...] = ("choice", cat[0] if cat else redo.avoid.lower())
+        body = f"always use {_code(redo.use)}, never {_code(redo.avoid)}."
+    elif redo.kind == "rename":
+        key, body = ("naming", redo.scope), redo.rule
+    elif redo.kind in ("branch", "move"):
+        key, body = (redo.kind, redo.scope), redo.rule
+    else:
+        key, body = (redo.kind, redo.scope, redo.use or redo.avoid), redo.rule
+    if lesson.reason and "because" not in body:
+        body = body.rstrip(".") + f" (because {lesson.reason})."
+    return Rule(f"When {redo.scope}, {body}", "correction", slug or "working-in-this-project", redo.scope,
+                key, ev.turn_id, why + f"; the agent then redid it: {redo.before[:60]} → {redo.after[:60]}",
+                ev.grown, redo.use, redo.avoid, 0 if ev.grown else 1)
 
 
 def _clean(item: str) -> str:
@@ -180,13 +276,48 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     said = " ".join(ev.turn.user_text.split())
     why = f"turn {ev.turn_id}: the user said {said[:120]!r}"
     lesson = read_lesson(text)
+    redo = redo_of(ev)
 
     def rule(body: str, key: tuple[str, ...], slug: str, phrase: str) -> Rule:
         return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
                     ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
 
+    if lesson.kind == "convention":
+        phrase = lesson.scope or _topic(*context_cmds, text)[1]
+        slug = re.sub(r"[^a-z0-9]+", "-", phrase.replace(" in this project", "")).strip("-")
+        cat = category(lesson.x, lesson.y) if lesson.y else None
+        key = ("choice", cat[0]) if cat else ("convention", phrase, lesson.x.lower())
+        return [rule(lesson.rule, key, slug, phrase)], lesson
+    if redo is not None and redo.kind == "target" and lesson.kind in ("choice", "quote", "none"):
+        return [], Lesson("none", why_none=f"a one-off about this task's files: the agent redid the same "
+                          f"work on {redo.after} instead of {redo.before}")
+    edited = {a.path.rsplit("/", 1)[-1] for a in turn_acts(ev.turn, rejected=False) if a.kind in ("edit", "write")}
+    if _one_off_files(lesson, text) or (lesson.kind == "choice" and _FILE.match(lesson.x) and lesson.x.rsplit("/", 1)[-1]
+                                        in edited and category(lesson.x, lesson.y) is None):
+        return [], Lesson("none", why_none=f"a one-off about this task's files ({lesson.x}, not "
+                          f"{lesson.y or 'another'}), not a standing rule")
+    if lesson.kind == "none":
+        # "pathlib please", "bun bitte": a bare name the agent's reply then used
+        m = _BARE_PLEASE.match(" ".join(text.split()))
+        done = " ".join(a.new + " " + a.command for a in turn_acts(ev.turn, rejected=False)).lower()
+        if m and len(m.group("x").strip("`")) >= 2 and m.group("x").lower().strip("`") in done:
+            avoid = redo.avoid if redo is not None and redo.kind == "swap" else ""
+            lesson = Lesson("choice", x=m.group("x").strip("`"), y=avoid, reason=lesson.reason)
+            redo = redo if redo is not None and redo.kind == "swap" else None
+    if redo is not None and redo.kind == "api":
+        redo = focus(redo, text)
+    if redo is not None and redo.kind in ("api", "add") and not points_at(redo, text):
+        redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
+    if redo is not None and redo.rule and redo.standing and lesson.kind != "require" and not (
+            lesson.kind == "choice" and _agrees(lesson, redo) and redo.kind not in ("swap", "api")):
+        # The agent's redo names exactly what to use and what not to (`docker compose`, not the
+        # "docker" a sentence cut it to); the person's words confirmed it and may give the reason.
+        return [_redo_rule(ev, redo, why, lesson)], lesson
+
     if lesson.kind == "choice":
         slug, phrase = _scope(lesson, context_cmds, text)
+        if redo is not None and redo.standing and redo.scope and phrase == "working in this project":
+            slug, phrase = re.sub(r"[^a-z0-9]+", "-", redo.scope.replace(" in this project", "")).strip("-"), redo.scope
         cat = category(lesson.x, lesson.y)
         key = ("choice", cat[0] if cat else (lesson.y or lesson.x).lower())
         body = f"always use {lesson.x}, never {lesson.y}." if lesson.y else f"always use {lesson.x}."
@@ -213,17 +344,33 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if rules:
         return rules, lesson
     if lesson.kind == "quote":
+        if not (_INSTRUCTS.search(lesson.quote) or _REPEATED.search(text)):
+            # No clean imperative, and the words state a fact rather than ask for something: a
+            # wording is proposed to the person (review), never applied as a guess — a reason
+            # taken for an instruction ("it takes ten minutes each time") is junk.
+            return [], lesson
         slug, phrase = _topic(*context_cmds, text)
-        # The person's words are data inside an English imperative. In CJK they are set as code
-        # (`…`): the imperative lint would otherwise read the whole line as Japanese or Chinese
-        # and find no imperative verb in the quoted requirement.
-        if re.search(f"[{CHINESE_JAPANESE}]", lesson.quote):
-            quote = "`" + lesson.quote.replace("`", "'") + "`"
-        else:
-            quote = '"' + lesson.quote.replace('"', "'") + '"'
-        return [rule(f'always do as the user said: {quote}',
+        quote = proposed_wording(ev, lesson).split("always do as the user said: ", 1)[1]
+        return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     return [], lesson
+
+
+def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:
+    """A wording for a correction no rule could be built from, for the person to accept, edit or
+    dismiss in review: scoped by what the agent was doing, the person's instruction in their words."""
+    text = person_text(ev.turn.user_text)
+    context_cmds = [_command(c) for c in (ev.previous.tool_calls if ev.previous else ())]
+    _slug, phrase = _topic(*context_cmds, text)
+    words = lesson.quote or " ".join(text.split())[:200]
+    # The person's words are data inside an English imperative. In CJK they are set as code (`…`):
+    # the imperative lint would otherwise read the whole line as Japanese or Chinese and find no
+    # imperative verb in it.
+    if re.search(f"[{CHINESE_JAPANESE}]", words):
+        quoted = "`" + words.replace("`", "'") + "`"
+    else:
+        quoted = '"' + words.replace('"', "'") + '"'
+    return f"When {phrase}, always do as the user said: {quoted}"
 
 
 # Tools whose failure is fixed by reading the file first (Claude Code refuses to edit a file it has
@@ -470,14 +617,54 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     """Propose actions from recorded turns. ``memo``: section → entries; ``skills``: name → body."""
     out = Distilled()
     rules: list[Rule] = []
+    plays_now = list(memo.get("plays", []))
+    retracted: list[tuple[str, str]] = []  # (memo entry, why) taken back by the person
+    prev_ev: TurnEvidence | None = None
     for ev in evidence:
+        said_now = person_text(ev.turn.user_text) if ev.turn.person else ""
+        if said_now and RETRACTION.search(said_now):
+            why = f"turn {ev.turn_id}: the user took back their last correction ({' '.join(said_now.split())[:80]!r})"
+            if prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1:
+                dropped = [rl for rl in rules if rl.turn_id == prev_ev.turn_id]
+                rules = [rl for rl in rules if rl.turn_id != prev_ev.turn_id]
+                out.notes.extend(f"{why}: not learned: {rl.text}" for rl in dropped)
+            taught = (rules_from_correction(TurnEvidence(0, ev.previous, True, None, None, (), False))
+                      if ev.previous is not None else [])
+            put_back = redo_of(ev)
+            names = [n for n in ((put_back.before, put_back.after) if put_back else ()) if len(n) >= 3]
+            # what the person names as not wanted after all ("we're not taking structlog on")
+            named = [w for w in re.findall(r"[A-Za-z][\w.+/-]{2,}", said_now)
+                     if any(_recommends(entry, w) for entry in plays_now) and w.lower() not in _PLAIN]
+            for entry in plays_now:
+                if any(_relation(t, entry) == "same" for t in taught) or any(n in entry for n in names) \
+                        or any(_recommends(entry, w) for w in named):
+                    retracted.append((entry, why))
+            prev_ev = ev
+            continue
         if ev.corrected:
             found, lesson = _correction(ev)
             if not found:
                 said = ev.correction_evidence or "the user corrected the agent"
                 if not said.startswith("the user"):
                     said = f"the user corrected the agent ({said})"
-                out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
+                if lesson.why_none.startswith(("a one-off", "it says where to put this one thing",
+                                               "the words were reported")) or _DEICTIC_ONE_OFF.search(said_now):
+                    out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
+                else:
+                    wording = proposed_wording(ev, lesson)
+                    reason = (f"turn {ev.turn_id}: an unlearned correction — {said}; no rule could be built "
+                              f"({lesson.why_none or 'no clean imperative in the words'}): accept, edit or "
+                              "dismiss this wording")
+                    repeat = next((i for i, (held, _why) in enumerate(out.unlearned)
+                                   if _similar(held.text, wording) >= 0.75), None)
+                    if repeat is not None:
+                        held, held_why = out.unlearned[repeat]
+                        out.unlearned[repeat] = (held, held_why + f"; said again at turn {ev.turn_id}")
+                    else:
+                        out.unlearned.append((Action("update_memo", reason, section="plays", op="add",
+                                                     text=wording), reason))
+                    out.notes.append(f"turn {ev.turn_id}: {said}; no rule could be built, a wording waits "
+                                     "for the person in `slowloop review`")
             elif found[0].key[0] == "quote":
                 out.notes.append(f"turn {ev.turn_id}: no clean imperative could be built from the "
                                  "correction, so the rule keeps the person's instruction in their own "
@@ -487,6 +674,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             found_r, why_not = _recovery(ev)
             rules.extend(found_r)
             out.notes.extend(why_not)
+        prev_ev = ev
     # within this reflection: a repeat adds to the count, a change of mind keeps the latest
     latest: dict[tuple[str, ...], Rule] = {}
     for r in rules:
@@ -496,6 +684,12 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
         latest[r.key] = r
     plays = list(memo.get("plays", []))
     strengths = list(memo.get("strengths", []))
+    for taken_back, why in dict(retracted).items():
+        if taken_back in plays:
+            out.actions.append(Action("update_memo", f"{why}: retracts {_base(taken_back)!r}", section="plays",
+                                      op="remove", match=taken_back))
+            plays.remove(taken_back)
+            out.notes.append(f"a retraction: {_base(taken_back)!r} is removed (in the history; undo brings it back)")
     skill_lines: dict[str, str] = dict(skills)
     created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
     patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run

@@ -7,8 +7,9 @@ The rules, in the order they decide:
 
 1. **dirty gate**: nothing new since the last reflection (no turn past the watermark, no turn
    updated since, no user edit since) → not due; no model call is ever spent on a clean agent;
-2. **cooldown**: not due until ``last_attempt_at + cooldown`` (failed attempts count too, so a
-   broken provider is not hammered every cycle);
+2. **cooldown**: with a model configured, not due until ``last_attempt_at + cooldown`` (failed
+   attempts count too, so a broken provider is not hammered every cycle); the offline learner has
+   no cooldown — it costs nothing;
 3. **forced**: no reflection for ``force_after`` and anything new at all → due, however low the
    score, so an agent never drifts forever;
 4. otherwise due when the pending signal score reaches the threshold — the sum of the scores of
@@ -229,7 +230,10 @@ def _status(row: ledger.Row, p: Pending, cfg: Config, t: float) -> AgentSchedule
                          else f"forced: never reflected, first seen {since} ago")
 
     attempt = clock.parse_iso(row["last_attempt_at"])
-    if attempt is not None:
+    # The cooldown bounds model calls: the offline learner costs nothing, so with no model every
+    # turn that makes an agent due is learned from at once (a second lesson the same morning
+    # does not wait four hours behind a first "nothing to save").
+    if attempt is not None and cfg.provider.kind != "offline":
         until = attempt + cfg.scheduler.cooldown.seconds
         if t < until:
             reasons.append(f"cooling down until {clock.iso(until)}")

@@ -33,7 +33,7 @@ from typing import Literal
 from ..markdown import strip_fenced
 from ..text import CHINESE_JAPANESE
 
-Kind = Literal["choice", "require", "quote", "none"]
+Kind = Literal["choice", "require", "convention", "quote", "none"]
 
 _I = re.IGNORECASE
 
@@ -314,6 +314,8 @@ class Lesson:
     reason: str = ""   # "because the upstream API is slow"
     quote: str = ""    # the person's instruction, when kept in their words
     why_none: str = ""
+    rule: str = ""     # convention: the imperative it states ("always follow Conventional Commits.")
+    scope: str = ""    # convention: the trigger ("writing commit messages")
 
 
 def _right_item(s: str, phrase: bool = False) -> str:
@@ -568,11 +570,158 @@ _TASK_OBJECT = re.compile(r"\b(?:put|move|place|save|write|add|call|name|rename|
                           r"|(?:把它|把这个)|(?:それを|これを)", _I)
 
 
+# -- conventions and facts stated outright --------------------------------------------------------
+
+_Q = r"[`'\"“‘«「]?"
+_QE = r"[`'\"”’»」]?"
+_CODE = r"`(?P<code>[^`]{2,60})`"
+# what a convention is about → the trigger of its rule
+_SUBJECTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"branch|rama|ramo|branche|zweig|分支|ブランチ", _I), "creating branches"),
+    (re.compile(r"commit|提交|コミット", _I), "writing commit messages"),
+    (re.compile(r"tests?|test suite|testes|tests|pruebas|prove|テスト|测试", _I), "running the tests"),
+    (re.compile(r"PRs?|pull request|merge request", _I), "opening pull requests"),
+    (re.compile(r"migration|migrazion|migração|migración|マイグレーション|迁移", _I), "writing database migrations"),
+    (re.compile(r"deploy|release|rilasci|implant|despliegue|デプロイ|部署", _I), "deploying"),
+    (re.compile(r"docs?|documentation|changelog", _I), "writing documentation"),
+)
+_FOLLOW = re.compile(r"(?:^|[.!;,:]\s*|\b(?:we|here|team|project|repo|messages?|commits?|code|branches|PRs?)\s+)"
+                     r"(?:always\s+)?(?:follow|follows|seguiamo|seguimos|segue|suivons|on suit"
+                     r"|respectons|folgen|befolgen|halten uns an)\s+" + _Q
+                     + r"(?P<x>(?:conventional commits|semver|semantic versioning|gitflow|git flow|trunk-based development"
+                     r"|keep a changelog|pep ?8|google style|airbnb style|the [a-z]+ style guide|[A-Z][\w-]+(?: [A-Z][\w-]+){1,2}))"
+                     + _QE, _I)
+_FOLLOW_ZH = re.compile(r"(?:遵循|遵守|按照)\s*(?P<x>Conventional Commits|[A-Za-z][\w -]{2,30}?)\s*(?:规范|格式|风格)?")
+# "branches here are always <type>/<TICKET>-<slug>"; "commit messages are in English"
+_ALWAYS_ARE = re.compile(r"^(?:(?:all|our|the)\s+)?(?P<subj>[a-z][\w -]{2,30}?)\s+(?:here\s+|in this (?:repo|project)\s+)?"
+                         r"(?:are|is|must be|should be|have to be|need to be)\s+(?:always\s+)?(?:named\s+|called\s+|written\s+)?"
+                         + _Q + r"(?P<x>[^\s,;.!?`'\"]{3,60}|in [A-Z][a-z]+)" + _QE + r"(?:\s|[.,;!]|$)", _I)
+# "tests run with `make test`, don't call pytest directly"
+_RUN_WITH = re.compile(r"(?P<subj>[a-z][\w ]{2,25}?)\s+(?:run|runs|are run|is run|get run|build|builds|deploy|deploys"
+                       r"|go through|are done|is done|girano|rodam|correm|tournent|se lancent|laufen|werden)\s+"
+                       r"(?:with|via|through|using|by|con|com|avec|par|mit|über|tramite)\s+" + _Q
+                       + r"(?P<x>[^`'\",;.!?]{2,40}?)" + _QE + r"(?=\s*(?:[,;.!—–-]|$|\s+(?:not|never|don|instead|and)))", _I)
+_DONT_CALL = re.compile(r"\b(?:don'?t|do not|never|no|not)\s+(?:call|run|use|invoke)?\s*" + _Q
+                        + r"(?P<y>[\w.-]{2,30})" + _QE, _I)
+# a change of mind: "we're back on docker compose", "migramos pro pnpm", "esquece o yarn"
+_BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
+                      r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|on revient à|on est revenus à|retour à"
+                      r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:pro|pra|para o|para a|para)|mudamos (?:pro|pra)"
+                      r"|passamos (?:pro|pra))\s+" + _Q
+                      + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
+_FORGET = re.compile(r"\b(?:forget(?: about)?|drop|ditch|dimentica|lascia perdere|esquece(?: o| a)?|esqueça(?: o| a)?"
+                     r"|oublie|olvida(?:te de)?|vergiss|schluss mit)\s+" + _Q
+                     + r"(?:the\s+|il\s+|lo\s+|le\s+|el\s+|den\s+|die\s+|das\s+)?(?P<y>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
+# "we replaced flake8 with ruff", "the jest -> vitest migration landed", "remplacé X par Y" …
+_NAME = r"[A-Za-z][\w.+/-]*(?:\s+compose)?"
+_REPLACED = (
+    re.compile(r"\b(?:replaced|swapped|switched(?: out)?|changed|moved|migrated)\s+(?:from\s+)?" + _Q + r"(?P<y>" + _NAME + r")"
+               + _QE + r"\s+(?:with|for|to|by)\s+" + _Q + r"(?P<x>" + _NAME + r")" + _QE, _I),
+    re.compile(r"\b" + _Q + r"(?P<y>" + _NAME + r")" + _QE + r"\s*(?:->|→|=>|to)\s*" + _Q + r"(?P<x>" + _NAME + r")" + _QE
+               + r"\s+(?:migration|switch|move|change|migrazione|migração|migration|migración|Migration|Umstellung|Wechsel)", _I),
+    re.compile(r"\b(?:remplacé|sostituito|substituímos|substituiu|trocamos|reemplazamos|reemplazado|cambiamos|sustituimos)\s+"
+               + _Q + r"(?:le\s+|la\s+|il\s+|lo\s+|o\s+|a\s+|el\s+)?(?P<y>" + _NAME + r")" + _QE
+               + r"\s+(?:par|con|por|pelo|pela|com)\s+" + _Q + r"(?:le\s+|la\s+|il\s+|lo\s+|o\s+|a\s+|el\s+)?(?P<x>"
+               + _NAME + r")" + _QE, _I),
+    re.compile(r"\b(?:von\s+)?" + _Q + r"(?P<y>" + _NAME + r")" + _QE + r"\s+(?:durch|auf)\s+" + _Q + r"(?P<x>" + _NAME + r")"
+               + _QE + r"\s+(?:ersetzt|umgestellt|gewechselt|migriert)", _I),
+    re.compile(r"(?:把|将)?\s*(?P<y>" + _NAME + r")\s*(?:换成了?|替换成|替换为|改成了?|迁移到了?)\s*(?P<x>" + _NAME + r")"),
+    re.compile(r"(?P<y>" + _NAME + r")\s*(?:を|から)\s*(?P<x>" + _NAME + r")\s*(?:に置き換え|に移行|に切り替え|へ移行)"),
+)
+_ZH_BACK = re.compile(r"(?:换回|改回|回到|还是用回|又用回)\s*(?P<x>[A-Za-z][\w.+-]*(?: compose)?)")
+_JA_BACK = re.compile(r"(?P<x>[A-Za-z][\w.+-]*(?: compose)?)\s*に戻")
+_BRANCH_START = re.compile(r"(?:start|begin|prefix)\w*\s+(?:with|by)\s+" + _Q + r"(?P<x>[\w-]+/)" + _QE
+                           + r"|" + _Q + r"(?P<x2>[\w-]+/)" + _QE + r"\s*(?:から始め|で始め|开头|開頭)", _I)
+_BRANCH_NAME = re.compile(r"(?:ブランチ|分支|branch\w*|rama|ramo|zweig)", _I)
+
+
+def _scope_of(*texts: str) -> str:
+    joined = " ".join(texts)
+    for rx, phrase in _SUBJECTS:
+        if rx.search(joined):
+            return phrase
+    return ""
+
+
+def _convention(s: str) -> Lesson | None:
+    """A convention or project fact stated outright, with or without a correction around it."""
+    m = _FOLLOW.search(s)
+    if m and not s.rstrip().endswith("?"):
+        x = _item(m.group("x"))
+        if _namey(x) or x.lower() in ("conventional commits", "semver", "gitflow", "pep 8", "pep8"):
+            scope = _scope_of(s, x) or ("writing commit messages" if "commit" in x.lower() else "working in this project")
+            return Lesson("convention", x=x, rule=f"always follow {x}.", scope=scope)
+    m = _FOLLOW_ZH.search(s) if _HAS_CJK.search(s) else None
+    if m and _namey(_item(m.group("x"))):
+        x = _item(m.group("x"))
+        return Lesson("convention", x=x, rule=f"always follow {x}.", scope=_scope_of(s, x) or "working in this project")
+    if _BRANCH_NAME.search(s):
+        m = _BRANCH_START.search(s)
+        if m:
+            x = m.group("x") or m.group("x2")
+            return Lesson("convention", x=x, rule=f"always start branch names with `{x}`.", scope="creating branches")
+    m = _RUN_WITH.search(s)
+    if m and _scope_of(m.group("subj")):
+        x = _item(m.group("x"))
+        rest = s[m.end():]
+        d = _DONT_CALL.search(rest)
+        y = _item(d.group("y")) if d else ""
+        if x and len(x.split()) <= 4 and y.lower() not in ("", x.lower()):
+            return Lesson("convention", x=x, y=y, rule=f"always use `{x}`, never `{y}` directly.",
+                          scope=_scope_of(m.group("subj")))
+        if x and len(x.split()) <= 4:
+            return Lesson("convention", x=x, rule=f"always use `{x}`.", scope=_scope_of(m.group("subj")))
+    m = _ALWAYS_ARE.search(s)
+    if m and _scope_of(m.group("subj")) and (re.search(r"[<>/_{}-]|^in ", m.group("x")) or "`" in s):
+        subj, x = m.group("subj").strip(), m.group("x")
+        scope = _scope_of(subj)
+        noun = {"creating branches": "branch names", "writing commit messages": "commit messages"}.get(scope, subj)
+        return Lesson("convention", x=x, rule=f"always make sure {noun} are `{x}`." if not x.startswith("in ")
+                      else f"always write {noun} {x}.", scope=scope)
+    # a change of mind, as people say it
+    for rx in _REPLACED:
+        m = rx.search(s)
+        if m:
+            x, y = _display(_item(m.group("x"))), _display(_item(m.group("y")))
+            if _namey(x) and _namey(y) and _distinct(x, y) and (category(x, y) or re.search(r"[.\-/]|^[a-z]+$", x)):
+                return Lesson("choice", x=x, y=y, reason=_reason(s))
+    back = _BACK_TO.search(s) or (_ZH_BACK.search(s) or _JA_BACK.search(s) if _HAS_CJK.search(s) else None)
+    forget = _FORGET.search(s)
+    if back and _namey(_item(back.group("x"))) and (
+            category(_item(back.group("x"))) or forget or _HAS_CJK.search(s) or re.search(
+                r"\b(?:we|we'?re|our|us|nós|noi|nous|on|wir|volvemos|voltamos|migramos|mudamos|passamos|torniamo"
+                r"|siamo|revient|revenus)\b", s, _I)):
+        x = _display(_item(back.group("x")))
+        y = _display(_item(forget.group("y"))) if forget else ""
+        if y and not _distinct(x, y):
+            y = ""
+        return Lesson("choice", x=x, y=y, reason=_reason(s))
+    return None
+
+
+def standing_statement(text: str) -> str | None:
+    """What a message states for good, when it states a convention or a choice meant to last
+    ("we follow Conventional Commits", "use bun from now on", "use pnpm instead of npm") — the
+    person teaching the agent whether or not they also said it was wrong. None otherwise."""
+    s = " ".join(person_text(text).split())
+    if not s or len(s) > 600:
+        return None
+    lesson = read_lesson(s)
+    if lesson.kind == "convention":
+        return lesson.rule
+    if lesson.kind == "choice" and lesson.x and (lesson.y or _LASTING.search(s)):
+        return f"use {lesson.x}" + (f", not {lesson.y}" if lesson.y else "")
+    return None
+
+
 def read_lesson(text: str) -> Lesson:
     """The lesson one correcting message states (``text``: the person's own words)."""
     s = " ".join(person_text(text).split())
     if not s:
         return Lesson("none", why_none="the message is empty once pasted material is left out")
+    conv = _convention(s)
+    if conv is not None:
+        return conv
     reason = _reason(s)
     req = _requirement(s)
     if req and not (category(req[1]) and len(req[1].split()) == 1):

@@ -1,0 +1,799 @@
+"""What the agent did before the person spoke, and what it did right after: a correction's evidence
+in no language at all.
+
+The agent ran ``npm install dayjs``; the person said anything; the agent ran ``pnpm add dayjs``.
+The agent wrote ``def cartTotal(...)``; the person complained; the agent renamed it ``cart_total``.
+:func:`find_redo` compares the agent's actions in the turn the person reacted to (``before``: the
+previous turn, and any tool use refused in this one) with its actions in reply (``after``) and
+returns the difference, when there is one of a kind that says what to use and what not to:
+
+- **swap** — the same activity (installing packages, running the tests, running containers…) done
+  with another tool: ``npm install`` → ``pnpm add``, ``pytest`` → ``make test``;
+- **flag** — the same command again with a flag added or removed: ``pytest`` → ``pytest --no-cov``;
+- **rename** — a name the agent wrote, renamed in another case style: ``cartTotal`` → ``cart_total``;
+- **commit** — a commit message rewritten: a trailer dropped, Conventional Commits, a ticket id;
+- **branch** — a branch the agent created, renamed: ``fix/login`` → ``feature/ABC-12-login``;
+- **move** — a file the agent created, moved to another folder: ``src/x.py`` → ``services/api/x.py``;
+- **undo** — the action taken back (``npm uninstall``, ``git revert``, a file put back, an edit
+  reversed) with nothing in its place;
+- **target** — the same action on another file or value only: a one-off about this task ("no, the
+  other file"), never a standing rule.
+
+Each carries the kind of action (its *scope*: "installing packages", "naming Python functions",
+"writing commit messages", "creating branches") and the words of both actions, so that the
+caller can check that the person's words point at it (:func:`points_at`). Pure and cheap: a few
+string operations per tool call, no model.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from ..transcripts.model import ToolCall, Turn
+
+# -- the agent's actions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: str  # run | edit | write
+    command: str = ""  # run: one simple command
+    path: str = ""
+    old: str = ""
+    new: str = ""
+
+
+_SHELL_KEYS = ("command", "cmd", "script")
+_EDIT_TOOLS = {"Edit", "MultiEdit", "str_replace_editor", "str_replace_based_edit_tool", "edit_file",
+               "replace", "edit"}
+_WRITE_TOOLS = {"Write", "create_file", "write_file", "write"}
+_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+
+
+def _shell_text(call: ToolCall) -> str:
+    inp = call.input
+    if isinstance(inp, dict):
+        for key in _SHELL_KEYS:
+            v = inp.get(key)
+            if isinstance(v, list):
+                parts = [str(p) for p in v]
+                # Codex: ["bash", "-lc", "npm install x"]
+                if len(parts) >= 3 and parts[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+                    return parts[2]
+                return " ".join(shlex.quote(p) for p in parts)
+            if isinstance(v, str):
+                return v
+    if isinstance(inp, str) and call.name.lower() in ("bash", "shell", "exec_command", "run_shell_command"):
+        return inp
+    return ""
+
+
+def _patch_acts(text: str) -> list[Act]:
+    """Codex's ``apply_patch`` text: files added, updated (old → new lines) and moved."""
+    out: list[Act] = []
+    path, move = "", ""
+    old: list[str] = []
+    new: list[str] = []
+
+    def flush() -> None:
+        if path:
+            if move:
+                out.append(Act("run", command=f"mv {path} {move}"))
+            if old or new:
+                out.append(Act("edit", path=move or path, old="\n".join(old), new="\n".join(new)))
+    for ln in text.splitlines():
+        m = re.match(r"^\*\*\* (Add|Update|Delete) File: (.+)$", ln)
+        if m:
+            flush()
+            path, old, new, move = m.group(2).strip(), [], [], ""
+            if m.group(1) == "Delete":
+                out.append(Act("run", command=f"rm {path}"))
+                path = ""
+            continue
+        m = re.match(r"^\*\*\* Move to: (.+)$", ln)
+        if m:
+            move = m.group(1).strip()
+        elif ln.startswith("-") and not ln.startswith("---"):
+            old.append(ln[1:])
+        elif ln.startswith("+") and not ln.startswith("+++"):
+            new.append(ln[1:])
+    flush()
+    return out
+
+
+def acts_of(call: ToolCall) -> list[Act]:
+    shell = _shell_text(call)
+    if shell:
+        if "*** Begin Patch" in shell:
+            return _patch_acts(shell)
+        return [Act("run", command=c) for c in _commands(shell)]
+    inp = call.input if isinstance(call.input, dict) else {}
+    if call.name == "apply_patch":
+        text = call.input if isinstance(call.input, str) else str(inp.get("input") or inp.get("patch") or "")
+        return _patch_acts(text)
+    path = str(inp.get("file_path") or inp.get("path") or inp.get("filePath") or "")
+    if call.name in _EDIT_TOOLS or ("old_string" in inp and "new_string" in inp):
+        if isinstance(inp.get("edits"), list):
+            return [Act("edit", path=path, old=str(e.get("old_string", "")), new=str(e.get("new_string", "")))
+                    for e in inp["edits"] if isinstance(e, dict)]
+        return [Act("edit", path=path, old=str(inp.get("old_string") or inp.get("old_str") or ""),
+                    new=str(inp.get("new_string") or inp.get("new_str") or ""))]
+    if call.name in _WRITE_TOOLS or ("content" in inp and path):
+        return [Act("write", path=path, new=str(inp.get("content") or inp.get("file_text") or ""))]
+    return []
+
+
+def _commands(shell: str) -> list[str]:
+    out = []
+    for part in _SPLIT.split(shell.strip()):
+        part = part.split(" | ")[0].strip()  # what is piped into `tail` is the command
+        if part and not part.startswith("#"):
+            out.append(part)
+    return out
+
+
+def turn_acts(turn: Turn, *, rejected: bool | None = None) -> list[Act]:
+    """The agent's own actions in ``turn``, in order (a sub-agent's work is not the agent's answer
+    to the person). ``rejected``: only refused tool uses (True), only those that ran (False)."""
+    refused = {r.call_id for r in turn.tool_results if r.rejected and r.call_id}
+    out: list[Act] = []
+    for s in turn.steps:
+        if s.kind != "tool_call" or s.call is None or s.sidechain:
+            continue
+        was_refused = s.call.id in refused
+        if rejected is not None and was_refused != rejected:
+            continue
+        out.extend(acts_of(s.call))
+    return out
+
+
+# -- commands: program, subcommand, activity ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Cmd:
+    text: str
+    words: tuple[str, ...]  # without env assignments and sudo
+    prog: str
+    sub: str
+    activity: str  # "" when none is known
+
+    @property
+    def tool(self) -> str:
+        """What the person would call the tool: ``pnpm``, ``make test``, ``docker compose``."""
+        if self.activity in ("install", "remove"):
+            return self.prog
+        if self.prog in _RUNNERS and self.sub:
+            return f"{self.prog} {self.sub}" if self.sub not in ("run",) else " ".join(self.words[:3])
+        if self.prog == "docker" and self.sub == "compose":
+            return "docker compose"
+        if self.prog == "git" and self.sub:
+            return f"git {self.sub}"
+        if self.prog in ("python", "python3") and len(self.words) > 2 and self.words[1] == "-m":
+            return f"python -m {self.words[2]}"
+        return self.prog
+
+    @property
+    def args(self) -> list[str]:
+        start = 2 if self.sub else 1
+        return [w for w in self.words[start:] if not w.startswith("-")]
+
+    @property
+    def flags(self) -> list[str]:
+        return [w.split("=", 1)[0] for w in self.words[1:] if w.startswith("-") and len(w) > 1]
+
+
+_PKG = {"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "cargo", "go",
+        "gem", "brew", "apt", "apt-get", "composer", "bundle", "dotnet", "mix", "deno"}
+_RUNNERS = {"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "rake", "invoke"}
+_WITH_SUB = _PKG | _RUNNERS | {"git", "docker", "docker-compose", "podman", "kubectl", "gh", "alembic",
+                               "prisma", "npx", "pnpx", "bunx", "terraform", "helm"}
+_TEST_PROGS = {"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit", "ava", "tap", "nose2",
+               "unittest", "ctest", "karma", "playwright", "cypress"}
+_LINT_PROGS = {"ruff", "black", "flake8", "isort", "pylint", "mypy", "pyright", "eslint", "prettier",
+               "biome", "gofmt", "golangci-lint", "rustfmt", "clippy", "rubocop", "stylelint", "tsc"}
+_BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "mvn", "cmake", "bazel", "ninja"}
+_INSTALL_SUBS = {"install", "add", "i", "get"}
+_REMOVE_SUBS = {"uninstall", "remove", "rm", "un", "r"}
+_MIGRATE = re.compile(r"\b(?:alembic|migrate|migration|prisma migrate|flyway|liquibase|knex migrate|sequelize db:migrate)\b")
+
+ACTIVITIES = {
+    "install": "installing packages in this project",
+    "remove": "removing packages",
+    "test": "running the tests",
+    "lint": "formatting or linting code",
+    "build": "building the project",
+    "container": "running containers",
+    "commit": "writing commit messages",
+    "branch": "creating branches",
+    "push": "pushing with git",
+    "sync": "bringing a branch up to date",
+    "migrate": "running database migrations",
+    "python": "running Python",
+    "node": "running Node scripts",
+    "serve": "starting the development server",
+}
+
+
+def parse_cmd(text: str) -> Cmd | None:
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        words = text.split()
+    while words and (_ENV.match(words[0]) or words[0] in ("sudo", "env", "time", "command", "exec")):
+        words = words[1:]
+    if not words:
+        return None
+    prog = words[0].rsplit("/", 1)[-1]
+    if prog in ("cd", "echo", "ls", "cat", "pwd", "true", "false", "export", "source", ".", "set", "clear",
+                "head", "tail", "grep", "rg", "find", "sed", "awk", "wc", "sleep"):
+        return None
+    sub = ""
+    if prog in _WITH_SUB:
+        rest = [w for w in words[1:] if not w.startswith("-")]
+        sub = rest[0] if rest else ""
+        if prog == "uv" and sub == "pip" and len(rest) > 1:
+            sub = rest[1]
+    if prog in ("python", "python3") and len(words) > 2 and words[1] == "-m":
+        mod = words[2]
+        act = ("test" if mod in ("pytest", "unittest") else "install" if mod == "pip" and "install" in words
+               else "lint" if mod in _LINT_PROGS else "python")
+        return Cmd(text, tuple(words), prog, "", act)
+    return Cmd(text, tuple(words), prog, sub, _activity(prog, sub, words, text))
+
+
+def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
+    if prog in _PKG and sub in _INSTALL_SUBS and not (prog in ("go", "cargo") and sub not in ("get", "add", "install")):
+        return "install"
+    if prog in _PKG and sub in _REMOVE_SUBS:
+        return "remove"
+    if prog == "uv" and sub == "add" or prog == "poetry" and sub == "add":
+        return "install"
+    if prog in _TEST_PROGS or sub in ("test", "tests", "t") and prog in _RUNNERS | {"go", "cargo", "dotnet", "mvn", "gradle", "mix", "deno"}:
+        return "test"
+    if prog in _RUNNERS and sub == "run" and len(words) > 2:
+        script = words[2]
+        if script.startswith("test"):
+            return "test"
+        if script in ("lint", "format", "fmt", "typecheck"):
+            return "lint"
+        if script.startswith("build"):
+            return "build"
+        if script in ("dev", "start", "serve"):
+            return "serve"
+    if prog in _LINT_PROGS or sub in ("lint", "format", "fmt", "check") and prog in _RUNNERS | {"cargo", "go"}:
+        return "lint"
+    if prog in _BUILD_PROGS or sub == "build" and prog in _RUNNERS | {"cargo", "go", "docker"}:
+        return "build"
+    if prog in ("docker-compose", "podman-compose") or prog in ("docker", "podman") and sub in ("compose", "run", "up"):
+        return "container"
+    if prog == "git":
+        if sub == "commit":
+            return "commit"
+        if sub == "push":
+            return "push"
+        if sub in ("merge", "rebase") or sub == "pull" and "--rebase" in words:
+            return "sync"
+        if sub in ("checkout", "switch") and any(f in words for f in ("-b", "-c", "-B", "--create")):
+            return "branch"
+        if sub == "branch" and len([w for w in words[2:] if not w.startswith("-")]) >= 1 and "-d" not in words and "-D" not in words:
+            return "branch"
+    if _MIGRATE.search(text) or prog == "manage.py" or (len(words) > 1 and words[1] == "manage.py" and "migrate" in words):
+        return "migrate"
+    if prog in ("python", "python3", "py"):
+        return "python"
+    if prog in ("node", "tsx", "ts-node"):
+        return "node"
+    if prog in ("uvicorn", "gunicorn", "flask") or sub in ("dev", "start", "serve") and prog in _RUNNERS:
+        return "serve"
+    return ""
+
+
+# -- names and their case styles ---------------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def case_style(name: str) -> str:
+    core = name.strip("_")
+    if not core or not re.search(r"[A-Za-z]", core):
+        return ""
+    if "_" in core:
+        if core.isupper():
+            return "SCREAMING_SNAKE_CASE"
+        if core.islower():
+            return "snake_case"
+        return ""
+    if "-" in core:
+        return "kebab-case"
+    if core[0].isupper() and re.search(r"[a-z]", core) and re.search(r"[A-Z].*[A-Z]|^[A-Z][a-z]+$", core):
+        return "PascalCase"
+    if core[0].islower() and re.search(r"[A-Z]", core):
+        return "camelCase"
+    return ""
+
+
+def _fold(name: str) -> str:
+    return re.sub(r"[_\-]", "", name).lower()
+
+
+_LANG_OF = {".py": "Python", ".ts": "TypeScript", ".tsx": "TypeScript", ".js": "JavaScript",
+            ".jsx": "JavaScript", ".mjs": "JavaScript", ".go": "Go", ".rs": "Rust", ".rb": "Ruby",
+            ".java": "Java", ".kt": "Kotlin", ".cs": "C#", ".php": "PHP", ".swift": "Swift",
+            ".sql": "SQL", ".c": "C", ".cpp": "C++", ".h": "C", ".scala": "Scala", ".ex": "Elixir"}
+
+
+def _what_named(name: str, text: str, path: str) -> str:
+    """"Python functions", "TypeScript classes", "SQL columns", "files"…"""
+    n = re.escape(name)
+    lang = next((v for k, v in _LANG_OF.items() if path.endswith(k)), "")
+    kind = "names"
+    if re.search(rf"\b(?:def|fn|func|function|fun)\s+{n}\b|\b{n}\s*=\s*(?:async\s*)?\(|\b{n}\s*\([^)]*\)\s*\{{", text):
+        kind = "functions"
+    elif re.search(rf"\b(?:class|struct|interface|type|enum|trait)\s+{n}\b", text):
+        kind = "types" if lang in ("Go", "Rust", "TypeScript") else "classes"
+    elif re.search(rf"\b(?:const|let|var)\s+{n}\b|^\s*{n}\s*[:=]", text, re.M):
+        kind = "variables"
+    elif re.search(rf"\b{n}\s+(?:INTEGER|TEXT|VARCHAR|INT|BIGINT|BOOLEAN|TIMESTAMP|SERIAL|UUID)\b", text, re.I) or lang == "SQL":
+        kind = "columns"
+        lang = "SQL"
+    return f"{lang} {kind}".strip()
+
+
+# -- the difference ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Redo:
+    kind: str  # swap | flag | rename | commit | branch | move | undo | target
+    scope: str  # the activity, as a trigger phrase ("installing packages in this project")
+    before: str  # the agent's action the person reacted to
+    after: str  # what it did instead
+    use: str = ""  # what the redo uses …
+    avoid: str = ""  # … instead of what
+    rule: str = ""  # the imperative the difference states (without "When <scope>, ")
+    standing: bool = True  # False for a one-off about this task (``target``, a lone ``undo``)
+    words: frozenset[str] = field(default_factory=frozenset)  # tokens of both actions
+    gone: tuple[str, ...] = ()  # api: what the code change took out …
+    came: tuple[str, ...] = ()  # … and put in
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "scope": self.scope, "before": self.before, "after": self.after,
+                "use": self.use, "avoid": self.avoid, "rule": self.rule, "standing": self.standing}
+
+
+def _tokens(*texts: str) -> frozenset[str]:
+    out: set[str] = set()
+    for t in texts:
+        for w in re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.@/+-]*", t):
+            w = w.strip("./-").lower()
+            if len(w) >= 3:
+                out.add(w)
+                out.update(p for p in re.split(r"[./@+_-]", w) if len(p) >= 3)
+    return frozenset(out - _COMMON)
+
+
+# words too common to show that the person meant this action
+_COMMON = frozenset("""the and for not you your this that with from are was but use using run add install
+new file files code test tests src lib app main def return true false none null self import from let const
+var function class str int json yaml docs http https www com org run dev build start item items value
+data self print get set has can all one two out ok""".split())
+
+
+def _msg(cmd: Cmd) -> str | None:
+    """The message of ``git commit -m …`` (several -m: paragraphs)."""
+    msgs, words = [], list(cmd.words)
+    for i, w in enumerate(words):
+        if w in ("-m", "--message") and i + 1 < len(words):
+            msgs.append(words[i + 1])
+        elif w.startswith("--message="):
+            msgs.append(w.split("=", 1)[1])
+        elif w.startswith("-m") and len(w) > 2 and not w.startswith("--"):
+            msgs.append(w[2:])
+    if not msgs:
+        m = re.search(r"<<\s*['\"]?(\w+)['\"]?\n(.*?)\n\1", cmd.text, re.S)
+        if m:
+            msgs.append(m.group(2))
+    return "\n\n".join(msgs) if msgs else None
+
+
+_CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|perf|build|ci|style|revert)(?:\([^)]+\))?!?:\s")
+_TICKET = re.compile(r"^\[?[A-Z][A-Z0-9]+-\d+\]?")
+_TRAILER = re.compile(r"^([A-Z][A-Za-z-]+(?:-[a-z]+)*):\s", re.M)
+
+
+def _commit_rule(m1: str, m2: str) -> tuple[str, str, str]:
+    """(rule, use, avoid) from a commit message rewritten from ``m1`` to ``m2``."""
+    t1 = {t for t in _TRAILER.findall(m1) if "-" in t or t in ("Signed", "Reviewed")}
+    t2 = {t for t in _TRAILER.findall(m2) if "-" in t or t in ("Signed", "Reviewed")}
+    gen1 = bool(re.search(r"Generated with|🤖", m1)) and not re.search(r"Generated with|🤖", m2)
+    for t in sorted(t1 - t2):
+        return f"never add a `{t}:` trailer to the message.", "", f"{t}:"
+    if gen1:
+        return "never add a \"Generated with …\" line to the message.", "", "Generated with"
+    for t in sorted(t2 - t1):
+        return f"always add a `{t}:` trailer to the message.", f"{t}:", ""
+    if _CONVENTIONAL.match(m2) and not _CONVENTIONAL.match(m1):
+        head = m2.split(":", 1)[0]
+        return (f"always follow Conventional Commits (`type(scope): summary`, like `{head}: …`).",
+                "Conventional Commits", "")
+    if _TICKET.match(m2) and not _TICKET.match(m1):
+        ticket = _TICKET.match(m2)
+        return (f"always start the message with the ticket id (like `{ticket.group(0) if ticket else ''}`).",
+                "ticket id", "")
+    l1, l2 = m1.splitlines()[0] if m1 else "", m2.splitlines()[0] if m2 else ""
+    if len(l1) > 72 >= len(l2) and l2:
+        return "always keep the subject line at most 72 characters.", "72 characters", ""
+    if l1[:1].isupper() and l2[:1].islower() and l1[1:] == l2[1:]:
+        return "always start the subject line in lower case.", "lower case", ""
+    return "", "", ""
+
+
+def _branch_shape(name: str) -> str:
+    """``feature/ABC-123-login-form`` → ``<type>/<TICKET>-<slug>``."""
+    m = re.match(r"^([a-z]+)/([A-Z][A-Z0-9]+-\d+)[-_](.+)$", name)
+    if m:
+        return "<type>/<TICKET>-<slug>"
+    m = re.match(r"^([a-z]+)/(.+)$", name)
+    if m:
+        return f"{m.group(1)}/<slug>"
+    return ""
+
+
+def _branch_of(cmd: Cmd) -> str:
+    words = [w for w in cmd.words[2:] if not w.startswith("-")]
+    return words[-1] if cmd.activity == "branch" and words else ""
+
+
+def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
+    """The difference between what the agent did and what it did right after, or None."""
+    if not before or not after:
+        return None
+    bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
+    acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
+    for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _flag_redo,
+                   _undo_redo, _code_redo, _target_redo):
+        r = finder(before, after, bcmds, acmds)
+        if r is not None:
+            return r
+    return None
+
+
+def _commit_redo(before, after, bcmds: list[Cmd], acmds: list[Cmd]) -> Redo | None:
+    b = [c for c in bcmds if c.activity == "commit" and _msg(c)]
+    a = [c for c in acmds if c.activity == "commit" and _msg(c)]
+    if not b or not a:
+        return None
+    rewrote = any("--amend" in c.words for c in a) or any(
+        c.prog == "git" and c.sub == "reset" for c in acmds)
+    if not rewrote:
+        return None
+    m1, m2 = _msg(b[-1]) or "", _msg(a[-1]) or ""
+    if m1 == m2:
+        return None
+    rule, use, avoid = _commit_rule(m1, m2)
+    return Redo("commit", ACTIVITIES["commit"], b[-1].text, a[-1].text, use, avoid, rule,
+                standing=bool(rule), words=_tokens(m1, m2, "commit message"))
+
+
+def _branch_redo(before, after, bcmds, acmds) -> Redo | None:
+    made = [_branch_of(c) for c in bcmds if _branch_of(c)]
+    made += [w for c in bcmds if c.prog == "git" and c.sub == "push" for w in c.args[1:2] if "-u" in c.words]
+    if not made:
+        return None
+    old = made[-1]
+    new = ""
+    for c in acmds:
+        if c.prog == "git" and c.sub == "branch" and any(f in c.words for f in ("-m", "-M", "--move")):
+            names = [w for w in c.words[2:] if not w.startswith("-")]
+            new = names[-1] if names else ""
+        elif c.activity == "branch" and _branch_of(c) != old:
+            new = _branch_of(c)
+    if not new or new == old:
+        return None
+    shape, oshape = _branch_shape(new), _branch_shape(old)
+    p_new, p_old = new.split("/", 1)[0] if "/" in new else "", old.split("/", 1)[0] if "/" in old else ""
+    if shape == "<type>/<TICKET>-<slug>" and oshape != shape:
+        rule, use, avoid = (f"always name branches `<type>/<TICKET>-<slug>` (like `{new}`), never like `{old}`.",
+                            "<type>/<TICKET>-<slug>", old)
+    elif p_new and p_new != p_old:
+        rule, use, avoid = (f"always start branch names with `{p_new}/`"
+                            + (f", never `{p_old}/`." if p_old else f" (like `{new}`), never like `{old}`."),
+                            f"{p_new}/", f"{p_old}/" if p_old else old)
+    else:
+        return Redo("branch", ACTIVITIES["branch"], old, new, new, old, "", standing=False,
+                    words=_tokens(old, new, "branch"))
+    return Redo("branch", ACTIVITIES["branch"], old, new, use, avoid, rule, words=_tokens(old, new, "branch"))
+
+
+def _written_names(before: list[Act]) -> dict[str, tuple[str, str]]:
+    """Names the agent introduced (name → (the text around it, path))."""
+    out: dict[str, tuple[str, str]] = {}
+    for a in before:
+        if a.kind in ("edit", "write"):
+            old = set(_IDENT.findall(a.old))
+            for n in _IDENT.findall(a.new):
+                if n not in old and len(n) >= 3:
+                    out.setdefault(n, (a.new, a.path))
+    return out
+
+
+def _rename_redo(before, after, bcmds, acmds) -> Redo | None:
+    written = _written_names(before)
+    if not written:
+        return None
+    for a in after:
+        if a.kind not in ("edit", "write"):
+            continue
+        gone = [n for n in set(_IDENT.findall(a.old)) - set(_IDENT.findall(a.new)) if n in written] \
+            if a.kind == "edit" else [n for n in written if n not in a.new and any(
+                _fold(n) == _fold(m) for m in _IDENT.findall(a.new))]
+        came = set(_IDENT.findall(a.new)) - set(_IDENT.findall(a.old))
+        for n in gone:
+            for m in came:
+                if m != n and _fold(m) == _fold(n):
+                    s_old, s_new = case_style(n), case_style(m)
+                    text, path = written[n]
+                    what = _what_named(n, text, path or a.path)
+                    if s_old and s_new and s_old != s_new:
+                        return Redo("rename", f"naming {what}", n, m, s_new, s_old,
+                                    f"always use {s_new} (`{m}`), never {s_old} (`{n}`).",
+                                    words=_tokens(n, m, "name named naming"))
+    return None
+
+
+def _move_redo(before, after, bcmds, acmds) -> Redo | None:
+    made = [a.path for a in before if a.kind == "write" and a.path]
+    made += [w for c in bcmds if c.prog in ("touch", "mkdir") for w in c.args]
+    if not made:
+        return None
+    moves: list[tuple[str, str]] = []
+    for c in acmds:
+        if (c.prog == "mv" or c.prog == "git" and c.sub == "mv") and len(c.args) >= 2:
+            args = c.args if c.prog == "mv" else c.args
+            moves.append((args[-2], args[-1]))
+    written_after = [a.path for a in after if a.kind == "write" and a.path]
+    for p in made:
+        for q in written_after:
+            if q != p and q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1]:
+                moves.append((p, q))
+    for src, dst in moves:
+        src_n, dst_n = src.rstrip("/"), dst.rstrip("/")
+        if not any(src_n == m.rstrip("/") or m.startswith(src_n + "/") or src_n.startswith(m.rstrip("/") + "/")
+                   for m in made):
+            continue
+        if dst.endswith("/"):
+            dst_n = dst_n + "/" + src_n.rsplit("/", 1)[-1]
+        sp, dp = src_n.split("/"), dst_n.split("/")
+        if sp[-1] != dp[-1]:
+            # renamed: a file name for this task, not where things live
+            return Redo("target", "working on this task's files", src, dst, dst, src, "", standing=False,
+                        words=_tokens(src, dst))
+        k = 0
+        while k < min(len(sp), len(dp)) and sp[-1 - k] == dp[-1 - k]:
+            k += 1
+        d_old, d_new = "/".join(sp[:len(sp) - k]), "/".join(dp[:len(dp) - k])
+        common = "/".join(dp[len(dp) - k:-1])
+        what = f"files under `{common}/`" if common else "files like this"
+        if not d_new:
+            return None
+        return Redo("move", f"adding {what.replace('files like this', 'files to this project')}", src, dst,
+                    f"{d_new}/", f"{d_old}/" if d_old else "",
+                    f"always put them in `{d_new}/`" + (f", never in `{d_old}/`." if d_old else "."),
+                    words=_tokens(src, dst))
+    return None
+
+
+def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
+    for b in reversed(bcmds):
+        if not b.activity or b.activity in ("remove", "python", "node"):
+            continue
+        for a in acmds:
+            if a.activity != b.activity or a.tool == b.tool:
+                continue
+            if a.prog == b.prog and a.prog not in _RUNNERS and a.prog not in ("docker", "git"):
+                continue  # the same program: a flag or a target, not another tool
+            if b.activity == "install" and b.args and a.args and not set(b.args) & set(a.args):
+                continue  # other packages: more work, not the same install redone
+            still = any(c.tool == b.tool and c.activity == b.activity for c in acmds if c is not a)
+            if still:
+                continue  # the first tool is still used after: both, not one instead of the other
+            use, avoid = a.tool, b.tool
+            return Redo("swap", ACTIVITIES[b.activity], b.text, a.text, use, avoid,
+                        f"always use `{use}`, never `{avoid}`.", words=_tokens(b.text, a.text))
+    return None
+
+
+# Flags whose value is about this task (which test, which message), never a standing choice.
+_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n"}
+
+
+def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
+    for b in reversed(bcmds):
+        if not b.activity:
+            continue
+        for a in acmds:
+            if a.prog != b.prog or a.sub != b.sub or a.activity != b.activity:
+                continue
+            added = [f for f in a.flags if f not in b.flags and f not in _TASK_FLAGS]
+            dropped = [f for f in b.flags if f not in a.flags and f not in _TASK_FLAGS]
+            if not added and not dropped:
+                continue
+            if added:
+                flag = added[0]
+                return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, flag, dropped[0] if dropped else "",
+                            f"always pass `{flag}` to `{a.tool}`"
+                            + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped))
+            flag = dropped[0]
+            return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, "", flag,
+                        f"never pass `{flag}` to `{b.tool}`.", words=_tokens(*dropped))
+    return None
+
+
+def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
+    installed = {w for c in bcmds if c.activity == "install" for w in c.args}
+    edited = {a.path for a in before if a.kind in ("edit", "write") and a.path}
+    for c in acmds:
+        if c.activity == "remove" and set(c.args) & installed:
+            return Redo("undo", "", " ".join(sorted(installed)), c.text, standing=False,
+                        words=_tokens(c.text, *installed))
+        if c.prog == "git" and c.sub in ("revert", "reset", "restore", "checkout", "stash"):
+            if c.sub in ("revert", "reset") or set(c.args) & edited or "--" in c.words:
+                return Redo("undo", "", "the last change", c.text, standing=False, words=_tokens(c.text))
+        if c.prog == "rm" and set(c.args) & edited:
+            return Redo("undo", "", " ".join(sorted(edited)), c.text, standing=False, words=_tokens(c.text))
+    for a in after:
+        if a.kind != "edit":
+            continue
+        for b in before:
+            if b.kind in ("edit", "write") and b.new.strip() and a.old.strip() and (
+                    a.old.strip() in b.new or b.new.strip() in a.old) and (
+                    b.kind == "edit" and b.old.strip() and b.old.strip() in a.new):
+                return Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}", standing=False,
+                            words=_tokens(b.old, b.new, a.path))
+    return None
+
+
+# What a code change swaps: a dotted name (`os.path.join`), a call (`drop_column(`), a format verb
+# (`%w`), an SQL keyword or type (`SERIAL`).
+_API = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\b[A-Za-z_]\w{2,}(?=\()")
+
+
+def _api_tokens(text: str) -> list[str]:
+    seen: list[str] = []
+    for t in _API.findall(text):
+        if t not in seen:
+            seen.append(t)
+    return seen
+
+
+def _code_scope(path: str) -> str:
+    lang = next((v for k, v in _LANG_OF.items() if path.endswith(k)), "")
+    if path.endswith((".sh", ".bash")):
+        return "writing shell scripts"
+    if path.rsplit("/", 1)[-1].startswith("Dockerfile"):
+        return "writing Dockerfiles"
+    if lang == "SQL" or "migration" in path:
+        return "writing SQL and migrations"
+    return f"writing {lang} code" if lang else "editing code"
+
+
+def _code_redo(before, after, bcmds, acmds) -> Redo | None:
+    """An edit of code the agent had just written that swaps one API for another
+    (`os.path.join` → `Path /`, `drop_column` → `alter_column`, `%v` → `%w`) or adds one short
+    line or keyword to it (`set -euo pipefail`, `CONCURRENTLY`)."""
+    wrote = "\n".join(a.new for a in before if a.kind in ("edit", "write"))
+    if not wrote:
+        return None
+    written = {a.path: a.new for a in before if a.kind == "write" and a.path}
+    for a in after:
+        if a.kind == "write" and a.path in written:  # the same file written again: its difference
+            a = Act("edit", path=a.path, old=written[a.path], new=a.new)
+        if a.kind != "edit" or not a.old.strip() or a.old.strip() not in wrote and not any(
+                ln.strip() and ln.strip() in wrote for ln in a.old.splitlines()):
+            continue
+        old_t, new_t = _api_tokens(a.old), _api_tokens(a.new)
+        gone = [t for t in old_t if t not in new_t]
+        came = [t for t in new_t if t not in old_t]
+        scope = _code_scope(a.path)
+        if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
+            x, y = gone[0], came[0]
+            return Redo("api", scope, x, y, y, x, f"always use `{y}`, never `{x}`.",
+                        standing=len(gone) <= 3 and len(came) <= 3, words=_tokens(*gone, *came),
+                        gone=tuple(gone), came=tuple(came))
+        old_lines = {ln.strip() for ln in a.old.splitlines() if ln.strip()}
+        added = [ln.strip() for ln in a.new.splitlines() if ln.strip() and ln.strip() not in old_lines]
+        removed = [ln for ln in old_lines if ln not in {x.strip() for x in a.new.splitlines()}]
+        if not gone and came and len(came) <= 2 and len(added) == 1 and len(removed) == 1:
+            line = added[0]
+            i = line.find(came[0])
+            words = line[:i].split()[-2:] + [came[0]]
+            what = " ".join(words)
+            return Redo("add", scope, removed[0][:60], line[:60], what, "", f"always write `{what}`.",
+                        words=_tokens(*came))
+        if not removed and len(added) == 1 and len(added[0]) <= 60 and not added[0].startswith(("#", "//", "--")):
+            return Redo("add", scope, "", added[0], added[0], "", f"always include `{added[0]}`.",
+                        words=_tokens(added[0]))
+    return None
+
+
+def _target_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The same kind of action on another file: "no, the other file"."""
+    bpaths = {a.path for a in before if a.kind in ("edit", "write") and a.path}
+    apaths = {a.path for a in after if a.kind in ("edit", "write") and a.path}
+    if bpaths and apaths and not bpaths & apaths:
+        b, a = sorted(bpaths)[0], sorted(apaths)[0]
+        ext = lambda p: p.rsplit(".", 1)[-1] if "." in p.rsplit("/", 1)[-1] else ""  # noqa: E731
+        if ext(a) == ext(b):
+            return Redo("target", "working on this task's files", b, a, a, b, standing=False,
+                        words=_tokens(b, a))
+    return None
+
+
+# -- does the person's message point at it -----------------------------------------------------
+
+def focus(redo: Redo, text: str) -> Redo:
+    """A code change narrowed to what the person's words name: of everything an edit took out and
+    put in, the tokens they mention are the lesson ("use IDENTITY, we don't use serial")."""
+    if redo.kind != "api":
+        return redo
+    low = text.lower()
+
+    def named(tok: str) -> bool:
+        # an API's name, not a word of the language ("format"): dotted, %-verb, CAPS, snake, digits
+        if not re.search(r"[._%0-9]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
+            return False
+        t = tok.lower()
+        tail = t.rsplit(".", 1)[-1]
+        return t in low or (len(tail) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", tok.rsplit(".", 1)[-1]) is not None
+                            and tail in low)
+
+    came = [t for t in redo.came if named(t)]
+    gone = [t for t in redo.gone if named(t)]
+    if not came:
+        # nothing the person named: the change may be the fix or other work; no rule from it
+        return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
+                    gone=redo.gone, came=redo.came)
+    use = " with ".join(f"`{t}`" for t in came[:2])
+    avoid = gone[0] if gone else (redo.gone[0] if len(redo.gone) == 1 else "")
+    rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
+    return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
+                words=redo.words, gone=tuple(gone), came=tuple(came))
+
+
+def points_at(redo: Redo, text: str) -> bool:
+    """Whether ``text`` names something of either action (a program, package, flag, name, path,
+    the kind of thing renamed) — the person's words and the redo agree on what was wrong."""
+    said = _tokens(text)
+    if said & redo.words:
+        return True
+    low = text.lower()
+    if redo.kind == "rename" and re.search(
+            r"nam(?:e|ed|ing)|style|convention|case|nom(?:m|s|e|i|bre)?\b|nomenclat|benenn|heißen|heissen|chiamat|chamad|"
+            r"appel|llamad|estilo|stile|"
+            r"schreibweise|命名|名字|名前|命名規則|camel|snake|pascal|kebab", low):
+        return True
+    if redo.kind == "commit" and re.search(r"commit|messag|mensag|nachricht|提交|コミット|trailer|co-?author", low):
+        return True
+    if redo.kind == "branch" and re.search(r"branch|rama|ramo|branche|zweig|分支|ブランチ", low):
+        return True
+    if redo.kind == "move" and re.search(r"folder|director|dir\b|cartella|pasta|dossier|carpeta|ordner|verzeichnis"
+                                         r"|目录|文件夹|フォルダ|ディレクトリ|lives?\b|belongs?|goes\b|go in", low):
+        return True
+    return False
+
+
+# A follow-up request: the person wants more, not something else ("great, now make it async").
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:great|perfect|nice|cool|awesome|thanks|thank you|thx|ok(?:ay)?[,!.]\s*(?:now|also|next)|lgtm|"
+    r"looks good|good|excellent|ottimo|perfetto|grazie|bene|perfeito|ótimo|obrigad[oa]|valeu|parfait|"
+    r"merci|super|génial|genial|perfecto|gracias|excelente|danke|prima|klasse|toll|super|"
+    r"好的|完美|不错|谢谢|很好|いいね|完璧|ありがとう|了解)\b"
+    r"|\b(?:also|as well|too|additionally|in addition|anche|inoltre|também|tambem|aussi|également|también"
+    r"|además|auch|außerdem|zusätzlich)\b|也|还要|另外|ついでに|あと、|も追加",
+    re.I)
+
+
+def follow_up(text: str) -> bool:
+    return bool(_FOLLOW_UP.search(text or ""))

@@ -1,0 +1,289 @@
+"""A correction shown by what the agent did: its action before the person spoke and its redo right
+after (observe/redo.py), detected in any language and turned into a rule scoped by the kind of
+action. Sentences and actions here are our own (a dev set): they show each form works; the blind
+figures are in docs/benchmarks.md (bench/blind5.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import slowloop.ingest as ingest
+from slowloop.bootstrap import build_bootstrap
+from slowloop.config import load_config
+from slowloop.memo import Memo
+from slowloop.observe.observe import observe_turn
+from slowloop.observe.redo import Act, case_style, find_redo, parse_cmd
+from slowloop.reflect.cycle import reflect_agent
+from slowloop.reflect.review import proposals
+from slowloop.store import open_store
+from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
+
+
+def run(cmd: str) -> Act:
+    return Act("run", command=cmd)
+
+
+def edit(path: str, old: str, new: str) -> Act:
+    return Act("edit", path=path, old=old, new=new)
+
+
+@pytest.mark.parametrize("before, after, kind, use, avoid", [
+    ([run("npm install dayjs")], [run("pnpm add dayjs")], "swap", "pnpm", "npm"),
+    ([run("pytest -q")], [run("make test")], "swap", "make test", "pytest"),
+    ([run("docker-compose up -d")], [run("podman compose up -d")], "swap", "podman", "docker-compose"),
+    ([run("pytest tests")], [run("pytest tests --no-cov")], "flag", "--no-cov", ""),
+    ([run("git push --force origin feat")], [run("git push --force-with-lease origin feat")], "flag",
+     "--force-with-lease", "--force"),
+    ([edit("src/cart.py", "", "def cartTotal(items):\n    return 0")],
+     [edit("src/cart.py", "def cartTotal(items):", "def cart_total(items):")], "rename", "snake_case", "camelCase"),
+    ([run("git checkout -b fix-login")], [run("git branch -m fix-login feature/AUTH-12-login")], "branch",
+     "<type>/<TICKET>-<slug>", "fix-login"),
+    ([run("git checkout -b fix/login")], [run("git branch -m feature/login")], "branch", "feature/", "fix/"),
+    ([Act("write", path="src/routes/users.py", new="x = 1")], [run("git mv src/routes/users.py services/api/routes/users.py")],
+     "move", "services/api/", "src/"),
+    ([run("npm install moment")], [run("npm uninstall moment")], "undo", "", ""),
+    ([edit("src/Signup.tsx", "a", "b")], [edit("src/Login.tsx", "a", "b")], "target", "src/Login.tsx", "src/Signup.tsx"),
+])
+def test_the_difference_names_what_to_use_and_what_not(before, after, kind, use, avoid):
+    r = find_redo(before, after)
+    assert r is not None and r.kind == kind, r
+    assert (r.use, r.avoid) == (use, avoid), r
+
+
+def test_a_commit_rewritten_without_its_trailer():
+    r = find_redo([run('git commit -m "Add cart" -m "Co-authored-by: Bot <b@x>"')],
+                  [run('git commit --amend -m "Add cart"')])
+    assert r is not None and r.kind == "commit" and r.scope == "writing commit messages"
+    assert "never add a `Co-authored-by:` trailer" in r.rule
+    r = find_redo([run('git commit -m "add cart total"')], [run('git commit --amend -m "feat(cart): add cart total"')])
+    assert r is not None and "Conventional Commits" in r.rule
+
+
+@pytest.mark.parametrize("before, after", [
+    ([run("npm install dayjs")], [run("npm install dayjs")]),  # the same again: a retry
+    ([run("npm install dayjs")], [run("npm install zod")]),  # other work
+    ([run("pytest -q")], [run("pytest -q"), run("npm test")]),  # both kept: more, not instead
+    ([run("pytest -k test_cart")], [run("pytest -k test_total")]),  # which test: this task's
+    ([run("ls"), run("cat README.md")], [run("grep -r foo .")]),  # looking around
+])
+def test_no_redo_where_the_agent_only_went_on(before, after):
+    r = find_redo(before, after)
+    assert r is None or not r.standing, r
+
+
+def test_case_styles():
+    assert [case_style(n) for n in ("cart_total", "cartTotal", "CartTotal", "CART_TOTAL", "cart-total", "cart")] == [
+        "snake_case", "camelCase", "PascalCase", "SCREAMING_SNAKE_CASE", "kebab-case", ""]
+
+
+def test_commands_are_read_as_a_person_reads_them():
+    c = parse_cmd("NODE_ENV=test sudo pnpm add -D vitest")
+    assert c is not None and (c.prog, c.sub, c.activity, c.tool) == ("pnpm", "add", "install", "pnpm")
+    c = parse_cmd("python -m pytest -x")
+    assert c is not None and c.activity == "test" and c.tool == "python -m pytest"
+    assert parse_cmd("cd src") is None
+
+
+# -- detection: the person's words may be anything, in any language -------------------------------
+
+def _turn(index: int, user: str, *calls: tuple[str, dict], session: str = "s1") -> Turn:
+    steps = []
+    for k, (name, args) in enumerate(calls):
+        steps.append(Step("tool_call", call=ToolCall(f"c{index}{k}", name, args)))
+        steps.append(Step("tool_result", result=ToolResult(f"c{index}{k}", name, "ok")))
+    steps.append(Step("text", text="Done."))
+    return Turn(source="t.jsonl", format="claude-code", index=index, user_text=user, steps=tuple(steps),
+                session_id=session)
+
+
+NPM = _turn(0, "add dayjs for the dates", ("Bash", {"command": "npm install dayjs"}))
+
+
+@pytest.mark.parametrize("said", [
+    "there's a pnpm-lock.yaml in this repo",          # a consequence, no cue
+    "c'è un pnpm-lock.yaml, guarda",                  # it
+    "ah sim, porque o pnpm-lock.yaml é decorativo",   # pt, sarcastic
+    "pnpm-lock.yaml ist nicht zur Deko da",           # de
+    "这个仓库有 pnpm-lock.yaml",                        # zh
+    "pnpm-lock.yaml があるでしょ",                       # ja
+])
+def test_a_redo_the_words_point_at_is_a_correction_in_any_language(said):
+    redo = _turn(1, said, ("Bash", {"command": "npm uninstall dayjs && pnpm add dayjs"}))
+    obs = observe_turn(redo, NPM)
+    assert obs.corrected, said
+    assert "redid" in (obs.correction.evidence or "")
+    assert not observe_turn(redo).corrected or "redid" not in (observe_turn(redo).correction.evidence or "")
+
+
+@pytest.mark.parametrize("said, calls", [
+    ("great, now add zod too", [("Bash", {"command": "pnpm add zod"})]),  # a follow-up request
+    ("ok, also wire it into the date picker", [("Bash", {"command": "pnpm add dayjs"})]),
+    ("run the tests please", [("Bash", {"command": "npm test"})]),
+    ("here is the main file: src/app/main.ts", [("Edit", {"file_path": "src/app/main.ts", "old_string": "a",
+                                                           "new_string": "b"})]),
+])
+def test_a_follow_up_or_unrelated_work_is_not_a_correction(said, calls):
+    assert not observe_turn(_turn(1, said, *calls), NPM).corrected, said
+
+
+def test_a_rename_right_after_a_complaint_about_naming():
+    wrote = _turn(0, "add a cart total", ("Edit", {"file_path": "src/cart.py", "old_string": "",
+                                                   "new_string": "def cartTotal(items):\n    return 0"}))
+    fixed = _turn(1, "look at how the other functions are named",
+                  ("Edit", {"file_path": "src/cart.py", "old_string": "def cartTotal(items):",
+                            "new_string": "def cart_total(items):"}))
+    assert observe_turn(fixed, wrote).corrected
+    # another session's turn is not what the person reacted to
+    elsewhere = _turn(1, "look at how the other functions are named", *[(c.name, c.input) for c in fixed.tool_calls],
+                      session="s2")
+    assert not ingest.same_session(wrote, elsewhere)
+
+
+# -- end to end: recorded as people record, learned offline, in the next session's start --------------
+
+def _cc(records: list[dict]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def cc_session(turns: list[tuple[str, list[tuple[str, dict]]]], session: str = "s1") -> str:
+    recs: list[dict] = []
+    for n, (user, calls) in enumerate(turns):
+        ts = f"2026-11-29T10:{n:02d}:00Z"
+        recs.append({"type": "user", "sessionId": session, "timestamp": ts, "uuid": f"u{n}",
+                     "message": {"role": "user", "content": user}})
+        for k, (name, args) in enumerate(calls):
+            cid = f"t{n}_{k}"
+            recs.append({"type": "assistant", "sessionId": session, "timestamp": ts, "message": {
+                "role": "assistant", "content": [{"type": "tool_use", "id": cid, "name": name, "input": args}]}})
+            recs.append({"type": "user", "sessionId": session, "timestamp": ts, "message": {
+                "role": "user", "content": [{"type": "tool_result", "tool_use_id": cid, "content": "ok"}]}})
+        recs.append({"type": "assistant", "sessionId": session, "timestamp": ts,
+                     "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}})
+        recs.append({"type": "system", "subtype": "turn_duration", "sessionId": session, "durationMs": 10})
+    return _cc(recs)
+
+
+def _learn(home: Path, *files: Path) -> None:
+    with open_store(home=home) as store:
+        ingest.ingest_paths(list(files), agent="a", store=store, cfg=load_config(home))
+    reflect_agent("a", home=home, provider=None, force=True)
+
+
+LESSONS = [
+    ([("add dayjs", [("Bash", {"command": "npm install dayjs"})]),
+      ("seriously? there's a pnpm-lock.yaml right there", [("Bash", {"command": "pnpm add dayjs"})])],
+     "When installing packages in this project, always use pnpm, never npm."),
+    ([("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
+                                       "new_string": "def cartTotal(items):\n    return 0"})]),
+      ("guarda come sono chiamate le altre funzioni", [("Edit", {"file_path": "src/cart.py",
+                                                                  "old_string": "def cartTotal(items):",
+                                                                  "new_string": "def cart_total(items):"})])],
+     "When naming Python functions, always use snake_case (`cart_total`), never camelCase (`cartTotal`)."),
+    ([("commit it", [("Bash", {"command": 'git commit -m "Add cart" -m "Co-authored-by: Claude <c@x>"'})]),
+      ("不要加那个 trailer", [("Bash", {"command": 'git commit --amend -m "Add cart"'})])],
+     "When writing commit messages, never add a `Co-authored-by:` trailer to the message."),
+]
+
+
+@pytest.mark.parametrize("turns, rule", LESSONS)
+def test_the_rule_comes_from_the_difference_scoped_by_the_action(tmp_path, turns, rule):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert rule in Memo("a", home=tmp_path / "home").entries("plays"), Memo("a", home=tmp_path / "home").entries("plays")
+    assert rule in build_bootstrap("a", home=tmp_path / "home").text
+
+
+def test_a_one_off_about_another_file_is_no_rule(tmp_path):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("fix the header", [("Edit", {"file_path": "src/Signup.tsx", "old_string": "<h1>", "new_string": "<h2>"})]),
+        ("no, the other file — Login.tsx, not Signup.tsx",
+         [("Edit", {"file_path": "src/Login.tsx", "old_string": "<h1>", "new_string": "<h2>"})])]), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+def test_never_mind_your_way_was_fine_retracts_the_rule_just_learned(tmp_path):
+    home = tmp_path / "home"
+    first = tmp_path / "s1.jsonl"
+    first.write_text(cc_session([
+        ("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
+                                         "new_string": "def cartTotal(items):\n    return 0"})]),
+        ("we name functions in snake_case here", [("Edit", {"file_path": "src/cart.py", "old_string": "def cartTotal(items):",
+                                                             "new_string": "def cart_total(items):"})])]), encoding="utf-8")
+    _learn(home, first)
+    assert any("snake_case" in e for e in Memo("a", home=home).entries("plays"))
+    # the same session goes on: the person takes it back, the agent puts it back
+    first.write_text(cc_session([
+        ("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
+                                         "new_string": "def cartTotal(items):\n    return 0"})]),
+        ("we name functions in snake_case here", [("Edit", {"file_path": "src/cart.py", "old_string": "def cartTotal(items):",
+                                                             "new_string": "def cart_total(items):"})]),
+        ("actually, never mind — your way was fine, put it back",
+         [("Edit", {"file_path": "src/cart.py", "old_string": "def cart_total(items):",
+                    "new_string": "def cartTotal(items):"})])]), encoding="utf-8")
+    _learn(home, first)
+    plays = Memo("a", home=home).entries("plays")
+    assert not any("snake_case" in e or "camelCase" in e for e in plays), plays
+
+
+def test_a_correction_no_rule_comes_from_waits_for_the_person(tmp_path):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("fix the failing test", [("Edit", {"file_path": "tests/test_cart.py", "old_string": "    assert total == 3",
+                                             "new_string": "    # assert total == 3"})]),
+        ("that's... not a fix. you commented out the assertion",
+         [("Edit", {"file_path": "tests/test_cart.py", "old_string": "    # assert total == 3",
+                    "new_string": "    assert total == 3"})])]), encoding="utf-8")
+    home = tmp_path / "home"
+    _learn(home, f)
+    assert Memo("a", home=home).entries("plays") == []  # no guessed rule …
+    with open_store(home=home) as store:
+        waiting = proposals(store, "a")
+    assert len(waiting) == 1 and "unlearned correction" in waiting[0].reason  # … but never lost
+    assert "commented out the assertion" in waiting[0].action["text"]
+
+
+# -- every path that records turns sees the turn before ------------------------------------------------
+
+def test_a_hook_reading_a_session_from_where_it_stopped_sees_the_turn_before(tmp_path):
+    from slowloop.integrations.follow import observe_new
+
+    home = tmp_path / "home"
+    home.mkdir()
+    f = tmp_path / "s.jsonl"
+    turns = LESSONS[0][0]
+    f.write_text(cc_session(turns[:1]), encoding="utf-8")
+    cfg = load_config(home)
+    with open_store(home=home) as store:
+        observe_new(f, agent="a", store=store, cfg=cfg, home=home)
+        f.write_text(cc_session(turns), encoding="utf-8")  # the session goes on
+        res = observe_new(f, agent="a", store=store, cfg=cfg, home=home)
+        assert res.turns >= 1
+        rows = store.query("SELECT idx, corrected FROM turns ORDER BY idx")
+    assert [int(r["corrected"]) for r in rows] == [0, 1]
+
+
+def test_workers_reading_pieces_see_the_turn_before_a_piece(tmp_path, monkeypatch):
+    """A piece that starts at the correcting turn is observed without the turn before it; the
+    writer adds what the redo shows, so workers record what one reader records."""
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "PIECE_BYTES", 200)
+    turns: list = []
+    for k in range(6):
+        turns += [(f"add dep{k}", [("Bash", {"command": f"npm install dep{k}"})]),
+                  ("there's a pnpm-lock.yaml", [("Bash", {"command": f"pnpm add dep{k}"})])]
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+
+    def flags(home: Path, workers: int) -> list[int]:
+        with open_store(home=home) as store:
+            ingest.ingest_paths([f], agent="a", store=store, cfg=load_config(home), workers=workers)
+            return [int(r["corrected"]) for r in store.query("SELECT corrected FROM turns ORDER BY idx")]
+    one = flags(tmp_path / "one", 1)
+    assert one == [0, 1] * 6
+    assert flags(tmp_path / "two", 2) == one
