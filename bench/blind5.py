@@ -156,6 +156,18 @@ def _corrected_flags(home: Path) -> list[int]:
         db.close()
 
 
+def _why(home: Path) -> str:
+    import sqlite3
+
+    db = sqlite3.connect(home / "slowloop.db")
+    try:
+        rows = db.execute("SELECT s.why FROM signals s JOIN turns t ON t.id = s.turn_id "
+                          "WHERE s.name = 'user_correction' ORDER BY t.idx DESC LIMIT 1").fetchall()
+        return rows[0][0] if rows else ""
+    finally:
+        db.close()
+
+
 # -- the corrections set -----------------------------------------------------------------------
 
 def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
@@ -182,7 +194,8 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
             kinds[row.get("kind", "?")][0] += got
             kinds[row.get("kind", "?")][1] += 1
         if got != gold:
-            miss_lines.append(f"  {'FN' if gold else 'FP'} [{row['lang']} {row.get('kind')}] {row['text'][:110]}")
+            miss_lines.append(f"  {'FN' if gold else 'FP'} [{row['lang']} {row.get('kind')}] {row['text'][:110]}"
+                              + (f"\n       ← {_why(home)[:120]}" if got else ""))
         _reflect(home)
         rules = rules_in(home)
         rule = row.get("rule")

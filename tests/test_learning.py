@@ -252,13 +252,20 @@ def test_a_secret_pasted_into_a_correction_is_not_kept_in_the_memo(tmp_path):
     ("Nein, wir deployen mit dem Makefile, nicht mit docker compose.", "always use Makefile, never docker compose."),
     ("不对，我们用 Makefile 部署，不用 docker compose", "always use Makefile, never docker compose."),
     ("違います、デプロイはMakefileで行います、docker composeではありません", "always use Makefile, never docker compose."),
-    ("Eigentlich ist die Datei config.toml, nicht config.yaml.", "always use config.toml, never config.yaml."),
     ("Deveria estar em UTC, não no horário local.",
      "When handling dates and times in this project, always use UTC, never horário local."),
 ])
 def test_we_do_it_with_a_not_b_and_actually_forms_in_other_languages(tmp_path, said, rule):
     _learn(tmp_path, "s", [("deploy the staging app", [("docker compose up -d", "Started")]), (said, [])])
     assert rule in build_bootstrap("a").text, _plays()
+
+
+@pytest.mark.parametrize("said", ["Eigentlich ist die Datei config.toml, nicht config.yaml.",
+                                  "no, the colour is #FF6A00, not #FF6600", "the table is orders_archive, not orders"])
+def test_x_not_y_about_a_value_with_nothing_that_says_it_lasts_waits_for_the_person(tmp_path, said):
+    out = _learn(tmp_path, "s", [("fix the colour and the query", [("cat theme.ts", "primary: '#FF6600'")]), (said, [])])
+    assert _plays() == []  # maybe this task's value only: never a guessed always-rule …
+    assert len(out.held) == 1 and "unlearned correction" in out.held[0]["reason"]  # … nor lost
 
 
 def test_a_change_of_mind_takes_the_older_pitfall_with_it(tmp_path):

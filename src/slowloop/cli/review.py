@@ -11,8 +11,9 @@ from .common import agent_option, echo_json, get_app, json_option
 @click.group(invoke_without_command=True)
 @click.pass_context
 def review(ctx: click.Context) -> None:
-    """Proposals waiting for your approval: rules learned from your words that fall in a danger
-    class, and changes over text a person wrote.
+    """Proposals waiting for your approval: corrections no rule could be learned from (a wording
+    to accept, edit or decline), rules learned from your words that fall in a danger class, and
+    changes over text a person wrote.
 
     \b
     Example:
@@ -57,18 +58,21 @@ def _id(value: str) -> int:
 
 @review.command()
 @click.argument("proposal")
+@click.option("--text", default=None, metavar="RULE",
+              help="Your own wording for the rule it adds (a correction waiting for a wording).")
 @agent_option
-def approve(proposal: str, agent: str) -> None:
+def approve(proposal: str, agent: str, text: str | None = None) -> None:
     """Apply one proposal now, against the files as they are (undo with `slowloop history undo`).
 
     \b
     Example:
       slowloop review approve 3
+      slowloop review approve 5 --text "When writing tests, never comment out an assertion."
     """
     from ..reflect.review import approve as _approve
 
     app = get_app()
-    p = _approve(agent, _id(proposal), home=app.home, store=app.store)
+    p = _approve(agent, _id(proposal), home=app.home, store=app.store, text=text)
     click.echo(f"approved P{p.id}: {p.outcome}")
 
 

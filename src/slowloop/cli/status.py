@@ -14,6 +14,7 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     from ..history import learned
     from ..integrations.targets import for_agent
     from ..reflect import auto, lease as leases
+    from ..reflect.review import waiting
     from ..reflect.scheduler import agent_status
     from ..store import ledger
 
@@ -47,6 +48,7 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
                           "lessons": learned(store, name, int(last_applied[0]["id"]))}
                          if last_applied else None),
         "next_reflection": nxt,
+        "waiting": waiting(store, name),
         "auto_reflect": auto.enabled(cfg),
         "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
                      for t in for_agent(home, name)],
@@ -138,6 +140,11 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"    - {lesson}")
             click.echo(f"    undo: `slowloop history undo R{ll['id']}`; details: `slowloop history`")
         click.echo(f"  next reflection: {a['next_reflection']}")
+        w = a["waiting"]
+        if w["proposals"]:
+            unl = (f", {w['unlearned']} of them correction(s) no rule was learned from"
+                   if w["unlearned"] else "")
+            click.echo(f"  waiting for you: {w['proposals']} proposal(s){unl} — `slowloop review`")
         for t in a["installs"]:
             where = t["project"] or "every project"
             click.echo(f"  installed: {t['harness']} ({t['scope']}) for {where}")

@@ -699,6 +699,16 @@ def _convention(s: str) -> Lesson | None:
     return None
 
 
+# For the learner: a lesson that says it lasts, and the imperative forms of a choice.
+LASTING = _LASTING
+USE_FORM = re.compile(
+    _RX_USE.pattern + "|" + _RX_DONT.pattern + "|" + _RX_INSTEAD.pattern
+    # a fact about where things live or what they are called: it holds beyond this task
+    + r"|\b(?:lives? in|is called|are called|is named|goes in|belongs in|si chiama|si trova in|se llama|está en"
+      r"|s'appelle|se trouve dans|heißt|liegt in|chama-se|se chama|fica em)\b"
+    + r"|应该用|要用|改用|请用|使用|を使|で行い|にして", _I)
+
+
 def standing_statement(text: str) -> str | None:
     """What a message states for good, when it states a convention or a choice meant to last
     ("we follow Conventional Commits", "use bun from now on", "use pnpm instead of npm") — the
@@ -706,10 +716,15 @@ def standing_statement(text: str) -> str | None:
     s = " ".join(person_text(text).split())
     if not s or len(s) > 600:
         return None
+    s = _statements(s)  # a question asks, it does not state ("why BTreeMap over HashMap here?")
+    if not s.strip():
+        return None
     lesson = read_lesson(s)
     if lesson.kind == "convention":
         return lesson.rule
-    if lesson.kind == "choice" and lesson.x and (lesson.y or _LASTING.search(s)):
+    if lesson.kind == "choice" and lesson.x and (
+            category(lesson.x, lesson.y) or _LASTING.search(s) or _RX_USE.search(s) or _RX_INSTEAD.search(s)
+            or _RX_DONT.search(s)):
         return f"use {lesson.x}" + (f", not {lesson.y}" if lesson.y else "")
     return None
 

@@ -12,7 +12,7 @@ from .corrections import detect_correction
 from .errors import find_errors
 from .lessons import standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
-from .redo import find_redo, follow_up, points_at, turn_acts
+from .redo import find_redo, follow_up, points_at, rerun_request, self_blame, turn_acts
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -26,10 +26,15 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
         return Correction(False)
     before = (turn_acts(previous, rejected=False) if previous is not None else []) + turn_acts(turn, rejected=True)
     redo = find_redo(before, turn_acts(turn, rejected=False))
-    if redo is None or redo.kind == "target" or follow_up(turn.user_text):
+    text = turn.user_text
+    if redo is None or redo.kind in ("target", "add") or follow_up(text) or rerun_request(text):
+        return Correction(False)  # another file, an addition, more work, a rerun: requests
+    if not points_at(redo, text):
         return Correction(False)
-    if redo.kind != "undo" and not points_at(redo, turn.user_text):
-        return Correction(False)
+    low = text.lower()
+    if redo.kind == "api" and not any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
+                                      and t.rsplit(".", 1)[0].lower() in low for t in redo.gone):
+        return Correction(False)  # a new API the person asked for, not one they objected to
     what = "took back" if redo.kind == "undo" else "redid"
     return Correction(True, f"the agent {what} its action right after: {redo.before[:80]} → {redo.after[:80]}")
 
@@ -41,9 +46,11 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
     # Only the person's own words can correct the agent (a turn an agent reported has none).
     correction = (detect_correction(turn.user_text) if turn.user_text and turn.person
                   else Correction(False))
-    if not correction.corrected:
+    if correction.corrected and self_blame(turn.user_text):
+        correction = Correction(False)  # the person's own mistake, not the agent's
+    if not correction.corrected and not self_blame(turn.user_text or ""):
         correction = redo_correction(turn, previous)
-    if not correction.corrected and turn.person and turn.user_text:
+    if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):
         stated = standing_statement(turn.user_text)
         if stated:
             correction = Correction(True, f"a convention stated: {stated[:100]}")

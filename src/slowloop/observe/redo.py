@@ -587,6 +587,15 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
 
 def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
     for b in reversed(bcmds):
+        for a in acmds:
+            # another program on the same arguments: `gradle :app:test` → `./gradlew :app:test`
+            if (not b.activity or b.activity == a.activity) and a.prog != b.prog and len(b.words) > 1 \
+                    and list(a.words[1:]) == list(b.words[1:]) and not any(c.prog == b.prog for c in acmds):
+                scope = ACTIVITIES.get(b.activity, "") or f"running `{b.prog}` commands"
+                use, avoid = (a.tool, b.tool) if b.activity else (a.words[0], b.words[0])
+                return Redo("swap", scope, b.text, a.text, use, avoid,
+                            f"always use `{use}`, never `{avoid}`.", words=_tokens(b.text, a.text))
+    for b in reversed(bcmds):
         if not b.activity or b.activity in ("remove", "python", "node"):
             continue
         for a in acmds:
@@ -606,7 +615,9 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
 
 
 # Flags whose value is about this task (which test, which message), never a standing choice.
-_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n"}
+_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n",
+               # fixing the last commit, not a way of working
+               "--amend", "-a", "-am", "--no-edit", "--all"}
 
 
 def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
@@ -618,13 +629,14 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
                 continue
             added = [f for f in a.flags if f not in b.flags and f not in _TASK_FLAGS]
             dropped = [f for f in b.flags if f not in a.flags and f not in _TASK_FLAGS]
+            values = [w for w in a.words if w not in b.words and not w.startswith("-")]
             if not added and not dropped:
                 continue
             if added:
                 flag = added[0]
                 return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, flag, dropped[0] if dropped else "",
                             f"always pass `{flag}` to `{a.tool}`"
-                            + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped))
+                            + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped, *values))
             flag = dropped[0]
             return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, "", flag,
                         f"never pass `{flag}` to `{b.tool}`.", words=_tokens(*dropped))
@@ -658,6 +670,9 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
 # What a code change swaps: a dotted name (`os.path.join`), a call (`drop_column(`), a format verb
 # (`%w`), an SQL keyword or type (`SERIAL`).
 _API = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\b[A-Za-z_]\w{2,}(?=\()")
+
+
+_WORD = re.compile(r"[A-Za-z_][\w.:/@-]*\w|%[a-zA-Z]\b")
 
 
 def _api_tokens(text: str) -> list[str]:
@@ -697,6 +712,12 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
         gone = [t for t in old_t if t not in new_t]
         came = [t for t in new_t if t not in old_t]
         scope = _code_scope(a.path)
+        if not (gone and came) and len(a.old.splitlines()) <= 5:
+            # no API name changed: the words of a short edit (`node:latest` → `node:20-alpine`,
+            # `any` → `unknown`, `except Exception: pass` → `except ValueError:`)
+            old_w, new_w = _WORD.findall(a.old), _WORD.findall(a.new)
+            gone = [w for w in dict.fromkeys(old_w) if w not in new_w]
+            came = [w for w in dict.fromkeys(new_w) if w not in old_w]
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
             x, y = gone[0], came[0]
             return Redo("api", scope, x, y, y, x, f"always use `{y}`, never `{x}`.",
@@ -740,9 +761,13 @@ def focus(redo: Redo, text: str) -> Redo:
         return redo
     low = text.lower()
 
+    quoted = {q.strip().lower() for q in re.findall(r"`([^`]{1,60})`", text)}
+
     def named(tok: str) -> bool:
+        if tok.lower() in quoted:
+            return True
         # an API's name, not a word of the language ("format"): dotted, %-verb, CAPS, snake, digits
-        if not re.search(r"[._%0-9]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
+        if not re.search(r"[._%0-9:]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
             return False
         t = tok.lower()
         tail = t.rsplit(".", 1)[-1]
@@ -767,6 +792,10 @@ def points_at(redo: Redo, text: str) -> bool:
     the kind of thing renamed) — the person's words and the redo agree on what was wrong."""
     said = _tokens(text)
     if said & redo.words:
+        return True
+    # the same word in another form: "assertion" for `assert`, "migrations" for `migrate`
+    if any(len(a) >= 5 and len(b) >= 5 and (a.startswith(b[:6]) or b.startswith(a[:6]))
+           for a in said for b in redo.words):
         return True
     low = text.lower()
     if redo.kind == "rename" and re.search(
@@ -797,3 +826,30 @@ _FOLLOW_UP = re.compile(
 
 def follow_up(text: str) -> bool:
     return bool(_FOLLOW_UP.search(text or ""))
+
+
+# "redo it with --no-cache", "rifallo con …", "重新 build 一下，加 …": a request for this run, not a rule
+_RERUN = re.compile(
+    r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:llo|lla|i)|rilancia|ripeti"
+    r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol)\b"
+    r"|重新|再跑|再来一次|もう一度|やり直|再実行", re.I)
+
+
+def rerun_request(text: str) -> bool:
+    return bool(_RERUN.search(text or ""))
+
+
+# The person's own mistake: "sorry, I pasted the wrong ticket", "falei errado", "こちらの伝え間違い".
+_SELF_BLAME = re.compile(
+    r"\b(?:my bad|my mistake|my fault|i (?:pasted|gave you|typed|wrote|said|sent|told you) (?:the |a )?wrong|i misread"
+    r"|(?:sorry|oops|whoops)[^.!?]{0,30}\b(?:i|my)\b(?! told you)|colpa mia|errore mio|ho sbagliato io|scusa[^.!?]{0,30}\bho\b"
+    r"|(?:foi )?(?:erro|culpa) meu|minha culpa|falei errado|eu que (?:digitei|escrevi|falei)|me enganei"
+    r"|ma faute|mon erreur|je me suis trompé|j'ai (?:collé|donné|tapé) (?:le |la )?mauvais"
+    r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b"
+    r"|mein fehler|von mir|ich hab(?:e)? mich (?:vertan|geirrt)|sorry, falsch)\b"
+    r"|我(?:说|写|给)错|我搞错|抱歉[^。！？]{0,20}(?:我|看漏)|是我的错"
+    r"|こちらの(?:伝え)?間違い|私の(?:ミス|間違い)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)", re.I)
+
+
+def self_blame(text: str) -> bool:
+    return bool(_SELF_BLAME.search(text or ""))

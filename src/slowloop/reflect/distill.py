@@ -25,12 +25,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..observe.lessons import LASTING as _STANDING_MARK
+from ..observe.lessons import USE_FORM as _USE_FORM
 from ..observe.lessons import Lesson, category, person_text, read_lesson
-from ..observe.redo import Redo, find_redo, focus, points_at, turn_acts
+from ..observe.redo import Redo, find_redo, focus, follow_up, points_at, rerun_request, self_blame, turn_acts
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE
 from ..transcripts.model import ToolCall, Turn
 from .actions import Action
+
+UNLEARNED = "an unlearned correction"  # the mark in a held proposal's reason (review.waiting counts it)
 
 LIMITS = ("The offline distiller turns what a person says when correcting the agent (\"X, not Y\", "
           "\"use X instead of Y\", \"don't use Y, we use X\", \"we moved to X\", \"from now on …\", "
@@ -166,6 +170,34 @@ def _recommends(entry: str, name: str) -> bool:
     """The memo entry tells the agent to use ``name`` (not merely to avoid it)."""
     m = re.search(rf"\b(?:always use|use|always follow|always run)\s+`?{re.escape(name)}\b", entry, re.I)
     return m is not None
+
+
+def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
+    """The person's next turn in the same session corrected this one (a "recovery" they did not want:
+    a deleted test, a tool installed against their setup)."""
+    for nxt in evidence:
+        if nxt.corrected and nxt.previous is not None and nxt.previous.index == ev.turn.index \
+                and (nxt.turn.session_id or "") == (ev.turn.session_id or "") and nxt.turn.source == ev.turn.source:
+            return True
+    return False
+
+
+def _a_name(item: str, seen: str) -> bool:
+    """A tool, file, value or name — not a word of the sentence ("so firm", "è ancora andata",
+    "wieder"): a known alternative, a shape only names have, or something the agent itself used."""
+    it = re.sub(r"^(?:the|a|an|il|la|le|el|o|der|die|das)\s+", "", item.strip("`'\""), flags=re.I)
+    if len(it.split()) > 1 and any(_a_name(w, seen) for w in it.split() if len(w) > 2):
+        return True
+    if not it or re.search(r"\b(?:\w+ing|[a-zà-ÿ]+'[a-z]+)$", it, re.I) and not category(it):
+        return False
+    if category(it) or re.search(r"[._/@:#+0-9]|[a-z][A-Z]|^[A-Z]{2,}\b|^[A-Z][a-z]{2,}$", it):
+        return True  # a known alternative, a name's shape, a proper name ("Makefile", "Drizzle")
+    return len(it.split()) <= 2 and it.lower() in seen
+
+
+# Words that mean the opposite of what they say ("super, `except: pass` 👍", "牛，…以后永远不会挂了 👍").
+_SARCASM = re.compile(r"👍|🙃|🙄|😒|\b(?:great|nice|brilliant|genius|super|bravo|génial|parfait|ottimo|perfeito|genial"
+                      r"|toll|klasse|sure)\b[,!.]|^\s*(?:oh|ah)\s+(?:great|nice|sure)|牛[，,]|さすが|素晴らしい", re.I)
 
 
 def _one_off_files(lesson: Lesson, text: str) -> bool:
@@ -306,6 +338,12 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             redo = redo if redo is not None and redo.kind == "swap" else None
     if redo is not None and redo.kind == "api":
         redo = focus(redo, text)
+    if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(text)):
+        redo = None  # "redo it with --no-cache": this run's request, not a standing rule
+    if self_blame(text):
+        return [], Lesson("none", why_none="the person corrected their own mistake, not the agent's")
+    if _SARCASM.search(text) and lesson.kind == "quote":
+        return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind in ("api", "add") and not points_at(redo, text):
         redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
     if redo is not None and redo.rule and redo.standing and lesson.kind != "require" and not (
@@ -315,6 +353,18 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [_redo_rule(ev, redo, why, lesson)], lesson
 
     if lesson.kind == "choice":
+        seen = " ".join(a.command + " " + a.path + " " + a.new for a in
+                        (turn_acts(ev.previous) if ev.previous is not None else []) + turn_acts(ev.turn)).lower()
+        if not _a_name(lesson.x, seen):
+            return [], Lesson("none", why_none=f"{lesson.x!r} does not name a tool, file or value the agent used")
+        if lesson.y and not category(lesson.x, lesson.y) and not _STANDING_MARK.search(text) \
+                and not _USE_FORM.search(text):
+            # "X, not Y" about a value of this task ("#FF6A00, not #FF6600", "the archive table,
+            # not this one"): nothing says it lasts; the person decides (review), never a guess
+            return [], Lesson("none", x=lesson.x, y=lesson.y,
+                              why_none=f"{lesson.x!r} instead of {lesson.y!r} may be about this task only")
+        if lesson.y and not _a_name(lesson.y, seen):
+            lesson = replace(lesson, y="")
         slug, phrase = _scope(lesson, context_cmds, text)
         if redo is not None and redo.standing and redo.scope and phrase == "working in this project":
             slug, phrase = re.sub(r"[^a-z0-9]+", "-", redo.scope.replace(" in this project", "")).strip("-"), redo.scope
@@ -391,7 +441,7 @@ _CREATE = re.compile(r"^(?:touch|mkdir|cp|install -d)\b|^(?:Write|create_file)\b
 _SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|set\s+-x\s+[A-Z_]"
                      r"|setenv\b|direnv allow)", re.I)
 # A "fix" that switches off a check, a signature or a confirmation is never written as a rule.
-_UNSAFE_FIX = re.compile(r"--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
+_UNSAFE_FIX = re.compile(r"\bgit rm\b|\brm\s+(?:-\w+\s+)*\S*(?:test|spec)\S*|--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
                          r"|PYTHONHTTPSVERIFY\s*=\s*0|--insecure|\bcurl\b[^|]*\s-k\b|--trusted-host"
                          r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force\b|\|\s*(?:ba|z)?sh\b"
                          r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no", re.I)
@@ -617,6 +667,8 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     """Propose actions from recorded turns. ``memo``: section → entries; ``skills``: name → body."""
     out = Distilled()
     rules: list[Rule] = []
+    evidence_list = list(evidence)
+    evidence = evidence_list
     plays_now = list(memo.get("plays", []))
     retracted: list[tuple[str, str]] = []  # (memo entry, why) taken back by the person
     prev_ev: TurnEvidence | None = None
@@ -652,7 +704,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                     out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
                 else:
                     wording = proposed_wording(ev, lesson)
-                    reason = (f"turn {ev.turn_id}: an unlearned correction — {said}; no rule could be built "
+                    reason = (f"turn {ev.turn_id}: {UNLEARNED} — {said}; no rule could be built "
                               f"({lesson.why_none or 'no clean imperative in the words'}): accept, edit or "
                               "dismiss this wording")
                     repeat = next((i for i, (held, _why) in enumerate(out.unlearned)
@@ -672,6 +724,10 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             rules.extend(found)
         if ev.real_errors and not ev.transient_only:
             found_r, why_not = _recovery(ev)
+            if found_r and _objected(ev, evidence_list):
+                out.notes.append(f"turn {ev.turn_id}: the person corrected the agent right after this "
+                                 f"recovery; it is not written as a rule: {found_r[0].text}")
+                found_r = []
             rules.extend(found_r)
             out.notes.extend(why_not)
         prev_ev = ev

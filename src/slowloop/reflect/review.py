@@ -23,6 +23,7 @@ from ..history import apply_changes
 from ..paths import home as default_home
 from ..store import Store, artifacts, open_store
 from .actions import Action, _to_action
+from .distill import UNLEARNED
 
 
 @dataclass(frozen=True)
@@ -83,9 +84,18 @@ def _decide(store: Store, p: Proposal, status: str, outcome: str) -> Proposal:
     return Proposal(**{**p.to_dict(), "status": status, "decided_at": now, "outcome": outcome})
 
 
+def waiting(store: Store, agent: str) -> dict[str, int]:
+    """How many proposals wait for the person: all, and of them the corrections no rule was
+    learned from (a wording to accept, edit or dismiss)."""
+    rows = proposals(store, agent)
+    return {"proposals": len(rows), "unlearned": sum(UNLEARNED in p.reason for p in rows)}
+
+
 def approve(agent: str, proposal_id: int, *, home: Path | None = None,
-            store: Store | None = None) -> Proposal:
-    """Apply a held action now, as the person's decision (raises when it no longer applies)."""
+            store: Store | None = None, text: str | None = None) -> Proposal:
+    """Apply a held action now, as the person's decision (raises when it no longer applies).
+    ``text``: the person's own wording for a rule the proposal adds (it goes through the same
+    check as any rule: an imperative with a trigger, no dangerous instruction)."""
     from ..memo import Memo
     from ..skills import SkillLibrary
     from .cycle import _plan
@@ -98,6 +108,20 @@ def approve(agent: str, proposal_id: int, *, home: Path | None = None,
         action, problem = _to_action(p.action)
         if action is None:
             raise UserError(f"proposal {proposal_id} is not a valid action any more: {problem}")
+        if text is not None:
+            from dataclasses import replace
+
+            from .validate import check_content
+
+            if action.type != "update_memo" or action.op not in ("add", "replace"):
+                raise UserError(f"proposal {proposal_id} does not add a rule, so it has no wording to edit",
+                                hint="approve it as it is, or decline it")
+            action = replace(action, text=" ".join(text.split()))
+            verdict = check_content(action)
+            if not verdict.ok:
+                raise UserError(f"the wording is not kept: {verdict.reason}",
+                                hint='write an imperative with its trigger, e.g. "When installing packages, '
+                                     'always use pnpm, never npm."')
         lib = SkillLibrary(agent, home=home, store=store)
         memo = Memo(agent, home=home, store=store)
         lib.list()  # record hand edits first: the plan is made against the files as they are
