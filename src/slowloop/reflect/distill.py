@@ -25,9 +25,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..observe.lessons import LASTING as _STANDING_MARK
-from ..observe.lessons import USE_FORM as _USE_FORM
-from ..observe.lessons import Lesson, category, person_text, read_lesson
+from ..observe.lessons import (
+    LASTING as _STANDING_MARK,
+    USE_FORM as _USE_FORM,
+    Lesson,
+    category,
+    person_text,
+    read_lesson,
+)
 from ..observe.redo import Redo, find_redo, focus, follow_up, points_at, rerun_request, self_blame, turn_acts
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE
