@@ -80,12 +80,14 @@ def hooks() -> None:
               help="Reflect with your own agent CLI (`claude -p` / `codex exec`): the reflection prompt "
                    "then goes to that agent's service (Anthropic / OpenAI), which already sees these "
                    "sessions. Default: keep the configured provider (offline: nothing leaves the machine).")
+@click.option("--model", "model", default="", metavar="NAME",
+              help="With --reflect-with claude|codex: the model that CLI is asked for (default: its own).")
 @click.option("--trust", is_flag=True,
               help="Codex only: record Codex's trust for exactly slowloop's hooks now (what /hooks → "
                    "Trust does); without it Codex asks you at its next start.")
 @json_option
 def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | None, reflect_with: str | None,
-            trust: bool, as_json: bool) -> None:
+            trust: bool, as_json: bool, model: str = "") -> None:
     """Add slowloop's hooks (only its own entries; running it again changes nothing).
 
     From then on each session starts with what was learned, each finished turn is observed, and
@@ -95,8 +97,12 @@ def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | No
     \b
     Example:
       slowloop hooks install claude-code --project --agent myproj
-      slowloop hooks install claude-code --user --reflect-with claude
+      slowloop hooks install claude-code --user --reflect-with claude --model sonnet
       slowloop hooks install codex --project --agent myproj --trust
+
+    In a terminal, the first install asks once whether to reflect with your own agent CLI
+    (saying what is sent where and about how many tokens); elsewhere it stays offline and says
+    how to switch.
     """
     mod = _module(harness)
     kw = {"bootstrap": via, "trust": trust} if harness == "codex" else {}
@@ -105,8 +111,50 @@ def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | No
 
         raise UserError("--bootstrap and --trust are for codex only",
                         hint="Claude Code takes the bootstrap from its SessionStart hook and needs no trust step")
-    _show(mod.install(scope, agent=agent, export_skills=not no_skills, reflect_with=reflect_with, **kw),
-          as_json, "install")
+    offered = None
+    if reflect_with is None and not as_json:
+        reflect_with, model, offered = _offer_reflector(harness, model)
+    report = mod.install(scope, agent=agent, export_skills=not no_skills, reflect_with=reflect_with,
+                         model=model, **kw)
+    if offered:
+        report.notes.append(offered)
+    _show(report, as_json, "install")
+
+
+def interactive() -> bool:
+    """A person at a terminal (both ends), who can answer a question."""
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _offer_reflector(harness: str, model: str) -> tuple[str | None, str, str | None]:
+    """Ask once, in a terminal, whether to reflect with the person's own agent CLI; elsewhere say
+    how to switch. Returns (reflect_with, model, a note)."""
+    from ..config import load_config
+    from ..fsutil import atomic_write
+    from ..integrations.claude_code import reflector_offer
+    from ..paths import home as default_home
+
+    h = default_home()
+    asked = h / "cache" / f"asked-reflector-{harness}"
+    if load_config(h).provider.kind != "offline" or asked.exists():
+        return None, model, None
+    which, why = reflector_offer(harness, h)
+    if not interactive():
+        return None, model, (f"reflection stays offline; to reflect with your own agent instead: "
+                             f"`slowloop hooks install {harness} --reflect-with {which}` ({why})")
+    click.echo(why, err=True)
+    yes = click.confirm(f"Reflect with `{'claude -p' if which == 'claude' else 'codex exec'}`?",
+                        default=False, err=True)
+    if yes and not model:
+        model = click.prompt("Which model (empty: the CLI's default)", default="", show_default=False, err=True)
+    asked.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(asked, "yes\n" if yes else "no\n")
+    if not yes:
+        return None, model, (f"reflection stays offline; switch any time with "
+                             f"`slowloop hooks install {harness} --reflect-with {which}`")
+    return which, model, None
 
 
 @hooks.command("remove")

@@ -77,7 +77,7 @@ def project_dir(cwd: Path | None = None) -> Path:
 
 
 def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
-            export_skills: bool = True, reflect_with: str | None = None) -> Report:
+            export_skills: bool = True, reflect_with: str | None = None, model: str = "") -> Report:
     validate_agent_name(agent)
     h = default_home()
     path = settings_path(scope, cwd)
@@ -104,7 +104,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     if project is not None:
         report.notes.extend(keep_out_of_git(project, [path] + ([sdir] if sdir else [])))
     if reflect_with:
-        report.notes.append(configure_reflector(h, reflect_with))
+        report.notes.append(configure_reflector(h, reflect_with, model))
     report.notes.append(next_steps(HARNESS, h))
     return report
 
@@ -146,8 +146,29 @@ REFLECTORS = {
 }
 
 
-def configure_reflector(home: Path, which: str) -> str:
-    """Make the person's own agent CLI the model that reflects (``[provider]`` in config.toml)."""
+def reflection_cost(home: Path) -> str:
+    """About how many tokens one reflection sends and receives, from the configured budgets."""
+    from ..config import load_config
+
+    cfg = load_config(home)
+    budget, answer = int(cfg.bundle.token_budget), int(cfg.provider.max_output_tokens)
+    return (f"about {budget // 4:,}–{budget + 1500:,} tokens in (recent turns, secrets redacted) and up to "
+            f"{answer:,} out per reflection, at most one every {cfg.scheduler.cooldown}")
+
+
+def reflector_offer(harness: str, home: Path) -> tuple[str, str]:
+    """(which reflector, what to tell the person before asking) for an install in a terminal."""
+    which = "claude" if harness == "claude-code" else "codex"
+    command, service = REFLECTORS[which]
+    return which, (f"slowloop learns offline by default (nothing leaves this machine). It can also reflect "
+                   f"with your own {'Claude Code' if which == 'claude' else 'Codex'} (`{command}`): each "
+                   f"reflection then sends {reflection_cost(home)} to {service}, the service that already "
+                   "sees these sessions; it writes better rules from corrections that state no clean rule.")
+
+
+def configure_reflector(home: Path, which: str, model: str = "") -> str:
+    """Make the person's own agent CLI the model that reflects (``[provider]`` in config.toml);
+    ``model``: the model it is asked for (empty: the CLI's own default)."""
     from ..config_edit import set_keys
     from ..paths import config_path, ensure_home
 
@@ -160,6 +181,10 @@ def configure_reflector(home: Path, which: str) -> str:
     if which == "offline":
         set_keys(config_path(home), "provider", {"kind": "offline"})
         return "reflection: the offline distiller (no model, nothing leaves this machine)"
+    if model.strip():
+        import shlex
+
+        command = f"{command} --model {shlex.quote(model.strip())}"
     set_keys(config_path(home), "provider", {"kind": "command", "command": command})
     return (f"reflection: `{command}` — each reflection's prompt (recent turns, secrets redacted) goes "
             f"to {service}, the service that already sees these sessions; it runs with no tools, "

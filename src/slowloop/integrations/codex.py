@@ -79,7 +79,7 @@ def bootstrap_text(agent: str, skills_linked: bool = False) -> str:
 
 def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
             export_skills: bool = True, bootstrap: BootstrapVia | None = None,
-            reflect_with: str | None = None, trust: bool = False) -> Report:
+            reflect_with: str | None = None, trust: bool = False, model: str = "") -> Report:
     validate_agent_name(agent)
     via = bootstrap or ("hooks" if scope == "project" else "agents-md")
     if via not in ("agents-md", "hooks"):
@@ -133,7 +133,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     if project is not None:
         report.notes.extend(keep_out_of_git(project, [p for p in (sdir,) if p]))
     if reflect_with:
-        report.notes.append(configure_reflector(h, reflect_with))
+        report.notes.append(configure_reflector(h, reflect_with, model))
     changed_hooks = {(e.event, e.command) for e in before_ours} != {(e.event, e.command) for e in entries}
     if trust:
         granted = grant_trust(path, [e.command for e in entries])

@@ -793,6 +793,11 @@ def points_at(redo: Redo, text: str) -> bool:
     said = _tokens(text)
     if said & redo.words:
         return True
+    # a short tool name the words use as a word ("uv", "go", "bun"): what the redo uses or dropped
+    for name in (redo.use, redo.avoid):
+        name = name.strip("`").split()[0] if name.strip("`").split() else ""
+        if 2 <= len(name) < 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I):
+            return True
     # the same word in another form: "assertion" for `assert`, "migrations" for `migrate`
     if any(len(a) >= 5 and len(b) >= 5 and (a.startswith(b[:6]) or b.startswith(a[:6]))
            for a in said for b in redo.words):
