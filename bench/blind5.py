@@ -136,8 +136,14 @@ def correct_rule(rules: list[str], use: str, avoid: str | None) -> bool:
     return False
 
 
-def _reflect(home: Path) -> None:
-    reflect_agent("a", home=home, provider=None, force=True)
+FAILED: list[str] = []
+
+
+def _reflect(home: Path):
+    out = reflect_agent("a", home=home, provider=None, force=True)
+    if out.status == "failed":  # a crash must show, never pass for "nothing learned"
+        FAILED.append(out.reason)
+    return out
 
 
 def _ingest(home: Path, path: Path) -> None:
@@ -175,7 +181,7 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
             if ln.strip()]
     stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # tp fp fn tn
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # caught, total (corrections)
-    learned = standing = junk = 0
+    learned = standing = junk = detected = visible = 0
     junk_rules: list[str] = []
     miss_lines: list[str] = []
     for k, row in enumerate(rows):
@@ -196,9 +202,12 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
         if got != gold:
             miss_lines.append(f"  {'FN' if gold else 'FP'} [{row['lang']} {row.get('kind')}] {row['text'][:110]}"
                               + (f"\n       ← {_why(home)[:120]}" if got else ""))
-        _reflect(home)
+        out = _reflect(home)
         rules = rules_in(home)
         rule = row.get("rule")
+        if got:  # a detected correction is learned, or waits visibly for the person, or is said to be a one-off
+            detected += 1
+            visible += bool(out.applied or out.held or any("no rule kept" in n for n in out.notes))
         if gold and row.get("standing") and rule:
             standing += 1
             if correct_rule(rules, rule["use"], rule.get("avoid")):
@@ -226,6 +235,7 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
           f"   tp={tp} fp={fp} fn={fn} tn={tn}")
     print("  recall by kind: " + "  ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(kinds.items())))
     print(f"  standing lessons learned as a correct rule: {learned}/{standing}")
+    print(f"  detected corrections learned, waiting in review, or said to be a one-off: {visible}/{detected}")
     print(f"  junk rules (a rule where none should be, or one that says something else): {junk}")
     if misses:
         print("\n".join(miss_lines))
@@ -309,6 +319,9 @@ def main() -> int:
         if ARGS.set in ("scenarios", "both"):
             (tmp / "s").mkdir()
             run_scenarios(d, tmp / "s", ARGS.misses)
+    if FAILED:
+        print(f"!! {len(FAILED)} reflection(s) FAILED, first: {FAILED[0]}")
+        return 1
     return 0
 
 

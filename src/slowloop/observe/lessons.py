@@ -699,6 +699,27 @@ def _convention(s: str) -> Lesson | None:
     return None
 
 
+# A retraction: the person takes back what they just asked ("never mind, your way was fine, put it
+# back"). Not a lesson, and the rule the previous correction taught goes with it.
+RETRACTION = re.compile(
+    r"\b(?:never ?mind|forget (?:it|that|what i said)|(?:your|the) (?:way|version|original|first one) was (?:fine|right|better|ok)"
+    r"|(?:your|the) (?:\w+ ){0,2}(?:way|version|one|approach|code|solution|attempt)\b[^.!?]{0,60}\bwas (?:fine|ok|okay|right|better|good)"
+    r"|(?:ta|la|votre) (?:première |1re )?(?:version|solution|approche)\b[^.!?]{0,60}\b(?:était|allait) (?:bien|bonne|mieux|correcte)"
+    r"|(?:la tua|la) (?:prima )?(?:versione|soluzione)\b[^.!?]{0,60}\b(?:andava|era) (?:bene|meglio|giusta)"
+    r"|(?:sua|a|tua) (?:primeira )?(?:versão|solução)\b[^.!?]{0,60}\b(?:estava|era) (?:boa|certa|melhor|ok)"
+    r"|(?:tu|la) (?:primera )?(?:versión|solución)\b[^.!?]{0,60}\b(?:estaba|era) (?:bien|buena|mejor|correcta)"
+    r"|(?:deine|die) (?:erste )?(?:Version|Lösung|Variante)\b[^.!?]{0,60}\bwar (?:doch )?(?:gut|richtig|okay|ok|besser|in Ordnung)"
+    r"|you were right|it was fine (?:before|as it was)|keep it as it was|scratch that|ignore what i said"
+    r"|lascia(?: stare| perdere)|andava bene (?:prima|com'era)|avevi ragione|rimetti (?:com'era|come prima)"
+    r"|deixa (?:pra|para) lá|esquece o que eu disse|estava (?:certo|bom) (?:antes|como estava)|você tinha razão|volta como estava"
+    r"|laisse tomber|oublie ce que j'ai dit|c'était bien (?:avant|comme ça)|tu avais raison|remets comme avant"
+    r"|olvídalo|olvida lo que dije|estaba bien (?:antes|como estaba)|tenías razón|déjalo como estaba"
+    r"|vergiss (?:es|das)|war (?:doch )?(?:richtig|gut so|in ordnung)|du hattest recht|mach(?: das)? rückgängig, war"
+    r"|lass es wie es war)\b"
+    r"|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
+    r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)", re.I)
+
+
 # For the learner: a lesson that says it lasts, and the imperative forms of a choice.
 LASTING = _LASTING
 USE_FORM = re.compile(

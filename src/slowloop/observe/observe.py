@@ -10,7 +10,7 @@ from ..transcripts.anthropic import REJECTED
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
-from .lessons import standing_statement
+from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .redo import find_redo, follow_up, points_at, rerun_request, self_blame, turn_acts
 from .signals import WeaknessMatcher, score_turn
@@ -50,6 +50,10 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         correction = Correction(False)  # the person's own mistake, not the agent's
     if not correction.corrected and not self_blame(turn.user_text or ""):
         correction = redo_correction(turn, previous)
+    if not correction.corrected and turn.person and turn.user_text and RETRACTION.search(person_text(turn.user_text)):
+        # "never mind, your way was fine, put it back": the person takes back a correction — a
+        # correction of the agent's last change all the same, and the learner retracts its rule
+        correction = Correction(True, "a retraction: the person takes back their last correction")
     if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):
         stated = standing_statement(turn.user_text)
         if stated:

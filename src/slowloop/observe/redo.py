@@ -835,7 +835,7 @@ def follow_up(text: str) -> bool:
 
 # "redo it with --no-cache", "rifallo con …", "重新 build 一下，加 …": a request for this run, not a rule
 _RERUN = re.compile(
-    r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:llo|lla|i)|rilancia|ripeti"
+    r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
     r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol)\b"
     r"|重新|再跑|再来一次|もう一度|やり直|再実行", re.I)
 

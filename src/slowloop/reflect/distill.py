@@ -28,6 +28,7 @@ from typing import Any
 from ..observe.lessons import (
     LASTING as _STANDING_MARK,
     USE_FORM as _USE_FORM,
+    RETRACTION,
     Lesson,
     category,
     person_text,
@@ -126,25 +127,6 @@ def redo_of(ev: TurnEvidence) -> Redo | None:
     return find_redo(before, turn_acts(ev.turn, rejected=False))
 
 
-# A retraction: the person takes back what they just asked ("never mind, your way was fine, put it
-# back"). Not a lesson, and the rule the previous correction taught goes with it.
-RETRACTION = re.compile(
-    r"\b(?:never ?mind|forget (?:it|that|what i said)|(?:your|the) (?:way|version|original|first one) was (?:fine|right|better|ok)"
-    r"|(?:your|the) (?:\w+ ){0,2}(?:way|version|one|approach|code|solution|attempt)\b[^.!?]{0,60}\bwas (?:fine|ok|okay|right|better|good)"
-    r"|(?:ta|la|votre) (?:première |1re )?(?:version|solution|approche)\b[^.!?]{0,60}\b(?:était|allait) (?:bien|bonne|mieux|correcte)"
-    r"|(?:la tua|la) (?:prima )?(?:versione|soluzione)\b[^.!?]{0,60}\b(?:andava|era) (?:bene|meglio|giusta)"
-    r"|(?:sua|a|tua) (?:primeira )?(?:versão|solução)\b[^.!?]{0,60}\b(?:estava|era) (?:boa|certa|melhor|ok)"
-    r"|(?:tu|la) (?:primera )?(?:versión|solución)\b[^.!?]{0,60}\b(?:estaba|era) (?:bien|buena|mejor|correcta)"
-    r"|(?:deine|die) (?:erste )?(?:Version|Lösung|Variante)\b[^.!?]{0,60}\bwar (?:doch )?(?:gut|richtig|okay|ok|besser|in Ordnung)"
-    r"|you were right|it was fine (?:before|as it was)|keep it as it was|scratch that|ignore what i said"
-    r"|lascia(?: stare| perdere)|andava bene (?:prima|com'era)|avevi ragione|rimetti (?:com'era|come prima)"
-    r"|deixa (?:pra|para) lá|esquece o que eu disse|estava (?:certo|bom) (?:antes|como estava)|você tinha razão|volta como estava"
-    r"|laisse tomber|oublie ce que j'ai dit|c'était bien (?:avant|comme ça)|tu avais raison|remets comme avant"
-    r"|olvídalo|olvida lo que dije|estaba bien (?:antes|como estaba)|tenías razón|déjalo como estaba"
-    r"|vergiss (?:es|das)|war (?:doch )?(?:richtig|gut so|in ordnung)|du hattest recht|mach(?: das)? rückgängig, war"
-    r"|lass es wie es war)\b"
-    r"|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
-    r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)", re.I)
 
 
 _BARE_PLEASE = re.compile(r"^\W*(?:use\s+)?(?P<x>`?[A-Za-z][\w.+/-]{2,30}`?)\s*,?\s+(?:please|pls|plz|por favor|per favore|bitte"
@@ -175,6 +157,18 @@ def _recommends(entry: str, name: str) -> bool:
     """The memo entry tells the agent to use ``name`` (not merely to avoid it)."""
     m = re.search(rf"\b(?:always use|use|always follow|always run)\s+`?{re.escape(name)}\b", entry, re.I)
     return m is not None
+
+
+# "no more X", "kein SERIAL mehr", "non più", "plus de …": the person ends a way of working
+_NO_MORE = re.compile(r"\b(?:no more|not anymore|any ?more|no longer|kein\w*\b[^.!?]{0,40}\bmehr|nicht mehr|non più"
+                      r"|mai più|não \w+ mais|nunca mais|plus jamais|ne \w+ plus|plus de|ya no|nunca más|ni uno más)\b"
+                      r"|不再|别再|もう\S{0,6}(?:ない|ません)", re.I)
+
+
+def _lasts(text: str, redo: Redo) -> bool:
+    """Something says a code change is a way of working, not this task's value."""
+    return bool(_STANDING_MARK.search(text) or _USE_FORM.search(text) or _NO_MORE.search(text)
+                or category(redo.use, redo.avoid))
 
 
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
@@ -351,6 +345,11 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind in ("api", "add") and not points_at(redo, text):
         redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
+    if redo is not None and redo.kind in ("api", "add") and redo.standing and not _lasts(text, redo):
+        # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
+        # nothing says it lasts, so the person decides (review) — never an always-rule by guess
+        return [], Lesson("none", x=redo.use, y=redo.avoid,
+                          why_none=f"{redo.use!r} instead of {redo.avoid!r} in this code may be about this task only")
     if redo is not None and redo.rule and redo.standing and lesson.kind != "require" and not (
             lesson.kind == "choice" and _agrees(lesson, redo) and redo.kind not in ("swap", "api")):
         # The agent's redo names exactly what to use and what not to (`docker compose`, not the
