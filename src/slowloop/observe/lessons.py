@@ -579,11 +579,11 @@ _CODE = r"`(?P<code>[^`]{2,60})`"
 _SUBJECTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"branch|rama|ramo|branche|zweig|分支|ブランチ", _I), "creating branches"),
     (re.compile(r"commit|提交|コミット", _I), "writing commit messages"),
-    (re.compile(r"tests?|test suite|testes|tests|pruebas|prove|テスト|测试", _I), "running the tests"),
-    (re.compile(r"PRs?|pull request|merge request", _I), "opening pull requests"),
+    (re.compile(r"\btests?\b|test suite|testes|tests|pruebas|prove|テスト|测试", _I), "running the tests"),
+    (re.compile(r"\bPRs?\b|pull request|merge request", _I), "opening pull requests"),
     (re.compile(r"migration|migrazion|migração|migración|マイグレーション|迁移", _I), "writing database migrations"),
     (re.compile(r"deploy|release|rilasci|implant|despliegue|デプロイ|部署", _I), "deploying"),
-    (re.compile(r"docs?|documentation|changelog", _I), "writing documentation"),
+    (re.compile(r"\bdocs?\b|documentation|changelog", _I), "writing documentation"),
 )
 _FOLLOW = re.compile(r"(?:^|[.!;,:]\s*|\b(?:we|here|team|project|repo|messages?|commits?|code|branches|PRs?)\s+)"
                      r"(?:always\s+)?(?:follow|follows|seguiamo|seguimos|segue|suivons|on suit"
@@ -604,13 +604,19 @@ _RUN_WITH = re.compile(r"(?P<subj>[a-z][\w ]{2,25}?)\s+(?:run|runs|are run|is ru
 _DONT_CALL = re.compile(r"\b(?:don'?t|do not|never|no|not)\s+(?:call|run|use|invoke)?\s*" + _Q
                         + r"(?P<y>[\w.-]{2,30})" + _QE, _I)
 # a change of mind: "we're back on docker compose", "migramos pro pnpm", "esquece o yarn"
+# what the project uses now, said in passing after "forget Y" ("todo va con ky", "now it's bun")
+_NOW_X = re.compile(r"\b(?:(?:everything|all|now)\s+(?:goes|is|runs)\s+(?:through|with|on)|now (?:we use|it'?s|we'?re on)"
+                    r"|todo va con|ahora (?:usamos|va con|es)|adesso (?:usiamo|si usa|è)|ora (?:usiamo|è)|agora (?:usamos|é)"
+                    r"|tudo (?:vai|roda) (?:com|no|na)|maintenant (?:on utilise|c'est)|tout passe par|jetzt (?:nutzen wir|ist es|nehmen wir)"
+                    r"|alles läuft (?:über|mit))\s+" + _Q + r"(?P<x>[A-Za-z][\w.+/-]*)" + _QE, _I)
 _BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
                       r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|on revient à|on est revenus à|retour à"
-                      r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:pro|pra|para o|para a|para)|mudamos (?:pro|pra)"
-                      r"|passamos (?:pro|pra))\s+" + _Q
+                      r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
+                      r"|passamos (?:tudo )?(?:pro|pra))\s+" + _Q
                       + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
-_FORGET = re.compile(r"\b(?:forget(?: about)?|drop|ditch|dimentica|lascia perdere|esquece(?: o| a)?|esqueça(?: o| a)?"
-                     r"|oublie|olvida(?:te de)?|vergiss|schluss mit)\s+" + _Q
+_FORGET = re.compile(r"\b(?:forget(?: about)?|drop|ditch|dimentica(?:te)?|lascia perdere|esquece(?:r)?(?: o| a)?"
+                     r"|esqueça(?:m)?(?: o| a)?|oublie[zs]?|olvida(?:te de)?|olvídate de|olvidaos de|vergiss|schluss mit)\s+"
+                     + _Q
                      + r"(?:the\s+|il\s+|lo\s+|le\s+|el\s+|den\s+|die\s+|das\s+)?(?P<y>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
 # "we replaced flake8 with ruff", "the jest -> vitest migration landed", "remplacé X par Y" …
 _NAME = r"[A-Za-z][\w.+/-]*(?:\s+compose)?"
@@ -625,7 +631,8 @@ _REPLACED = (
                + _NAME + r")" + _QE, _I),
     re.compile(r"\b(?:von\s+)?" + _Q + r"(?P<y>" + _NAME + r")" + _QE + r"\s+(?:durch|auf)\s+" + _Q + r"(?P<x>" + _NAME + r")"
                + _QE + r"\s+(?:ersetzt|umgestellt|gewechselt|migriert)", _I),
-    re.compile(r"(?:把|将)?\s*(?P<y>" + _NAME + r")\s*(?:换成了?|替换成|替换为|改成了?|迁移到了?)\s*(?P<x>" + _NAME + r")"),
+    re.compile(r"(?:把|将)?\s*(?P<y>" + _NAME + r")[^，。,.!！?？A-Za-z]{0,10}?(?:换成了?|替换成|替换为|改成了?|迁移到了?)\s*(?P<x>"
+               + _NAME + r")"),
     re.compile(r"(?P<y>" + _NAME + r")\s*(?:を|から)\s*(?P<x>" + _NAME + r")\s*(?:に置き換え|に移行|に切り替え|へ移行)"),
 )
 _ZH_BACK = re.compile(r"(?:换回|改回|回到|还是用回|又用回)\s*(?P<x>[A-Za-z][\w.+-]*(?: compose)?)")
@@ -687,6 +694,8 @@ def _convention(s: str) -> Lesson | None:
                 return Lesson("choice", x=x, y=y, reason=_reason(s))
     back = _BACK_TO.search(s) or (_ZH_BACK.search(s) or _JA_BACK.search(s) if _HAS_CJK.search(s) else None)
     forget = _FORGET.search(s)
+    if back is None and forget is not None:
+        back = _NOW_X.search(s[forget.end():])
     if back and _namey(_item(back.group("x"))) and (
             category(_item(back.group("x"))) or forget or _HAS_CJK.search(s) or re.search(
                 r"\b(?:we|we'?re|our|us|nós|noi|nous|on|wir|volvemos|voltamos|migramos|mudamos|passamos|torniamo"

@@ -27,8 +27,8 @@ from typing import Any
 
 from ..observe.lessons import (
     LASTING as _STANDING_MARK,
-    USE_FORM as _USE_FORM,
     RETRACTION,
+    USE_FORM as _USE_FORM,
     Lesson,
     category,
     person_text,
@@ -625,8 +625,15 @@ def _relation(rule: Rule, entry: str) -> str | None:
     base = _base(entry)
     if base == rule.text or _similar(base, rule.text) >= 0.999:
         return "same"
+    avoid = rule.avoid.strip("`").lower()
+    if avoid and rule.kind == "correction":
+        # a change of mind, whatever the form: the older rule recommends what this one says not to use
+        m = re.search(r"\balways (?:use|follow|run)\s+`?(?P<x>[^`,.(]+?)`?(?:\s*\(|,|\.|\s+never|$)", base)
+        if m and m.group("x").strip().lower() == avoid and (
+                rule.use.strip("`").lower() not in base.lower()):
+            return "contradicts"
     if rule.key[0] == "choice":
-        m = _CHOICE.search(base)
+        m = _CHOICE.search(base.replace("`", ""))
         if not m:
             return None
         ox, oy = m.group("x").strip().lower(), (m.group("y") or "").strip().lower()

@@ -1,0 +1,91 @@
+"""Conventions and facts stated outright, changes of mind and retractions as people say them, and
+what is never a lesson (the person's own mistake, a rerun request, a question). Our own sentences:
+a dev set, showing each form works; the blind figures are in docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from slowloop.observe.lessons import RETRACTION, read_lesson, standing_statement
+from slowloop.observe.observe import observe_turn
+from slowloop.observe.redo import rerun_request, self_blame
+from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
+
+
+@pytest.mark.parametrize("said, x, scope", [
+    ("we follow Conventional Commits", "Conventional Commits", "writing commit messages"),
+    ("commit messages here follow Conventional Commits", "Conventional Commits", "writing commit messages"),
+    ("branches here are always <type>/<TICKET>-<slug>", "<type>/<TICKET>-<slug>", "creating branches"),
+    ("tests run with `make test`, don't call pytest directly", "make test", "running the tests"),
+    ("i test girano con `make check`", "make check", "running the tests"),
+    ("ブランチ名は feature/ から始めてください", "feature/", "creating branches"),
+])
+def test_a_convention_stated_as_a_fact_is_a_rule(said, x, scope):
+    lesson = read_lesson(said)
+    assert lesson.kind == "convention" and lesson.x == x and lesson.scope == scope, lesson
+    assert standing_statement(said), said
+
+
+@pytest.mark.parametrize("said, x, y", [
+    ("we replaced axios with ky last sprint", "ky", "axios"),
+    ("fyi the jest -> vitest migration landed this morning", "vitest", "jest"),
+    ("on a remplacé flake8 par ruff la semaine dernière", "ruff", "flake8"),
+    ("abbiamo sostituito moment con dayjs", "dayjs", "moment"),
+    ("wir haben von black auf ruff umgestellt", "ruff", "black"),
+    ("我们把 npm 换成了 pnpm", "pnpm", "npm"),
+    ("jest を vitest に置き換えました", "vitest", "jest"),
+    ("olvídate de yarn, ahora usamos pnpm", "pnpm", "yarn"),
+    ("pode esquecer o Prisma — migramos tudo pro Drizzle", "Drizzle", "Prisma"),
+    ("the docker licences are sorted, so we're back on docker compose", "docker compose", ""),
+])
+def test_a_change_of_mind_as_people_say_it(said, x, y):
+    lesson = read_lesson(said)
+    assert (lesson.kind, lesson.x, lesson.y) == ("choice", x, y), lesson
+
+
+@pytest.mark.parametrize("said", ["I replaced the battery with a new one", "I went back to the office",
+                                  "why BTreeMap over HashMap here? just curious",
+                                  "please follow the README"])
+def test_look_alikes_state_no_lesson(said):
+    assert standing_statement(said) is None, said
+
+
+@pytest.mark.parametrize("said", [
+    "sorry, I pasted the wrong ticket, it's CORE-881", "my bad, the path is /var/log/app.log",
+    "scusa, ho sbagliato io: è la 2.4", "ah, falei errado, era release/3.5",
+    "désolé, j'ai collé le mauvais lien", "perdona, era el plan Business", "Sorry, falscher Branch von mir",
+    "抱歉，我说错了，应该是 15 分钟", "ごめん、パス間違えてました",
+])
+def test_the_persons_own_mistake_is_not_the_agents(said):
+    assert self_blame(said)
+    turn = Turn(source="t", format="openai", index=1, user_text=said)
+    assert not observe_turn(turn).corrected, said
+
+
+@pytest.mark.parametrize("said", ["redo it with --no-cache please", "puoi rifarlo con --no-cache?",
+                                  "refaz com --cov-branch", "重新 build 一下，加 --no-cache", "もう一度 -v で実行して"])
+def test_a_rerun_request_is_a_request(said):
+    assert rerun_request(said)
+
+
+def _t(index: int, user: str, cmd: str) -> Turn:
+    return Turn(source="t", format="claude-code", index=index, user_text=user, session_id="s", steps=(
+        Step("tool_call", call=ToolCall(f"c{index}", "Bash", {"command": cmd})),
+        Step("tool_result", result=ToolResult(f"c{index}", "Bash", "ok")), Step("text", text="Done.")))
+
+
+def test_a_rerun_with_a_flag_is_no_correction():
+    before = _t(0, "build the image", "docker build -t api .")
+    again = _t(1, "redo it with --no-cache, I want the fresh lockfile", "docker build --no-cache -t api .")
+    assert not observe_turn(again, before).corrected
+
+
+@pytest.mark.parametrize("said", [
+    "actually, never mind — your way was fine, put it back", "your first version with the stdlib formatter was fine",
+    "lascia stare, andava bene com'era", "deixa pra lá, estava bom antes", "laisse tomber, tu avais raison",
+    "olvídalo, estaba bien antes", "vergiss es, deine erste Version war doch gut", "算了，还是原来的吧",
+    "やっぱり元のままでいいです",
+])
+def test_a_retraction_is_recognised_and_is_a_correction(said):
+    assert RETRACTION.search(said), said
+    assert observe_turn(Turn(source="t", format="openai", index=1, user_text=said)).corrected
