@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDES = ["claude-code.md", "codex.md", "mcp.md", "python.md", "sharing.md"]
+GUIDES = ["claude-code.md", "codex.md", "mcp.md", "python.md", "sharing.md", "learning.md"]
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)
 
 
@@ -40,6 +40,8 @@ def test_guide_commands_run(name: str, tmp_path: Path, samples: Path, slowloop_h
     env = {k: v for k, v in os.environ.items() if k not in ("CODEX_HOME",)}
     env.update(HOME=str(home), SLOWLOOP_HOME=str(slowloop_home),
                PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""))
+    # a guide shows what a person gets: the default configuration (reflection starts by itself)
+    env.pop("SLOWLOOP_REFLECT__AUTO", None)
     from test_real_clients import NPM_CACHE
 
     cached = sorted((NPM_CACHE / "node_modules" / "@openai").glob("codex-linux-*/vendor/*/bin/codex"))
