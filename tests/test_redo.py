@@ -287,3 +287,32 @@ def test_workers_reading_pieces_see_the_turn_before_a_piece(tmp_path, monkeypatc
     one = flags(tmp_path / "one", 1)
     assert one == [0, 1] * 6
     assert flags(tmp_path / "two", 2) == one
+
+
+def test_an_unlearned_correction_said_again_is_one_proposal_said_twice_and_takes_your_wording(tmp_path):
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+
+    home = tmp_path / "home"
+    said = "that's... not a fix. you commented out the assertion"
+    for k in range(2):  # two sessions, the same complaint
+        f = tmp_path / f"s{k}.jsonl"
+        f.write_text(cc_session([
+            ("fix the failing test", [("Edit", {"file_path": "tests/test_cart.py", "old_string": "    assert total == 3",
+                                                 "new_string": "    # assert total == 3"})]),
+            (said, [("Edit", {"file_path": "tests/test_cart.py", "old_string": "    # assert total == 3",
+                              "new_string": "    assert total == 3"})])], session=f"s{k}"), encoding="utf-8")
+        _learn(home, f)
+    with open_store(home=home) as store:
+        waiting = proposals(store, "a")
+    assert len(waiting) == 1 and "said 2 times" in waiting[0].reason, [w.reason for w in waiting]
+    env = {"SLOWLOOP_HOME": str(home)}
+    bad = CliRunner().invoke(cli, ["review", "approve", str(waiting[0].id), "--agent", "a", "--text", "be careful"], env=env)
+    assert bad.exit_code != 0 and "not kept" in bad.output  # the same check as any rule
+    rule = "When fixing a failing test, never comment out its assertion."
+    ok = CliRunner().invoke(cli, ["review", "approve", str(waiting[0].id), "--agent", "a", "--text", rule], env=env)
+    assert ok.exit_code == 0, ok.output
+    assert rule in Memo("a", home=home).entries("plays")
+    status = CliRunner().invoke(cli, ["status", "--json"], env=env)
+    assert json.loads(status.output)["agents"][0]["waiting"] == {"proposals": 0, "unlearned": 0}

@@ -309,7 +309,7 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
         if not dry_run:
             from .review import hold
 
-            out.held = [{"proposal": hold(db, agent_id, rid, a, why), "action": a.to_dict(),
+            out.held = [{"proposal": hold(db, agent_id, rid, a, why, store=store), "action": a.to_dict(),
                          "reason": why} for a, why in held]
     if dry_run:
         out.held = [{"proposal": None, "action": a.to_dict(), "reason": why} for a, why in held]

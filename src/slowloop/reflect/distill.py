@@ -597,7 +597,8 @@ def _norm(text: str) -> set[str]:
                                                             "this", "use", "run", "with", "fails"}
 
 
-def _similar(a: str, b: str) -> float:
+def similar(a: str, b: str) -> float:
+    """How much two rule texts share (the words that carry meaning, Jaccard)."""
     sa, sb = _norm(a), _norm(b)
     return len(sa & sb) / max(1, len(sa | sb))
 
@@ -623,7 +624,7 @@ def _relation(rule: Rule, entry: str) -> str | None:
     """'same' when ``entry`` already holds this lesson, 'contradicts' when it holds the older side of
     a change of mind (another tool, branch, format … for the same thing), else None."""
     base = _base(entry)
-    if base == rule.text or _similar(base, rule.text) >= 0.999:
+    if base == rule.text or similar(base, rule.text) >= 0.999:
         return "same"
     avoid = rule.avoid.strip("`").lower()
     if avoid and rule.kind == "correction":
@@ -654,7 +655,7 @@ def _relation(rule: Rule, entry: str) -> str | None:
         other = "never" if rule.key[0] == "always" else "always"
         if re.search(rf"\b{other} {re.escape(rule.key[1])}", base, re.I):
             return "contradicts"
-    if rule.key[0] in ("quote", "must", "always", "never") and _similar(base, rule.text) >= 0.75:
+    if rule.key[0] in ("quote", "must", "always", "never") and similar(base, rule.text) >= 0.75:
         return "same"
     return None
 
@@ -719,7 +720,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                               f"({lesson.why_none or 'no clean imperative in the words'}): accept, edit or "
                               "dismiss this wording")
                     repeat = next((i for i, (held, _why) in enumerate(out.unlearned)
-                                   if _similar(held.text, wording) >= 0.75), None)
+                                   if similar(held.text, wording) >= 0.75), None)
                     if repeat is not None:
                         held, held_why = out.unlearned[repeat]
                         out.unlearned[repeat] = (held, held_why + f"; said again at turn {ev.turn_id}")
@@ -814,7 +815,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
                                               op="remove", match=e))
                     strengths.remove(e)
             if n >= 2 and not any(rule.use and rule.use.lower() in e.lower() and e.startswith("Pitfall")
-                                  or _similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
+                                  or similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
                 pit = _pitfall(rule, n)
                 out.actions.append(Action("update_memo", f"{rule.why}: the same correction was needed "
                                           f"{n} times", section="strengths", op="add", text=pit))
@@ -823,7 +824,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
         name = rule.topic
         body = skill_lines.get(name)
         if body is not None:
-            if any(_similar(line, rule.text) >= 0.8 for line in body.splitlines()):
+            if any(similar(line, rule.text) >= 0.8 for line in body.splitlines()):
                 out.notes.append(f"already known in skill {name}: {rule.text}")
                 continue
             if name in created:

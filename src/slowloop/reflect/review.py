@@ -13,6 +13,7 @@ proposal and its reason in the ledger. Either decision is final.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,20 @@ class Proposal:
 
 
 def hold(tx: artifacts.Tx, agent_id: int, reflection_id: int | None, action: Action,
-         reason: str) -> int:
-    """Record one held action (inside the caller's transaction); returns its id."""
+         reason: str, *, store: Store | None = None) -> int:
+    """Record one held action (inside the caller's transaction); returns its id. An unlearned
+    correction that repeats one already waiting (``store`` given to look) is not a second
+    proposal: the waiting one says it was said again — a repeat is strong evidence."""
+    if store is not None and UNLEARNED in reason:
+        from .distill import similar
+
+        for row in artifacts.list_proposals(store, agent_id):
+            held = json.loads(row["action"])
+            if UNLEARNED in row["reason"] and similar(str(held.get("text", "")), action.text) >= 0.6:
+                times = int(m.group(1)) + 1 if (m := re.search(r"said (\d+) times", row["reason"])) else 2
+                base = re.sub(r" \(said \d+ times\)$", "", row["reason"])
+                artifacts.note_on_proposal(tx, int(row["id"]), f"{base} (said {times} times)")
+                return int(row["id"])
     return artifacts.insert_proposal(tx, agent_id, reflection_id, at=clock.iso(),
                                      action=json.dumps(action.to_dict(), ensure_ascii=False),
                                      reason=reason)

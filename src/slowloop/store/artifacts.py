@@ -258,6 +258,11 @@ def insert_proposal(tx: Tx, agent_id: int, reflection_id: int | None, *, at: str
         (agent_id, reflection_id, at, action, reason)).lastrowid)
 
 
+def note_on_proposal(tx: Tx, proposal_id: int, reason: str) -> None:
+    """Replace a pending proposal's reason (a repeat of what it waits for adds to it)."""
+    tx.execute("UPDATE proposals SET reason = ? WHERE id = ? AND status = 'pending'", (reason, proposal_id))
+
+
 def list_proposals(store: Store, agent_id: int, *, include_decided: bool = False) -> list[Row]:
     """The agent's proposals, oldest first: pending ones, or all with ``include_decided``."""
     where = "" if include_decided else " AND status = 'pending'"
