@@ -316,3 +316,30 @@ def test_an_unlearned_correction_said_again_is_one_proposal_said_twice_and_takes
     assert rule in Memo("a", home=home).entries("plays")
     status = CliRunner().invoke(cli, ["status", "--json"], env=env)
     assert json.loads(status.output)["agents"][0]["waiting"] == {"proposals": 0, "unlearned": 0}
+
+
+@pytest.mark.parametrize("masked_cmd", ["pytest -q || true", "pytest -q; true", "set +e; pytest -q",
+                                        "git commit -n -m wip --no-verify", "HUSKY=0 git commit -m wip"])
+def test_a_success_with_its_exit_code_masked_is_no_recovery_and_no_skill(tmp_path, masked_cmd):
+    f = tmp_path / "s.jsonl"
+    recs = cc_session([("make the tests pass", [("Bash", {"command": "pytest -q"})])])
+    # the first pytest fails; then the agent masks it
+    lines = [json.loads(ln) for ln in recs.splitlines()]
+    for r in lines:
+        c = r.get("message", {}).get("content")
+        if isinstance(c, list) and c and c[0].get("type") == "tool_result":
+            c[0].update(content="FAILED tests/test_cart.py::test_total - AssertionError\n1 failed", is_error=True)
+    extra = [{"type": "assistant", "sessionId": "s1", "timestamp": "2026-11-29T10:00:30Z", "message": {
+        "role": "assistant", "content": [{"type": "tool_use", "id": "m1", "name": "Bash", "input": {"command": masked_cmd}}]}},
+        {"type": "user", "sessionId": "s1", "timestamp": "2026-11-29T10:00:31Z", "message": {
+            "role": "user", "content": [{"type": "tool_result", "tool_use_id": "m1", "content": "1 failed"}]}}]
+    lines = lines[:3] + extra + lines[3:]
+    f.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    home = tmp_path / "home"
+    with open_store(home=home) as store:
+        ingest.ingest_paths([f], agent="a", store=store, cfg=load_config(home))
+        assert [int(r["recovered"]) for r in store.query("SELECT recovered FROM turns")] == [0]
+    out = reflect_agent("a", home=home, provider=None, force=True)
+    from slowloop.skills import SkillLibrary
+
+    assert SkillLibrary("a", home=home).list() == [] and Memo("a", home=home).entries("plays") == [], out.applied

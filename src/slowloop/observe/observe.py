@@ -12,7 +12,7 @@ from .corrections import detect_correction
 from .errors import find_errors
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
-from .redo import find_redo, follow_up, points_at, rerun_request, self_blame, turn_acts
+from .redo import find_redo, follow_up, masked, points_at, rerun_request, self_blame, shell_text, turn_acts
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -105,10 +105,15 @@ def _recovery(turn: Turn, errors: tuple[ErrorObservation, ...]) -> tuple[bool, b
     seen_real = False
     recovered = False
     last_kind: str | None = None
+    # a success with its exit code masked (`|| true`) says nothing: it is no way past an error
+    hollow = {s.call.id for s in turn.steps if s.kind == "tool_call" and s.call is not None and s.call.id
+              and masked(shell_text(s.call))}
     for i, step in enumerate(turn.steps):
         if step.kind != "tool_result" or step.result is None or step.result.rejected:
             continue
         err = by_step.get(i)
+        if err is None and step.result.call_id in hollow:
+            continue
         if err is None:
             last_kind = "ok"
             if seen_real:

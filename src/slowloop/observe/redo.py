@@ -53,7 +53,8 @@ _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
 
-def _shell_text(call: ToolCall) -> str:
+def shell_text(call: ToolCall) -> str:
+    """The whole shell command a tool call runs ("" when it runs none)."""
     inp = call.input
     if isinstance(inp, dict):
         for key in _SHELL_KEYS:
@@ -105,7 +106,7 @@ def _patch_acts(text: str) -> list[Act]:
 
 
 def acts_of(call: ToolCall) -> list[Act]:
-    shell = _shell_text(call)
+    shell = shell_text(call)
     if shell:
         if "*** Begin Patch" in shell:
             return _patch_acts(shell)
@@ -838,6 +839,16 @@ _RERUN = re.compile(
     r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
     r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol)\b"
     r"|重新|再跑|再来一次|もう一度|やり直|再実行", re.I)
+
+
+# A command whose success says nothing: its exit code masked, or its checks switched off.
+_MASKED = re.compile(r"\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*$|\bset\s+\+e\b"
+                     r"|--no-verify\b|\bHUSKY=0\b|\bSKIP=\S|--exit-zero\b|--no-fail\b|-o\s+errexit\s*=\s*false", re.M)
+
+
+def masked(command: str) -> bool:
+    """Whether ``command`` passes whatever happens (`|| true`, `; true`, `set +e`, a skipped check)."""
+    return bool(_MASKED.search(command or ""))
 
 
 def rerun_request(text: str) -> bool:

@@ -34,7 +34,17 @@ from ..observe.lessons import (
     person_text,
     read_lesson,
 )
-from ..observe.redo import Redo, find_redo, focus, follow_up, points_at, rerun_request, self_blame, turn_acts
+from ..observe.redo import (
+    Redo,
+    find_redo,
+    focus,
+    follow_up,
+    masked,
+    points_at,
+    rerun_request,
+    self_blame,
+    turn_acts,
+)
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE
 from ..transcripts.model import ToolCall, Turn
@@ -515,6 +525,10 @@ def _recovery(ev: TurnEvidence) -> tuple[list[Rule], list[str]]:
             if st.kind == "tool_result" and st.result and not st.result.rejected and j not in error_steps:
                 cid = st.result.call_id
                 if cid and called_at.get(cid, -1) > i and cid in calls:
+                    if masked(_command(calls[cid])):
+                        notes.append(f"turn {ev.turn_id}: `{_short(_command(calls[cid]))}` passed only with its exit "
+                                     "code masked or a check skipped; it is no recovery")
+                        break  # what follows a masked step proves nothing either
                     later.append(calls[cid])
         if not later:
             continue
@@ -548,7 +562,7 @@ def _recovery(ev: TurnEvidence) -> tuple[list[Rule], list[str]]:
                         f"`{before_s}` again.")
         if text is None:
             continue
-        if _UNSAFE_FIX.search(after):
+        if _UNSAFE_FIX.search(after) or masked(after):
             notes.append(f"turn {ev.turn_id}: the agent got past a failing `{first}` with a command that "
                          "switches off a check or needs elevated rights; it is not written as a rule")
             continue
