@@ -31,7 +31,7 @@ def edit(path: str, old: str, new: str) -> Act:
 
 
 @pytest.mark.parametrize("before, after, kind, use, avoid", [
-    ([run("npm install dayjs")], [run("pnpm add dayjs")], "swap", "pnpm", "npm"),
+    ([run("npm install dayjs")], [run("pnpm add dayjs")], "swap", "pnpm add", "npm install"),
     ([run("pytest -q")], [run("make test")], "swap", "make test", "pytest"),
     ([run("docker-compose up -d")], [run("podman compose up -d")], "swap", "podman", "docker-compose"),
     ([run("pytest tests")], [run("pytest tests --no-cov")], "flag", "--no-cov", ""),
@@ -81,7 +81,7 @@ def test_case_styles():
 
 def test_commands_are_read_as_a_person_reads_them():
     c = parse_cmd("NODE_ENV=test sudo pnpm add -D vitest")
-    assert c is not None and (c.prog, c.sub, c.activity, c.tool) == ("pnpm", "add", "install", "pnpm")
+    assert c is not None and (c.prog, c.sub, c.activity, c.tool) == ("pnpm", "add", "install", "pnpm add")
     c = parse_cmd("python -m pytest -x")
     assert c is not None and c.activity == "test" and c.tool == "python -m pytest"
     assert parse_cmd("cd src") is None
@@ -175,7 +175,7 @@ def _learn(home: Path, *files: Path) -> None:
 LESSONS = [
     ([("add dayjs", [("Bash", {"command": "npm install dayjs"})]),
       ("seriously? there's a pnpm-lock.yaml right there", [("Bash", {"command": "pnpm add dayjs"})])],
-     "When installing packages in this project, always use pnpm, never npm."),
+     "When installing packages in this project, always use `pnpm add`, never `npm install`."),
     ([("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
                                        "new_string": "def cartTotal(items):\n    return 0"})]),
       ("guarda come sono chiamate le altre funzioni", [("Edit", {"file_path": "src/cart.py",

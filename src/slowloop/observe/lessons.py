@@ -739,6 +739,10 @@ USE_FORM = re.compile(
     + r"|应该用|要用|改用|请用|使用|を使|で行い|にして", _I)
 
 
+_USE_ADVERB = re.compile(r"\b(use|usa|usate|usare|utilise|utilisez|utiliza|usad|verwende|nimm|benutze|nutze|usem|use)\s+"
+                         r"(?:always|sempre|toujours|siempre|immer|solo|only)\s+", _I)
+
+
 def standing_statement(text: str) -> str | None:
     """What a message states for good, when it states a convention or a choice meant to last
     ("we follow Conventional Commits", "use bun from now on", "use pnpm instead of npm") — the
@@ -767,6 +771,8 @@ def read_lesson(text: str) -> Lesson:
     conv = _convention(s)
     if conv is not None:
         return conv
+    # "usa sempre il wrapper ./gradlew": the adverb is no part of what to use
+    s = _USE_ADVERB.sub(r"\1", s)
     reason = _reason(s)
     req = _requirement(s)
     if req and not (category(req[1]) and len(req[1].split()) == 1):

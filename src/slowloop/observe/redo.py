@@ -165,7 +165,10 @@ class Cmd:
     def tool(self) -> str:
         """What the person would call the tool: ``pnpm``, ``make test``, ``docker compose``."""
         if self.activity in ("install", "remove"):
-            return self.prog
+            # the command a person would type: `pnpm add`, `uv add`, `uv pip install`, `pip install`
+            if self.prog == "uv" and len(self.words) > 2 and self.words[1] == "pip":
+                return f"uv pip {self.sub}"
+            return f"{self.prog} {self.sub}" if self.sub else self.prog
         if self.prog in _RUNNERS and self.sub:
             return f"{self.prog} {self.sub}" if self.sub not in ("run",) else " ".join(self.words[:3])
         if self.prog == "docker" and self.sub == "compose":
@@ -195,7 +198,7 @@ _TEST_PROGS = {"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit
                "unittest", "ctest", "karma", "playwright", "cypress"}
 _LINT_PROGS = {"ruff", "black", "flake8", "isort", "pylint", "mypy", "pyright", "eslint", "prettier",
                "biome", "gofmt", "golangci-lint", "rustfmt", "clippy", "rubocop", "stylelint", "tsc"}
-_BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "mvn", "cmake", "bazel", "ninja"}
+_BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "gradlew", "mvn", "mvnw", "cmake", "bazel", "ninja"}
 _INSTALL_SUBS = {"install", "add", "i", "get"}
 _REMOVE_SUBS = {"uninstall", "remove", "rm", "un", "r"}
 _MIGRATE = re.compile(r"\b(?:alembic|migrate|migration|prisma migrate|flyway|liquibase|knex migrate|sequelize db:migrate)\b")
@@ -590,7 +593,7 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
     for b in reversed(bcmds):
         for a in acmds:
             # another program on the same arguments: `gradle :app:test` → `./gradlew :app:test`
-            if (not b.activity or b.activity == a.activity) and a.prog != b.prog and len(b.words) > 1 \
+            if a.prog != b.prog and len(b.words) > 1 \
                     and list(a.words[1:]) == list(b.words[1:]) and not any(c.prog == b.prog for c in acmds):
                 scope = ACTIVITIES.get(b.activity, "") or f"running `{b.prog}` commands"
                 use, avoid = (a.tool, b.tool) if b.activity else (a.words[0], b.words[0])

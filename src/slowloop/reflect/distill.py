@@ -170,7 +170,9 @@ def _recommends(entry: str, name: str) -> bool:
 
 
 # "no more X", "kein SERIAL mehr", "non più", "plus de …": the person ends a way of working
-_NO_MORE = re.compile(r"\b(?:no more|not anymore|any ?more|no longer|kein\w*\b[^.!?]{0,40}\bmehr|nicht mehr|non più"
+_NO_MORE = re.compile(r"(?:^|[.!;:]\s*)(?:no|niente|nada de|pas de|kein\w*|nessun\w*|never|nunca|jamais|mai)\s+`?[\w.-]+`?"
+                      r"(?:\s+(?:please|per favore|por favor|bitte|stp|svp))?\s*[.!,:]"
+                      r"|\b(?:no more|not anymore|any ?more|no longer|kein\w*\b[^.!?]{0,40}\bmehr|nicht mehr|non più"
                       r"|mai più|não \w+ mais|nunca mais|plus jamais|ne \w+ plus|plus de|ya no|nunca más|ni uno más)\b"
                       r"|不再|别再|もう\S{0,6}(?:ない|ません)", re.I)
 
@@ -658,7 +660,8 @@ def _relation(rule: Rule, entry: str) -> str | None:
             or ox == ny or (oy and oy == nx)
         if not same_thing:
             return None
-        return "same" if ox == nx else "contradicts"
+        # the same program is the same choice ("pnpm" and `pnpm add`): no change of mind
+        return "same" if ox == nx or ox.split()[:1] == nx.strip("`").split()[:1] else "contradicts"
     if rule.key[0] == "must":
         # "the page size must be 50" after "… must be 20": the same subject, another value
         m = _MUST.search(base)
