@@ -19,6 +19,12 @@ from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
     ("tests run with `make test`, don't call pytest directly", "make test", "running the tests"),
     ("i test girano con `make check`", "make check", "running the tests"),
     ("ブランチ名は feature/ から始めてください", "feature/", "creating branches"),
+    ("the integration tests are started with `make test-int`, it brings up localstack", "make test-int",
+     "running the tests"),
+    ("o linter aqui é `make lint`, com a nossa config", "make lint", "formatting or linting code"),
+    ("lint は pre-commit でまとめて回しているので `pre-commit run --all-files` を使ってください", "pre-commit run --all-files",
+     "formatting or linting code"),
+    ("we do Conventional Commits in this repo", "Conventional Commits", "writing commit messages"),
 ])
 def test_a_convention_stated_as_a_fact_is_a_rule(said, x, scope):
     lesson = read_lesson(said)
@@ -44,6 +50,7 @@ def test_a_change_of_mind_as_people_say_it(said, x, y):
 
 
 @pytest.mark.parametrize("said", ["I replaced the battery with a new one", "I went back to the office",
+                                  "can you run `make test` now?", "run `npm test` please",
                                   "why BTreeMap over HashMap here? just curious",
                                   "please follow the README"])
 def test_look_alikes_state_no_lesson(said):

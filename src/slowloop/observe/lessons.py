@@ -578,15 +578,17 @@ _CODE = r"`(?P<code>[^`]{2,60})`"
 # what a convention is about → the trigger of its rule
 _SUBJECTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"branch|rama|ramo|branche|zweig|分支|ブランチ", _I), "creating branches"),
-    (re.compile(r"commit|提交|コミット", _I), "writing commit messages"),
+    (re.compile(r"(?<!pre-)commit|提交|コミット", _I), "writing commit messages"),
     (re.compile(r"\btests?\b|test suite|testes|tests|pruebas|prove|テスト|测试", _I), "running the tests"),
+    (re.compile(r"\blint\w*|linter|format(?:ter|ting)?\b|フォーマット|静态检查", _I), "formatting or linting code"),
+    (re.compile(r"\bbuild\w*|compil\w*|ビルド|构建|编译", _I), "building the project"),
     (re.compile(r"\bPRs?\b|pull request|merge request", _I), "opening pull requests"),
     (re.compile(r"migration|migrazion|migração|migración|マイグレーション|迁移", _I), "writing database migrations"),
     (re.compile(r"deploy|release|rilasci|implant|despliegue|デプロイ|部署", _I), "deploying"),
     (re.compile(r"\bdocs?\b|documentation|changelog", _I), "writing documentation"),
 )
 _FOLLOW = re.compile(r"(?:^|[.!;,:]\s*|\b(?:we|here|team|project|repo|messages?|commits?|code|branches|PRs?)\s+)"
-                     r"(?:always\s+)?(?:follow|follows|seguiamo|seguimos|segue|suivons|on suit"
+                     r"(?:always\s+)?(?:follow|follows|do|seguiamo|seguimos|segue|suivons|on suit"
                      r"|respectons|folgen|befolgen|halten uns an)\s+" + _Q
                      + r"(?P<x>(?:conventional commits|semver|semantic versioning|gitflow|git flow|trunk-based development"
                      r"|keep a changelog|pep ?8|google style|airbnb style|the [a-z]+ style guide|[A-Z][\w-]+(?: [A-Z][\w-]+){1,2}))"
@@ -642,6 +644,16 @@ _BRANCH_START = re.compile(r"(?:start|begin|prefix)\w*\s+(?:with|by)\s+" + _Q + 
 _BRANCH_NAME = re.compile(r"(?:ブランチ|分支|branch\w*|rama|ramo|zweig)", _I)
 
 
+# "the integration tests are started with `make test-int`", "o deploy é `make deploy-web`",
+# "lint は `pre-commit run --all-files` を使ってください": a subject and the command that does it
+_CMD_WORD = (r"(?:make|just|task|npm|pnpm|yarn|bun|npx|tox|nox|cargo|go|uv|poetry|pip|python3?|pytest|ruff"
+             r"|pre-commit|docker|podman|kubectl|helm|terraform|gradle|\./gradlew|mvn|\./mvnw|bin/\S+|\./\S+"
+             r"|scripts/\S+|bundle|rake|rails|mix|dotnet|deno|gh|git|alembic|flyway)")
+_CODE_CMD = re.compile(r"`(?P<x>" + _CMD_WORD + r"(?:\s[^`]{0,50})?)`")
+_NOT_NOW = re.compile(r"^\W*(?:please|pls|could you|can you|now|then|next|first|puoi|pode|peux|kannst|puedes|请|先)\b"
+                      r"|\?\s*$|？\s*$", _I)
+
+
 def _scope_of(*texts: str) -> str:
     joined = " ".join(texts)
     for rx, phrase in _SUBJECTS:
@@ -678,6 +690,16 @@ def _convention(s: str) -> Lesson | None:
                           scope=_scope_of(m.group("subj")))
         if x and len(x.split()) <= 4:
             return Lesson("convention", x=x, rule=f"always use `{x}`.", scope=_scope_of(m.group("subj")))
+    for sentence in re.split(r"(?<=[.!?;。！？])\s+", s):
+        m = _CODE_CMD.search(sentence)
+        scope = _scope_of(sentence[:m.start()] + " " + sentence[m.end():]) if m else ""
+        if m and scope and not _NOT_NOW.search(sentence) and scope != "writing commit messages":
+            x = m.group("x").strip()
+            d = _DONT_CALL.search(sentence[m.end():])
+            y = _item(d.group("y")) if d else ""
+            if y and y.lower() != x.lower() and y.lower() not in x.lower():
+                return Lesson("convention", x=x, y=y, rule=f"always use `{x}`, never `{y}` directly.", scope=scope)
+            return Lesson("convention", x=x, rule=f"always use `{x}`.", scope=scope)
     m = _ALWAYS_ARE.search(s)
     if m and _scope_of(m.group("subj")) and (re.search(r"[<>/_{}-]|^in ", m.group("x")) or "`" in s):
         subj, x = m.group("subj").strip(), m.group("x")

@@ -775,6 +775,9 @@ def focus(redo: Redo, text: str) -> Redo:
             return False
         t = tok.lower()
         tail = t.rsplit(".", 1)[-1]
+        head = t.split(".", 1)[0] if "." in t else ""
+        if len(head) >= 3 and re.search(rf"(?<![\w]){re.escape(head)}(?![\w])", low):
+            return True  # `slog.Info` when the person said "log/slog", `logrus.Info` for "no logrus"
         return t in low or (len(tail) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", tok.rsplit(".", 1)[-1]) is not None
                             and tail in low)
 
