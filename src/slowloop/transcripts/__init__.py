@@ -116,8 +116,16 @@ def _count_lines(path: Path, offset: int) -> int:
 
 def _header_session_id(path: Path) -> str | None:
     """Codex and Gemini name the session only in a header record; a resumed read still needs it."""
+    return _header(path)[0]
+
+
+def _header(path: Path) -> tuple[str | None, bool]:
+    """(session id, whether a person typed its prompts) from a Codex or Gemini header record: a
+    read that starts mid-file (a hook resuming, a worker's piece) never sees it otherwise."""
+    from .codex import is_subagent_source
+
     with open(path, "rb") as f:
-        for _ in range(5):
+        for k in range(5):
             raw = f.readline()
             if not raw:
                 break
@@ -130,10 +138,11 @@ def _header_session_id(path: Path) -> str | None:
             p = rec.get("payload")
             if rec.get("type") == "session_meta" and isinstance(p, dict):
                 sid = p.get("id") or p.get("session_id")
-                return sid if isinstance(sid, str) else None
+                # only the file's first line is its own header (the adapter reads it so too)
+                return (sid if isinstance(sid, str) else None), not (k == 0 and is_subagent_source(p.get("source")))
             if "type" not in rec and isinstance(rec.get("sessionId"), str):
-                return rec["sessionId"]
-    return None
+                return rec["sessionId"], True
+    return None, True
 
 
 def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_offset: int = 0,
@@ -186,6 +195,8 @@ def iter_turns(path: str | Path, *, report: ParseReport | None = None, start_off
         b.session_id = _first_session_id(p, start_offset, piece)
     elif start_offset and fmt in ("codex", "gemini"):
         b.session_id = _header_session_id(p)
+    if start_offset and fmt == "codex":
+        b.person = _header(p)[1]  # a sub-agent's rollout, read from the middle, is still one
     line = (start_line if start_line is not None
             else _count_lines(p, start_offset) if start_offset else 1) - 1
     first_line = line

@@ -74,6 +74,8 @@ class ClaudeCodeAdapter:
         # Claude Code keeps a sub-agent's transcript in ``<session>/subagents/agent-*.jsonl``:
         # every "user" message in it is the main agent talking.
         self.subagent_file = "/subagents/" in b.source.replace("\\", "/")
+        if self.subagent_file:
+            b.person = False
 
     def feed(self, rec: Any, line: int | None, start: int | None, end: int | None
              ) -> Turn | None:

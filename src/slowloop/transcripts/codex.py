@@ -102,6 +102,13 @@ def _same(a: str, b: str) -> bool:
     return a == b or (bool(a) and bool(b) and (a in b or b in a))
 
 
+def is_subagent_source(source: object) -> bool:
+    """Codex's ``session_meta.source`` of a sub-agent's rollout (``{"subagent": …}``, "subagent")."""
+    if isinstance(source, dict):
+        return any("subagent" in str(k).lower() or "sub_agent" in str(k).lower() for k in source)
+    return isinstance(source, str) and ("subagent" in source.lower() or "sub_agent" in source.lower())
+
+
 class CodexAdapter:
     format = "codex"
 
@@ -130,6 +137,10 @@ class CodexAdapter:
                 sid = payload.get("id") or payload.get("session_id")
                 if b.session_id is None and isinstance(sid, str):
                     b.session_id = sid
+                if line in (None, 1) and is_subagent_source(payload.get("source")):
+                    # the file's own header says a sub-agent's rollout: its prompts are the main
+                    # agent's (a later session_meta names a thread it spawned, not this file)
+                    b.person = False
                 b.skip()
             else:  # turn_context, compacted, world_state…
                 b.skip()

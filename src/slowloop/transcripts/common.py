@@ -138,6 +138,9 @@ class TurnBuilder:
         self.report = report if report is not None else ParseReport()
         self.draft: Draft | None = None
         self.session_id: str | None = None
+        # False when nobody typed this source's prompts: a sub-agent's transcript, where every
+        # "user" message is the main agent talking (its words never count as a person's correction)
+        self.person = True
 
     # --- reporting --------------------------------------------------------------------------
     def problem(self, line: int | None, message: str) -> None:
@@ -225,7 +228,8 @@ class TurnBuilder:
                     skills_read=tuple(d.skills), line_start=d.line_start,
                     line_end=d.line_end if d.line_end is not None else d.line_start,
                     complete=complete, byte_start=d.byte_start,
-                    byte_end=d.byte_end if d.byte_end is not None else d.byte_start)
+                    byte_end=d.byte_end if d.byte_end is not None else d.byte_start,
+                    person=self.person)
         self.index += 1
         return turn
 
