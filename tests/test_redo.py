@@ -343,3 +343,40 @@ def test_a_success_with_its_exit_code_masked_is_no_recovery_and_no_skill(tmp_pat
     from slowloop.skills import SkillLibrary
 
     assert SkillLibrary("a", home=home).list() == [] and Memo("a", home=home).entries("plays") == [], out.applied
+
+
+@pytest.mark.parametrize("fix", [
+    "git commit -n -m wip", "HUSKY=0 git commit -m wip", "SKIP=ruff,mypy,gitleaks git commit -m wip",
+    "pip install --extra-index-url https://pkgs.example.net/simple requests",
+    "npm install --registry https://npm.example.net left-pad", "pip install git+https://github.com/someone/requests",
+    "git remote set-url origin https://example.net/x.git", "echo 'export PATH=/tmp/bin:$PATH' >> ~/.bashrc",
+    "git config credential.helper store", "pre-commit uninstall",
+])
+def test_a_recovery_that_changes_the_safety_posture_is_never_a_skill(fix):
+    from slowloop.reflect.distill import TurnEvidence, rules_from_recovery
+
+    steps = (Step("tool_call", call=ToolCall("a", "Bash", {"command": "git commit -m wip"})),
+             Step("tool_result", result=ToolResult("a", "Bash", "husky - pre-commit hook exited with code 1 (error)",
+                                                   True, 1)),
+             Step("tool_call", call=ToolCall("b", "Bash", {"command": fix})),
+             Step("tool_result", result=ToolResult("b", "Bash", "ok", False, 0)),
+             Step("tool_call", call=ToolCall("c", "Bash", {"command": "git commit -m wip"})),
+             Step("tool_result", result=ToolResult("c", "Bash", "[main 1a2b3c] wip", False, 0)))
+    turn = Turn(source="t", format="claude-code", index=0, user_text="commit it", steps=steps)
+    ev = TurnEvidence(1, turn, False, None, None, ({"step": 1, "tool": "Bash", "evidence": "exit code 1",
+                                                    "excerpt": "exited with code 1"},), False)
+    assert rules_from_recovery(ev) == []
+
+
+def test_the_same_recovery_without_the_posture_change_is_a_skill():
+    from slowloop.reflect.distill import TurnEvidence, rules_from_recovery
+
+    steps = (Step("tool_call", call=ToolCall("a", "Bash", {"command": "git commit -m wip"})),
+             Step("tool_result", result=ToolResult("a", "Bash", "husky - pre-commit hook exited with code 1 (error)",
+                                                   True, 1)),
+             Step("tool_call", call=ToolCall("b", "Bash", {"command": "git commit -m 'wip: tidy'"})),
+             Step("tool_result", result=ToolResult("b", "Bash", "[main 1a2b3c] wip", False, 0)))
+    turn = Turn(source="t", format="claude-code", index=0, user_text="commit it", steps=steps)
+    ev = TurnEvidence(1, turn, False, None, None, ({"step": 1, "tool": "Bash", "evidence": "exit code 1",
+                                                    "excerpt": "exited with code 1"},), False)
+    assert [r.kind for r in rules_from_recovery(ev)] == ["recovery"]  # the control: only the posture is refused

@@ -460,7 +460,13 @@ _SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|s
 _UNSAFE_FIX = re.compile(r"\bgit rm\b|\brm\s+(?:-\w+\s+)*\S*(?:test|spec)\S*|--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
                          r"|PYTHONHTTPSVERIFY\s*=\s*0|--insecure|\bcurl\b[^|]*\s-k\b|--trusted-host"
                          r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force\b|\|\s*(?:ba|z)?sh\b"
-                         r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no", re.I)
+                         r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no"
+                         # the safety posture: hooks skipped, another package index or registry, code
+                         # from a fork, remotes, credential helpers, PATH and shell start-up files
+                         r"|\bgit\s+commit\b[^|;&]*\s-n\b|\bHUSKY=0|\bSKIP=\S|--extra-index-url|--index-url|\s-i\s+https?://"
+                         r"|--registry\b|\bgit\+(?:https?|ssh|git)://|\bconfig\s+(?:set\s+)?registry|credential\.helper"
+                         r"|\bremote\s+(?:set-url|add)\b|>>?\s*\S*\.(?:bashrc|zshrc|profile|bash_profile)\b|\bexport\s+PATH="
+                         r"|\bpre-commit\s+uninstall|\bgit\s+add\s+(?:-\w*f|--force)", re.I)
 # The kind of failure, from a fixed vocabulary: what failed is never quoted into a rule (a tool's
 # output is anyone's text; only the commands are the agent's own).
 _ERROR_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
