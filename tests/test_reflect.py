@@ -283,3 +283,18 @@ def test_a_turn_that_grows_while_the_model_thinks_stays_new(slowloop_home):
     with open_store() as store:
         st = agent_status(store, "demo", load_config())
     assert st.dirty and st.pending_turns >= 1  # what arrived during the reflection is still new
+
+
+@pytest.mark.parametrize("why", ["the model refused: I can't help with that",
+                                 "the model returned an empty answer (finish_reason='stop')"])
+def test_a_refusal_or_empty_answer_ends_the_reflection_and_the_offline_learner_reads_the_turns(slowloop_home, why):
+    from slowloop.errors import ModelError
+    from slowloop.memo import Memo
+
+    _ingest()
+    out = reflect_agent("demo", provider=ScriptedModel(ModelError(why)), force=True)
+    assert out.status == "applied" and any("offline learner" in n for n in out.notes), out
+    assert any("pnpm" in e for e in Memo("demo").entries("plays"))
+    with open_store() as store:
+        statuses = [r["status"] for r in store.query("SELECT status FROM reflections")]
+    assert "running" not in statuses

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import clock
 from ..config import Config, load_config
-from ..errors import ConflictError, LockedError, ProviderError, SlowloopError, UserError
+from ..errors import ConflictError, LockedError, ModelError, ProviderError, SlowloopError, UserError
 from ..history import FileChange
 from ..paths import home as default_home
 from ..safety.danger import scan
@@ -182,7 +182,9 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
     try:
         return _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle,
                     seen_at)
-    except SlowloopError:
+    except SlowloopError as exc:
+        # the error is the caller's to report; the reflection is ended, never left 'running'
+        _fail(store, agent_id, rid, f"{type(exc).__name__}: {exc}"[:2000], transient=False)
         raise
     except Exception as exc:  # noqa: BLE001 - one bad answer must not leave R<id> 'running'
         # Whatever went wrong with this reflection (a pathological answer, a bug) is recorded on
@@ -217,15 +219,24 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
         parsed, raw, unlearned, person_kinds = offline()
     else:
         prompt = reflection_prompt(lib, memo, store, agent, bundle.text)
+        refused = ""
         try:
             completion = provider.complete(prompt.system, prompt.user, schema=prompt.schema)
+        except ModelError as exc:
+            # a refusal or an empty answer teaches nothing and must not consume the turns: the
+            # offline learner reads them, as after a malformed answer
+            completion = None
+            refused = str(exc)
         except ProviderError as exc:
             _fail(store, agent_id, rid, str(exc), transient=exc.transient)
             out.status = "failed"
             out.reason = (f"the provider failed ({'transient — the agent stays due' if exc.transient else 'not transient'}): {exc}")
             return out
-        raw = completion.text
-        parsed = parse_output(raw)
+        if completion is None:
+            raw, parsed = "", Parsed(rejections=[Rejection("(no answer)", f"the model gave no usable answer: {refused}")])
+        else:
+            raw = completion.text
+            parsed = parse_output(raw)
         if not parsed.actions:
             # A malformed, empty or refused answer teaches nothing, and must not consume the turns
             # it was about: the offline learner takes what it can from them instead.
