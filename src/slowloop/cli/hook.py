@@ -17,6 +17,18 @@ def hook(args: tuple[str, ...]) -> None:
     Example:
       echo '{"source": "startup"}' | slowloop hook claude-code SessionStart --agent default
     """
-    from ..integrations.hooks_runtime import run
+    from ..integrations.hooks_runtime import HARNESSES, run
 
+    positional = [a for a in args if not a.startswith("-")]
+    if not positional or positional[0] not in HARNESSES:
+        # a person typing, not a harness: `slowloop hook install claude-code` is a typo of `hooks`
+        from ..errors import UserError
+
+        verb = positional[0] if positional else ""
+        hint = (f"did you mean `slowloop hooks {' '.join(positional)}`?" if verb in ("install", "remove", "status", "sync",
+                                                                                  "uninstall")
+                else "`slowloop hooks install claude-code|codex` installs the hooks; `slowloop hook HARNESS EVENT` "
+                     "runs one by hand")
+        raise UserError(f"`slowloop hook` runs one hook: HARNESS EVENT, and {verb or 'nothing'!r} is no harness "
+                        f"(known: {', '.join(HARNESSES)})", hint=hint)
     sys.exit(run(list(args)))

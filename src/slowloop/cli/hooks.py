@@ -172,6 +172,22 @@ def remove(harness: str, scope: str, agent: str, as_json: bool) -> None:
     _show(_module(harness).remove(scope, agent=agent), as_json, "remove")
 
 
+@hooks.command("uninstall", hidden=True)
+@click.argument("harness", type=HARNESS)
+@_scope_options
+@agent_option
+@json_option
+@click.pass_context
+def uninstall(ctx: click.Context, harness: str, scope: str, agent: str, as_json: bool) -> None:
+    """The same as `slowloop hooks remove`.
+
+    \b
+    Example:
+      slowloop hooks uninstall claude-code --project
+    """
+    ctx.forward(remove)
+
+
 @hooks.command("status")
 @click.argument("harness", type=HARNESS)
 @_scope_options

@@ -109,6 +109,9 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     return report
 
 
+_EXCLUDE_HEADER = "# slowloop: personal, machine-specific"
+
+
 def keep_out_of_git(project: Path, paths: list[Path]) -> list[str]:
     """List what slowloop put in a git project in ``.git/info/exclude`` (this clone's own ignore
     file, never committed): hooks with this machine's paths, links into this machine's home."""
@@ -133,10 +136,47 @@ def keep_out_of_git(project: Path, paths: list[Path]) -> list[str]:
     if not rel:
         return []
     exclude.parent.mkdir(parents=True, exist_ok=True)
-    block = ("" if not text or text.endswith("\n") else "\n") + "# slowloop: personal, machine-specific\n"
+    block = ("" if not text or text.endswith("\n") else "\n") + _EXCLUDE_HEADER + "\n"
     with open(exclude, "a", encoding="utf-8") as f:
         f.write(block + "".join(r + "\n" for r in rel))
     return [f"kept out of git (in .git/info/exclude, never committed): {', '.join(rel)}"]
+
+
+def release_from_git(project: Path, paths: list[Path]) -> list[str]:
+    """Take back what :func:`keep_out_of_git` added to ``.git/info/exclude`` for ``paths`` (and its
+    header once nothing of slowloop's is left under it)."""
+    exclude = project / ".git" / "info" / "exclude"
+    try:
+        lines = exclude.read_text(encoding="utf-8").splitlines()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    ours = set()
+    for p in paths:
+        try:
+            r = "/" + str(Path(p).relative_to(project)).replace(os.sep, "/")
+        except ValueError:
+            continue
+        ours |= {r, r + "/"}
+    out, in_block, removed = [], False, []
+    for ln in lines:
+        if ln == _EXCLUDE_HEADER:
+            in_block = True
+            out.append(ln)
+            continue
+        if in_block and ln in ours:
+            removed.append(ln)
+            continue
+        if in_block and (not ln.startswith("/") or not ln.strip()):
+            in_block = False
+        out.append(ln)
+    # a header with nothing of ours left under it goes too
+    cleaned = [ln for i, ln in enumerate(out)
+               if not (ln == _EXCLUDE_HEADER and (i + 1 >= len(out) or not out[i + 1].startswith("/")))]
+    if not removed:
+        return []
+    text = "\n".join(cleaned)
+    exclude.write_text(text + ("\n" if text else ""), encoding="utf-8")
+    return [f"no longer kept out of git (.git/info/exclude): {', '.join(removed)}"]
 
 
 REFLECTORS = {
@@ -247,13 +287,28 @@ def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     report = Report(HARNESS, scope, str(path), str(sdir))
     entries = settings_json.ours(data)
     report.hooks = [{"event": e.event, "command": e.command} for e in entries]
-    report.changed = settings_json.save(path, data, settings_json.without_ours(data), digest)
+    after = settings_json.without_ours(data)
+    report.changed = settings_json.save(path, data, after, digest)
     report.skills = unlink_skills(installed_sources(entries, agent), sdir)
+    if report.changed and not after and path.exists() and settings_json.load(path)[0] == {}:
+        path.unlink()  # the file only held slowloop's hooks: the project is left as it was found
+    _drop_if_empty(sdir)
+    if scope == "project":
+        _drop_if_empty(path.parent)
+        report.notes.extend(release_from_git(project_dir(cwd), [path, sdir]))
     from . import targets
 
     targets.unregister(default_home(), harness=HARNESS, settings=str(path),
                        project=project_dir(cwd) if scope == "project" else None)
     return report
+
+
+def _drop_if_empty(folder: Path) -> None:
+    """Remove a folder slowloop's install left empty (never one holding anything)."""
+    try:
+        folder.rmdir()  # fails unless empty
+    except OSError:
+        pass
 
 
 def status(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> Report:
