@@ -31,7 +31,7 @@ def edit(path: str, old: str, new: str) -> Act:
 
 
 @pytest.mark.parametrize("before, after, kind, use, avoid", [
-    ([run("npm install dayjs")], [run("pnpm add dayjs")], "swap", "pnpm add", "npm install"),
+    ([run("npm install dayjs")], [run("pnpm add dayjs")], "swap", "pnpm", "npm"),
     ([run("pytest -q")], [run("make test")], "swap", "make test", "pytest"),
     ([run("docker-compose up -d")], [run("podman compose up -d")], "swap", "podman", "docker-compose"),
     ([run("pytest tests")], [run("pytest tests --no-cov")], "flag", "--no-cov", ""),
@@ -81,7 +81,7 @@ def test_case_styles():
 
 def test_commands_are_read_as_a_person_reads_them():
     c = parse_cmd("NODE_ENV=test sudo pnpm add -D vitest")
-    assert c is not None and (c.prog, c.sub, c.activity, c.tool) == ("pnpm", "add", "install", "pnpm add")
+    assert c is not None and (c.prog, c.sub, c.activity, c.tool) == ("pnpm", "add", "install", "pnpm")
     c = parse_cmd("python -m pytest -x")
     assert c is not None and c.activity == "test" and c.tool == "python -m pytest"
     assert parse_cmd("cd src") is None
@@ -175,7 +175,7 @@ def _learn(home: Path, *files: Path) -> None:
 LESSONS = [
     ([("add dayjs", [("Bash", {"command": "npm install dayjs"})]),
       ("seriously? there's a pnpm-lock.yaml right there", [("Bash", {"command": "pnpm add dayjs"})])],
-     "When installing packages in this project, always use `pnpm add`, never `npm install`."),
+     "When installing packages in this project, always use pnpm, never npm."),
     ([("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
                                        "new_string": "def cartTotal(items):\n    return 0"})]),
       ("guarda come sono chiamate le altre funzioni", [("Edit", {"file_path": "src/cart.py",
@@ -380,3 +380,29 @@ def test_the_same_recovery_without_the_posture_change_is_a_skill():
     ev = TurnEvidence(1, turn, False, None, None, ({"step": 1, "tool": "Bash", "evidence": "exit code 1",
                                                     "excerpt": "exited with code 1"},), False)
     assert [r.kind for r in rules_from_recovery(ev)] == ["recovery"]  # the control: only the posture is refused
+
+
+def test_undo_of_an_earlier_reflection_takes_back_its_rule_and_keeps_the_later_ones(tmp_path):
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+
+    home = tmp_path / "home"
+    first, second = tmp_path / "s1.jsonl", tmp_path / "s2.jsonl"
+    first.write_text(cc_session(LESSONS[0][0], session="s1"), encoding="utf-8")
+    _learn(home, first)
+    second.write_text(cc_session(LESSONS[2][0], session="s2"), encoding="utf-8")
+    _learn(home, second)
+    plays = Memo("a", home=home).entries("plays")
+    assert len(plays) == 2, plays
+    with open_store(home=home) as store:
+        r1 = min(int(r["id"]) for r in store.query("SELECT id FROM reflections WHERE status = 'applied'"))
+    done = CliRunner().invoke(cli, ["history", "undo", f"R{r1}", "--agent", "a"], env={"SLOWLOOP_HOME": str(home)})
+    assert done.exit_code == 0, done.output
+    assert Memo("a", home=home).entries("plays") == [plays[1]]  # the later lesson stays
+    # and a person's edit since is theirs: the undo refuses rather than overwrite it
+    memo = home / "agents" / "a" / "memo.md"
+    memo.write_text(memo.read_text() + "- When deploying, always run the smoke tests first.\n")
+    again = CliRunner().invoke(cli, ["history", "undo", f"R{r1 + 1}", "--agent", "a"], env={"SLOWLOOP_HOME": str(home)})
+    assert again.exit_code != 0 and "changed again" in again.output, again.output
+    assert "When deploying" in memo.read_text()

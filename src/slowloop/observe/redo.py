@@ -165,10 +165,8 @@ class Cmd:
     def tool(self) -> str:
         """What the person would call the tool: ``pnpm``, ``make test``, ``docker compose``."""
         if self.activity in ("install", "remove"):
-            # the command a person would type: `pnpm add`, `uv add`, `uv pip install`, `pip install`
-            if self.prog == "uv" and len(self.words) > 2 and self.words[1] == "pip":
-                return f"uv pip {self.sub}"
-            return f"{self.prog} {self.sub}" if self.sub else self.prog
+            # the package manager is the choice (`pnpm`, not only `pnpm add`: never `npm ci` either)
+            return self.prog
         if self.prog in _RUNNERS and self.sub:
             return f"{self.prog} {self.sub}" if self.sub not in ("run",) else " ".join(self.words[:3])
         if self.prog == "docker" and self.sub == "compose":

@@ -258,6 +258,12 @@ def insert_proposal(tx: Tx, agent_id: int, reflection_id: int | None, *, at: str
         (agent_id, reflection_id, at, action, reason)).lastrowid)
 
 
+def changes_after(store: Store, agent_id: int, path: str, after_id: int) -> list[Row]:
+    """The recorded changes of one file after change ``after_id`` (touches left out), oldest first."""
+    return _rows(store, "SELECT * FROM changes WHERE agent_id = ? AND path = ? AND id > ? AND op != 'touch' "
+                        "ORDER BY id", (agent_id, path, after_id))
+
+
 def note_on_proposal(tx: Tx, proposal_id: int, reason: str) -> None:
     """Replace a pending proposal's reason (a repeat of what it waits for adds to it)."""
     tx.execute("UPDATE proposals SET reason = ? WHERE id = ? AND status = 'pending'", (reason, proposal_id))
