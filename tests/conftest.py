@@ -18,6 +18,8 @@ if not SAMPLES.exists():  # CI clones main into another folder with shared/ besi
 def slowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "slowloop-home"
     monkeypatch.setenv("SLOWLOOP_HOME", str(home))
+    # the list of known homes (paths.state_dir) is the test's own, never the person's
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     for name in list(os.environ):
         if name.startswith("SLOWLOOP_") and name != "SLOWLOOP_HOME":
             monkeypatch.delenv(name, raising=False)

@@ -119,3 +119,25 @@ def test_memo_cli(slowloop_home):
     out = r.invoke(cli, ["memo", "show", "--json"])
     assert out.exit_code == 0 and '"When asked, answer first."' in out.output
     assert r.invoke(cli, ["memo", "remove", "-s", "plays", "nope"]).exit_code != 0
+
+
+def test_memo_remove_finds_the_section_itself_when_only_one_can_be_meant(slowloop_home):
+    from click.testing import CliRunner
+
+    from slowloop.cli import cli
+    from slowloop.memo import Memo
+
+    m = Memo("default")
+    m.add("plays", "When summarising, always give the conclusion first.")
+    m.add("plays", "When installing packages, always use pnpm, never npm.")
+    m.add("strengths", "Pitfall: when installing packages, use pnpm, not npm.")
+    run = CliRunner().invoke
+    done = run(cli, ["memo", "remove", "conclusion first"])
+    assert done.exit_code == 0, done.output
+    assert Memo("default").entries("plays") == ["When installing packages, always use pnpm, never npm."]
+    both = run(cli, ["memo", "remove", "pnpm"])  # in both sections: the person says which
+    assert both.exit_code != 0 and "--section" in both.output
+    done = run(cli, ["memo", "remove", "2"])  # only plays… has no entry 2 now; neither does strengths
+    assert done.exit_code != 0
+    done = run(cli, ["memo", "remove", "--section", "strengths", "1"])
+    assert done.exit_code == 0 and Memo("default").entries("strengths") == []

@@ -38,3 +38,24 @@ def test_environment_failure_is_one_line_with_the_path(tmp_path: Path):
     assert "Traceback" not in r.stderr
     assert r.stderr.startswith("error: ") and str(home / "agents") in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_deleted_home_is_reported_before_an_empty_one_takes_its_place(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    home = tmp_path / "learned"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLOWLOOP_")}
+    env.update(SLOWLOOP_HOME=str(home), XDG_STATE_HOME=str(tmp_path / "state"))
+
+    def status():
+        return subprocess.run([sys.executable, "-m", "slowloop", "status"], env=env, capture_output=True,
+                              text=True, timeout=60)
+    first = status()
+    assert first.returncode == 0 and "is gone" not in first.stderr
+    shutil.rmtree(home)  # everything learned, deleted
+    gone = status()
+    assert gone.returncode == 0
+    assert f"the slowloop home {home} is gone" in gone.stderr and "SLOWLOOP_HOME" in gone.stderr
+    assert "is gone" not in status().stderr  # said once: the new home is known from then on

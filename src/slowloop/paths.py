@@ -32,6 +32,51 @@ def home() -> Path:
     return Path(env).expanduser() if env else default_data_dir()
 
 
+def state_dir() -> Path:
+    """Where slowloop keeps what must outlive a home (``$XDG_STATE_HOME/slowloop``): the list of
+    homes that have held what an agent learned, so a deleted one is noticed, not recreated in
+    silence."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "slowloop"
+
+
+def _homes_file() -> Path:
+    return state_dir() / "homes"
+
+
+def _known_homes() -> set[str]:
+    try:
+        return {ln for ln in _homes_file().read_text(encoding="utf-8").splitlines() if ln}
+    except OSError:
+        return set()
+
+
+def remember_home(h: Path) -> None:
+    """Note that ``h`` holds slowloop's data (best effort: a read-only state folder is no error)."""
+    key = os.path.realpath(h)
+    known = _known_homes()
+    if key in known:
+        return
+    try:
+        _homes_file().parent.mkdir(parents=True, exist_ok=True)
+        with open(_homes_file(), "a", encoding="utf-8") as f:
+            f.write(key + "\n")
+    except OSError:
+        pass
+
+
+def lost_home(h: Path | None = None) -> Path | None:
+    """``h`` when it held slowloop's data before and is gone now (deleted or moved), else None."""
+    h = h or home()
+    if h.exists():
+        return None
+    return h if os.path.realpath(h) in _known_homes() else None
+
+
+LOST_HOME_HINT = ("everything learned there (skills, memo, memory, the ledger) was deleted or moved; if you "
+                  "moved it, point SLOWLOOP_HOME at the new place; otherwise a new, empty home is started")
+
+
 def ensure_home(path: Path | None = None) -> Path:
     h = path or home()
     if h.exists() and not h.is_dir():
@@ -47,6 +92,7 @@ def ensure_home(path: Path | None = None) -> Path:
             os.chmod(h, 0o700)
         except OSError:
             pass
+    remember_home(h)
     return h
 
 

@@ -34,8 +34,12 @@ class App:
 
     @cached_property
     def store(self):  # -> slowloop.store.Store
+        from ..paths import LOST_HOME_HINT, lost_home
         from ..store import open_store
 
+        gone = lost_home(self.home)
+        if gone is not None:  # said before an empty home takes its place, never in silence
+            click.echo(f"warning: the slowloop home {gone} is gone: {LOST_HOME_HINT}", err=True)
         ensure_home(self.home)
         return open_store(home=self.home)
 

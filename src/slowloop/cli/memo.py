@@ -91,20 +91,42 @@ def replace(section: str, match: str, text: str, agent: str, as_json: bool) -> N
 
 
 @memo.command("remove")
-@click.option("--section", "-s", type=SECTION, required=True)
+@click.option("--section", "-s", type=SECTION, default=None,
+              help="The section (needed only when MATCH could be in either).")
 @click.argument("match")
 @agent_option
 @json_option
-def remove(section: str, match: str, agent: str, as_json: bool) -> None:
-    """Remove the entry MATCH (its number, or a unique part of its text).
+def remove(section: str | None, match: str, agent: str, as_json: bool) -> None:
+    """Remove the entry MATCH (its number in `memo show`, or a unique part of its text).
 
     \b
     Example:
-      slowloop memo remove -s plays "conclusion first"
+      slowloop memo remove "conclusion first"
+      slowloop memo remove -s plays 3
     """
     m = _memo(agent)
+    section = section or _section_of_match(m, match)
     m.remove(section, match)
     _done(m, section, f"removed an entry from {section}", as_json)
+
+
+def _section_of_match(m, match: str) -> str:
+    """The one section MATCH can name: a part of exactly one entry's text, or a number only one
+    section has; otherwise the person is asked to say which."""
+    from ..errors import UserError
+    from ..memo import SECTIONS
+
+    entries = {s: m.entries(s) for s in SECTIONS}
+    if match.isdigit():
+        where = [s for s in SECTIONS if 1 <= int(match) <= len(entries[s])]
+    else:
+        where = [s for s in SECTIONS if any(match.lower() in e.lower() for e in entries[s])]
+    if len(where) == 1:
+        return where[0]
+    if not where:
+        raise UserError(f"no memo entry matches {match!r}", hint="see `slowloop memo show` for the entries and their numbers")
+    raise UserError(f"{match!r} could be in {' or '.join(where)}",
+                    hint=f"say which: `slowloop memo remove --section {where[0]} {match}`")
 
 
 def _done(m, section: str, message: str, as_json: bool) -> None:

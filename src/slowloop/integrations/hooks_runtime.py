@@ -521,6 +521,10 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
     try:
         opts = _parse(argv)
         home = _home(opts["home"])
+        from ..paths import LOST_HOME_HINT, lost_home
+
+        if lost_home(home) is not None:
+            log(home, f"the slowloop home {home} was gone: {LOST_HOME_HINT}")
         from ..paths import validate_agent_name
 
         agent = validate_agent_name(opts["agent"])
