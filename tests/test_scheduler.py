@@ -359,9 +359,18 @@ def test_schedule_command_shows_every_agent_and_why(fc, store, cfg):
     assert by["cooling"]["reasons"][0] == "cooling down until 2026-11-20T13:00:00Z"
     text = runner.invoke(cli, ["schedule"])
     assert text.exit_code == 0
-    assert "busy: DUE (next cycle)" in text.output
+    # no daemon runs here: no "next cycle" is promised, and the output says what happens instead
+    assert "busy: DUE" in text.output and "next cycle" not in text.output.split("\n", 1)[1]
+    assert text.output.startswith("no `slowloop daemon` runs for this home") and not data["daemon_running"]
     assert "- cooling down until 2026-11-20T13:00:00Z" in text.output
     assert "- clean: nothing new since the last reflection" in text.output
+    # while a daemon serves the home, the cycle it will run is shown
+    from slowloop.fsutil import file_lock
+    from slowloop.paths import home
+
+    with file_lock(home() / "locks" / "daemon.lock", shared=True):
+        text = runner.invoke(cli, ["schedule"])
+    assert text.output.startswith("next cycle: ") and "busy: DUE (next cycle)" in text.output
 
 
 def test_agents_and_schedule_show_the_same_pending_score_after_an_edit(slowloop_home):

@@ -31,6 +31,9 @@ def schedule(as_json: bool) -> None:
     statuses = all_statuses(store, cfg, now=now)
     plan = [s.agent for s in plan_cycle(store, cfg, now=now)]
     nxt = next_cycle_at(store, cfg, now)
+    from ..reflect.daemon import daemon_running
+
+    running = daemon_running(app.home)
     held = {s.agent: leases.current(store, leases.agent_lease_name(s.agent), now=now)
             for s in statuses}
     if as_json:
@@ -41,18 +44,24 @@ def schedule(as_json: bool) -> None:
             lease = held[s.agent]
             d["reflecting_now"] = lease.describe() if lease else None
             agents.append(d)
-        echo_json({"now": clock.iso(now), "next_cycle_at": nxt,
+        echo_json({"now": clock.iso(now), "next_cycle_at": nxt, "daemon_running": running,
                    "max_agents_per_cycle": cfg.scheduler.max_agents_per_cycle,
                    "next_cycle": plan, "agents": agents})
         return
     if not statuses:
         click.echo("no agents yet — record some turns with `slowloop ingest PATH`")
         return
-    click.echo(f"next cycle: {nxt} (every {cfg.scheduler.interval}, at most "
-               f"{cfg.scheduler.max_agents_per_cycle} agents)")
+    if running:
+        click.echo(f"next cycle: {nxt} (every {cfg.scheduler.interval}, at most "
+                   f"{cfg.scheduler.max_agents_per_cycle} agents)")
+    else:
+        auto = ("reflection starts by itself after each recorded turn that makes an agent due"
+                if cfg.reflect.auto else "automatic reflection is off ([reflect] auto = false)")
+        click.echo(f"no `slowloop daemon` runs for this home, so no cycle is scheduled: {auto}; "
+                   f"`slowloop daemon` would run one every {cfg.scheduler.interval} (next at {nxt})")
     for s in statuses:
         if s.agent in plan:
-            state = "DUE (next cycle)"
+            state = "DUE (next cycle)" if running else "DUE"
         elif s.due:
             state = "due (over the per-cycle cap: waits for a later cycle)"
         else:

@@ -30,14 +30,40 @@ def recover_all(store: Store) -> list[str]:
     return notes
 
 
+def _daemon_lock(home: Path) -> Path:
+    return home / "locks" / "daemon.lock"
+
+
+def daemon_running(home: Path | None = None) -> bool:
+    """Whether a `slowloop daemon` serves this home now (it holds its lock while it runs)."""
+    from ..errors import LockedError
+    from ..fsutil import file_lock
+
+    home = home or default_home()
+    if not _daemon_lock(home).exists():
+        return False
+    try:
+        with file_lock(_daemon_lock(home), timeout=0):
+            return False
+    except LockedError:
+        return True
+
+
 def serve(stop: threading.Event, *, home: Path | None = None, cfg: Config | None = None,
           provider="config", poll_seconds: float = 60.0,
           on_cycle: Callable[[list[ReflectionOutcome]], None] | None = None,
           on_event: Callable[[str], None] | None = None) -> None:
     """Loop until ``stop`` is set: run a cycle whenever one is due, then sleep until the next."""
+    from ..fsutil import file_lock
+
     home = home or default_home()
     cfg = cfg or load_config(home)
     say = on_event or log.info
+    with file_lock(_daemon_lock(home), timeout=5, shared=True):  # `schedule` sees a daemon runs
+        _serve(stop, home, cfg, provider, poll_seconds, on_cycle, say)
+
+
+def _serve(stop, home, cfg, provider, poll_seconds, on_cycle, say) -> None:
     with open_store(home=home) as store:
         for note in recover_all(store):
             say(f"recovered {note}")
