@@ -397,6 +397,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     if is_reflector_transcript(transcript, [home / "reflector"]):
         return "a slowloop reflection's own session: not observed"
     cfg = load_config(home)
+    caught_up = _catch_up(home, agent, cfg, skip=transcript)
     weakness = None
     if (_skills_of(home, agent).parent / "memo.md").exists():
         from ..ingest import default_weakness
@@ -425,6 +426,8 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         sync(_skills_of(home, agent), skills_dir)
     summary = (f"{res.turns} turn(s) from byte {res.start}: {res.new} new, {res.updated} updated,"
                f" {res.unchanged} unchanged; next offset {res.offset}")
+    if caught_up:
+        summary += f"; caught up on {caught_up} turn(s) a failed hook had missed"
     if res.reset:
         summary += f"; read from the start ({res.reset})"
     if res.skipped:
@@ -434,6 +437,57 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     if started:
         summary += f"; reflecting in background pid {started}"
     return summary
+
+
+def _missed_file(home: Path) -> Path:
+    return home / "cache" / "missed-transcripts.json"
+
+
+def note_missed(home: Path, agent: str, transcript: Path) -> None:
+    """A hook failed before observing ``transcript`` (a broken config.toml, a full disk…): the
+    next hook that runs catches up on it, even when that session has ended long since."""
+    from ..fsutil import atomic_write
+
+    path = _missed_file(home)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    listed = [p for p in data.get(agent, []) if isinstance(p, str)]
+    if str(transcript) not in listed:
+        data[agent] = listed + [str(transcript)]
+        atomic_write(path, json.dumps(data))
+
+
+def _catch_up(home: Path, agent: str, cfg, *, skip: Path) -> int:
+    """Observe the transcripts earlier hooks of ``agent`` failed on; returns the turns recorded."""
+    from ..fsutil import atomic_write
+    from ..store import open_store
+    from .follow import observe_new
+
+    path = _missed_file(home)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    if not isinstance(data, dict) or not data.get(agent):
+        return 0
+    left, recorded = [], 0
+    with open_store(home=home) as store:
+        for name in data[agent]:
+            p = Path(name)
+            if p == skip or not p.is_file():
+                continue
+            try:
+                recorded += observe_new(p, agent=agent, store=store, cfg=cfg, home=home).new
+            except Exception as exc:  # noqa: BLE001 — still missed: kept for the next hook
+                log(home, f"{agent}: catching up on {p} failed again: {exc}")
+                left.append(name)
+    data[agent] = left
+    atomic_write(path, json.dumps({k: v for k, v in data.items() if v}))
+    return recorded
 
 
 def _background(home: Path) -> bool:
@@ -513,6 +567,7 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
     out = stdout or sys.stdout
     started = time.perf_counter()
     home: Path | None = None
+    missed: tuple[str, Path] | None = None  # (agent, transcript) to catch up on if this run fails
     what = " ".join(argv[:2])
     from ..selfobs import active
 
@@ -534,6 +589,7 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         if opts["worker"]:
             what = "worker"
             worker_transcript = Path(opts["transcript"] or "")
+            missed = (agent, worker_transcript)
             summary = observe_transcript(home, agent, worker_transcript, skills_dir, md)
             log(home, f"worker {agent} {worker_transcript}: {summary} ({_ms(started)} ms)")
             return 0
@@ -567,6 +623,7 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
         if transcript is None or not transcript.is_file():
             log(home, f"{harness} {event} {agent}: no transcript file ({transcript}); nothing to observe")
             return 0
+        missed = (agent, transcript)
         if _background(home):
             pid = spawn_worker(home, agent, transcript, skills_dir, md)
             log(home, f"{harness} {event} {agent}: observing {transcript} in worker pid {pid}"
@@ -578,6 +635,11 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
     except BaseException as exc:  # fail-open: the user's session must never break because of us
         if isinstance(exc, KeyboardInterrupt):
             return 0
+        try:
+            if missed is not None and home is not None:
+                note_missed(home, *missed)  # the turns are not lost: the next hook catches up
+        except BaseException:
+            pass
         try:
             where = home or _home(None)
             detail = str(exc) if isinstance(exc, HookInputError) else traceback.format_exc().strip()
