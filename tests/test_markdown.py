@@ -109,3 +109,17 @@ def test_unwrap_fenced_keeps_the_inside_of_a_wrapped_answer() -> None:
     assert markdown.unwrap_fenced('```json\n{"a": 1}\n```\n') == '{"a": 1}'
     assert markdown.unwrap_fenced("  plain answer \n") == "plain answer"
     assert markdown.unwrap_fenced("text ```x``` more") == "text ```x``` more"
+
+
+def test_undo_bullets_takes_back_one_changes_entries_and_keeps_the_later_ones():
+    from slowloop.markdown import undo_bullets
+
+    before = "# Memo\n\n## Plays\n\n- keep me\n- replaced by the change\n"
+    after = "# Memo\n\n## Plays\n\n- keep me\n- added by the change\n"
+    now = "# Memo\n\n## Plays\n\n- keep me\n- added by the change\n- added later\n\n## Strengths\n\n- a strength\n"
+    assert undo_bullets(before, after, now) == (
+        "# Memo\n\n## Plays\n\n- keep me\n- added later\n- replaced by the change\n\n## Strengths\n\n- a strength\n")
+    assert undo_bullets(after, after, now) is None  # nothing to take back
+    assert undo_bullets(before, after, "# Memo\n") is None  # the section is gone: not guessed
+    fenced = "## Plays\n\n```\n- added by the change\n```\n- added by the change\n"
+    assert undo_bullets("## Plays\n", "## Plays\n- added by the change\n", fenced) == "## Plays\n\n```\n- added by the change\n```\n"

@@ -244,3 +244,38 @@ def append_line(path: Path, line: str) -> None:
             os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
         finally:
             os.close(fd)
+
+
+def replace_foreign_file(path: Path, text: str, *, expect: str | None, mode: int = 0o644) -> None:
+    """Atomically replace a file that belongs to another program, unless it changed since read.
+
+    Unlike ``fsutil.atomic_write`` it leaves no lock file beside the target: these files live in
+    the user's project and home folders, where a stray ``settings.json.lock`` would be litter.
+    """
+    # A settings.json or AGENTS.md is often a link into a dotfiles repo (or AGENTS.md -> CLAUDE.md):
+    # write through to the file it points at, or os.replace would turn the link into a copy and
+    # quietly cut the person's file off from its source.
+    path = Path(os.path.realpath(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        try:
+            current = hashlib.sha256(path.read_bytes()).hexdigest()
+        except FileNotFoundError:
+            current = None
+        if current != expect:
+            raise ConflictError(f"{path} changed while slowloop was updating it; not overwriting",
+                                hint="run the command again")
+        os.replace(tmp, path)
+        fsync_dir(path.parent)  # the rename itself survives a crash
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -369,14 +369,14 @@ def undo(store: Store, agent: str, change_id: int) -> int:
                   undoes=[[rec.id]])[0]
 
 
-def _memo_entries_plan(store: Store, agent_id: int, first: ChangeRecord, last: ChangeRecord,
-                       latest: ChangeRecord | None) -> FileChange | None:
-    """Undo one reflection's memo entries on the memo as it is now (None: it cannot be done so —
-    not the memo, or a person changed it since)."""
-    from .memo import MEMO_FILE, MemoContent, parse_memo, render_memo
+def _bullets_plan(store: Store, agent_id: int, first: ChangeRecord, last: ChangeRecord,
+                  latest: ChangeRecord | None) -> FileChange | None:
+    """Undo one reflection's bullets in a Markdown file (the memo) as it is now, keeping what later
+    reflections added (None: not a list file, or a person changed it since)."""
+    from .markdown import undo_bullets
 
     path = Path(first.path)
-    if path.name != MEMO_FILE or latest is None or last.after is None:
+    if first.kind != "memo" or latest is None or last.after is None:
         return None
     later = artifacts.changes_after(store, agent_id, str(path), last.id)
     if any(r["actor"] not in ("reflection", "undo") for r in later):
@@ -384,15 +384,8 @@ def _memo_entries_plan(store: Store, agent_id: int, first: ChangeRecord, last: C
     text, digest = read_text(path)
     if text is None or _hash(text) != _hash(latest.after):
         return None  # edited by hand since the last recorded change
-    before, after, now = parse_memo(first.before or ""), parse_memo(last.after), parse_memo(text)
-    entries = {}
-    for sec, current in now.entries.items():
-        added = [e for e in after.entries[sec] if e not in before.entries[sec]]
-        removed = [e for e in before.entries[sec] if e not in after.entries[sec]]
-        kept = [e for e in current if e not in added]
-        entries[sec] = tuple(kept + [e for e in removed if e not in kept])
-    new = render_memo(MemoContent(now.preamble, entries))
-    if new == text:
+    new = undo_bullets(first.before or "", last.after, text)
+    if new is None:
         return None
     return FileChange(path=path, before=text, before_hash=digest, after=new, kind=first.kind,
                       target=first.target, op="undo")
@@ -421,7 +414,7 @@ def undo_reflection(store: Store, agent: str, reflection_id: int) -> list[int]:
             # the memo changed again since, by later reflections only: take back this reflection's
             # own entries in the memo as it is now, keeping what came after (a person's edit since
             # is theirs, and still refuses)
-            memo_plan = _memo_entries_plan(store, agent_id, recs[0], recs[-1], latest.get(recs[0].path))
+            memo_plan = _bullets_plan(store, agent_id, recs[0], recs[-1], latest.get(recs[0].path))
             if memo_plan is None:
                 raise
             plans.append(memo_plan)

@@ -114,3 +114,55 @@ def unwrap_fenced(text: str) -> str:
     answer in a fence even when told not to)."""
     m = _WRAPPER.match(text)
     return m.group(1).strip() if m else text.strip()
+
+
+def _bullets(text: str) -> dict[str, list[str]]:
+    """section title → its ``- `` bullets (outside code), for a list merged entry by entry."""
+    _pre, sections = split_sections(text)
+    out: dict[str, list[str]] = {}
+    for sec in sections:
+        out[sec.title] = [ln.strip()[2:].strip() for ln, in_code in code_lines(sec.lines)
+                          if not in_code and ln.strip()[:2] in ("- ", "* ", "+ ")]
+    return out
+
+
+def undo_bullets(before: str, after: str, now: str) -> str | None:
+    """Take back, in ``now``, the bullets one change made (``before`` → ``after``), keeping every
+    bullet that came after it: the ones it added go, the ones it removed come back at the end of
+    their section. None when there is nothing to take back or a section it touched is gone."""
+    b, a = _bullets(before), _bullets(after)
+    added = {t: [e for e in a.get(t, []) if e not in b.get(t, [])] for t in a}
+    removed = {t: [e for e in b.get(t, []) if e not in a.get(t, [])] for t in b}
+    if not any(added.values()) and not any(removed.values()):
+        return None
+    lines = now.splitlines()
+    _pre, sections = split_sections(now)
+    titles = {s.title for s in sections}
+    if any(t not in titles for t, es in list(added.items()) + list(removed.items()) if es):
+        return None
+    out: list[str] = []
+    current: str | None = None
+    last_bullet: dict[str, int] = {}
+    for ln, in_code in code_lines(lines):
+        h = None if in_code else heading(ln)
+        if h is not None and h[0] == 2:
+            current = h[1]
+        elif current is not None and not in_code and ln.strip()[:2] in ("- ", "* ", "+ ") \
+                and ln.strip()[2:].strip() in added.get(current, []):
+            continue  # a bullet the change added: taken back
+        out.append(ln)
+        if current is not None and not in_code and ln.strip()[:2] in ("- ", "* ", "+ "):
+            last_bullet[current] = len(out)
+    for title, entries in removed.items():
+        back = [f"- {e}" for e in entries if e not in _bullets("\n".join(out)).get(title, [])]
+        if not back:
+            continue
+        at = last_bullet.get(title)
+        if at is None:  # the section has no bullet left: right under its heading
+            at = next(i + 1 for i, ln in enumerate(out) if (heading(ln) or (0, ""))[1] == title)
+        out[at:at] = back
+        for t, i in last_bullet.items():
+            if i >= at:
+                last_bullet[t] = i + len(back)
+    text = "\n".join(out).rstrip("\n") + "\n"
+    return None if text == now else text

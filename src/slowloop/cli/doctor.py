@@ -95,7 +95,8 @@ def _install_findings(home, only: list[str] | None) -> list[dict]:
     """The hooks slowloop installed: still there, and — for Codex — trusted, so Codex runs them."""
     from pathlib import Path
 
-    from ..integrations import codex, settings_json, targets
+    from ..integrations import codex, settings_json
+    from ..places import targets
 
     out = []
     for t in targets.load(home):

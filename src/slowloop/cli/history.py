@@ -140,7 +140,7 @@ def undo(change: str, agent: str, as_json: bool) -> None:
 
 def _refresh(agent: str) -> None:
     """The next session must not carry what was just undone: hook cache, AGENTS.md, skill links."""
-    from ..integrations.targets import refresh
+    from ..places.targets import refresh
 
     for line in refresh(get_app().home, agent):
         if "FAILED" in line:

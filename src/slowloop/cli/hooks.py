@@ -215,8 +215,8 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
     Example:
       slowloop hooks sync claude-code --user
     """
-    from ..integrations import skills_export
     from ..paths import agent_dir, home
+    from ..places import skills_export
 
     mod = _module(harness)
     report = mod.status(scope, agent=agent)
@@ -227,7 +227,7 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
     s = result.to_dict()
     md: dict | None = None
     if harness == "codex" and report.agents_md:
-        from ..integrations import agents_md
+        from ..places import agents_md
 
         md = {"path": report.agents_md,
               "changed": agents_md.write_block(mod.agents_md_path(scope),

@@ -32,7 +32,7 @@ def prompt(task: str | None, context: str | None, no_impressions: bool, director
       slowloop prompt --dir ~/code/shop --context release
     """
     from ..bootstrap import build_bootstrap
-    from ..integrations.targets import project_around
+    from ..places.targets import project_around
 
     app = get_app()
     project = directory if directory is not None else project_around(app.home)

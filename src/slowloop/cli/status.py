@@ -12,7 +12,7 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
     """Everything ``status`` shows about one agent (the JSON form)."""
     from .. import clock
     from ..history import learned
-    from ..integrations.targets import for_agent
+    from ..places.targets import for_agent
     from ..reflect import auto, lease as leases
     from ..reflect.review import waiting
     from ..reflect.scheduler import agent_status

@@ -19,7 +19,8 @@ from typing import Literal
 from ..config import load_config
 from ..errors import UserError
 from ..paths import agent_dir, home as default_home, validate_agent_name
-from . import settings_json, skills_export
+from ..places import skills_export
+from . import settings_json
 from .hooks_runtime import command_for
 
 Scope = Literal["project", "user"]
@@ -97,7 +98,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
         report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
         for name in report.skills["conflicts"]:
             report.notes.append(f"{sdir / name} exists and is not slowloop's: skill {name!r} not linked")
-    from . import targets
+    from ..places import targets
 
     targets.register(h, {"harness": HARNESS, "scope": scope, "agent": agent, "settings": path,
                          "skills_dir": sdir, "agents_md": None, "project": project})
@@ -296,7 +297,7 @@ def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     if scope == "project":
         _drop_if_empty(path.parent)
         report.notes.extend(release_from_git(project_dir(cwd), [path, sdir]))
-    from . import targets
+    from ..places import targets
 
     targets.unregister(default_home(), harness=HARNESS, settings=str(path),
                        project=project_dir(cwd) if scope == "project" else None)

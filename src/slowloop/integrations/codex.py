@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Literal
 
 from ..paths import agent_dir, home as default_home, validate_agent_name
-from . import agents_md, settings_json, skills_export
+from ..places import agents_md, skills_export
+from . import settings_json
 from .claude_code import Report, _pinned_home, _timeout, installed_sources, unlink_skills
 from .hooks_runtime import command_for
 
@@ -70,8 +71,8 @@ def skills_path(scope: Scope, cwd: Path | None = None) -> Path:
 def bootstrap_text(agent: str, skills_linked: bool = False) -> str:
     """The bootstrap as AGENTS.md carries it (no impressions: nobody is known to read it yet).
     With the skills linked into .agents/skills, Codex lists them itself: no index here."""
+    from ..bootstrap_cache import cached_bootstrap
     from ..store import open_store
-    from .hooks_runtime import cached_bootstrap
 
     with open_store(home=default_home()) as store:
         return cached_bootstrap(default_home(), agent, store, host_lists_skills=skills_linked)[0]
@@ -125,7 +126,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
             report.notes.append(f"moved slowloop's hooks out of {old_project_hooks} (a shared project file)")
     if sdir is not None:
         report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
-    from . import targets
+    from ..places import targets
     from .claude_code import configure_reflector, keep_out_of_git, next_steps
 
     targets.register(h, {"harness": HARNESS, "scope": scope, "agent": agent, "settings": path,
@@ -168,7 +169,7 @@ def remove(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     report.changed = agents_md.remove_block(md) or report.changed
     report.agents_md = str(md)
     report.skills = unlink_skills(installed_sources(entries, agent), sdir)
-    from . import targets
+    from ..places import targets
 
     targets.unregister(default_home(), harness=HARNESS, settings=str(path),
                        project=project_dir(cwd) if scope == "project" else None)

@@ -27,9 +27,11 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+
+from ..bootstrap_cache import _last_built, cached_bootstrap
+from ..proc import append_log, spawn_detached
 
 Harness = Literal["claude-code", "codex"]
 Event = Literal["SessionStart", "Stop", "SessionEnd"]
@@ -37,8 +39,6 @@ HARNESSES: tuple[str, ...] = ("claude-code", "codex")
 EVENTS: tuple[str, ...] = ("SessionStart", "Stop", "SessionEnd")
 MODULE = "slowloop.integrations.hooks_runtime"
 MAX_STDIN = 1 << 20
-CACHE_TTL = 3600.0
-LOG_MAX_BYTES = 1 << 20
 
 
 # -- the command the harness runs -------------------------------------------------------------
@@ -83,42 +83,6 @@ def _home(explicit: str | None) -> Path:
     return home()
 
 
-def log_file(home: Path, name: str) -> Path | None:
-    """``<home>/logs/<name>``, or None when a planted symlink would carry the write out of the
-    home (the logs folder linked elsewhere); the file itself is opened with O_NOFOLLOW."""
-    path = Path(home) / "logs" / name
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError:
-        return None
-    real_home = os.path.realpath(home)
-    if os.path.commonpath([real_home, os.path.realpath(path.parent)]) != real_home:
-        return None
-    return path
-
-
-def append_log(home: Path, name: str, message: str) -> None:
-    """One line in ``<home>/logs/<name>`` (rotated at 1 MB); never raises, never follows a link."""
-    try:
-        path = log_file(home, name)
-        if path is None:
-            return
-        try:
-            if path.stat().st_size > LOG_MAX_BYTES:
-                os.replace(path, path.with_name(name + ".1"))
-        except FileNotFoundError:
-            pass
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(str(path), flags, 0o600)
-        try:
-            os.write(fd, f"{stamp} pid={os.getpid()} {message}\n".encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
-    except OSError:
-        pass
-
-
 def log(home: Path, message: str) -> None:
     """One line in ``<home>/logs/hooks.log``; never raises."""
     append_log(home, "hooks.log", message)
@@ -156,92 +120,6 @@ def transcript_of(payload: dict[str, Any]) -> Path | None:
 
 
 # -- SessionStart -------------------------------------------------------------------------------
-
-def _stat_key(path: Path) -> str:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return "-"
-    return f"{st.st_mtime_ns}:{st.st_size}"
-
-
-def _project_stats(project: Path) -> list[str]:
-    parts = [f"project={project}"]
-    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
-        parts.append(_stat_key(project / "memory" / name))
-    try:
-        for e in sorted(os.scandir(project / "contexts"), key=lambda e: e.name):
-            parts.append(f"ctx:{e.name}={_stat_key(Path(e.path) / 'CONTEXT.md')}")
-    except (FileNotFoundError, NotADirectoryError):
-        parts.append("no-contexts")
-    return parts
-
-
-def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = None,
-                          host_lists_skills: bool = False) -> str:
-    """What the bootstrap text depends on, cheaply: file stats and the ledger's last invocation."""
-    from ..paths import agent_dir
-
-    adir = agent_dir(agent, home)
-    parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md"), f"host={host_lists_skills}"]
-    if project is not None:
-        parts.extend(_project_stats(project))
-    try:
-        for e in sorted(os.scandir(adir / "skills"), key=lambda e: e.name):
-            parts.append(f"{e.name}={_stat_key(Path(e.path) / 'SKILL.md')}")
-    except FileNotFoundError:
-        parts.append("no-skills")
-    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
-        parts.append(_stat_key(adir / "memory" / name))
-    parts.extend(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SLOWLOOP_BOOTSTRAP__")
-                 or k.startswith("SLOWLOOP_MEMO__"))
-    agent_id = store.agent_id(agent, create=False)
-    if agent_id is not None:
-        from ..store import ledger
-
-        parts.append(f"inv={ledger.last_invocation_id(store, agent_id)}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
-
-
-def _cache_path(home: Path, agent: str, project: Path | None = None, host_lists_skills: bool = False) -> Path:
-    variant = ""
-    if project is not None or host_lists_skills:
-        variant = "-" + hashlib.sha256(f"{project}\0{host_lists_skills}".encode()).hexdigest()[:12]
-    return home / "cache" / "bootstrap" / f"{agent}{variant}.json"
-
-
-def cached_bootstrap(home: Path, agent: str, store, *, rebuild: bool = False, project: Path | None = None,
-                     host_lists_skills: bool = False) -> tuple[str, list[str]]:
-    """The bootstrap text and the skills it shows, from the cache when nothing changed."""
-    key = bootstrap_fingerprint(home, agent, store, project, host_lists_skills)
-    path = _cache_path(home, agent, project, host_lists_skills)
-    if not rebuild:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if (data.get("key") == key and time.time() - float(data.get("built_at", 0)) < CACHE_TTL
-                    and isinstance(data.get("text"), str)):
-                return data["text"], [str(s) for s in data.get("skills_shown", [])]
-        except (OSError, ValueError, TypeError):
-            pass
-    from ..bootstrap import build_bootstrap
-    from ..fsutil import atomic_write
-
-    b = build_bootstrap(agent, home=home, store=store, record_impressions=False, project=project,
-                        skills_listed_by_host=host_lists_skills)
-    atomic_write(path, json.dumps({"key": key, "built_at": time.time(), "text": b.text,
-                                   "skills_shown": b.skills_shown}))
-    return b.text, list(b.skills_shown)
-
-
-def _last_built(home: Path, agent: str, project: Path | None, host_lists_skills: bool) -> str:
-    """The bootstrap text cached last, however old (the fallback when the ledger is out of reach)."""
-    try:
-        data = json.loads(_cache_path(home, agent, project, host_lists_skills).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    text = data.get("text") if isinstance(data, dict) else None
-    return text if isinstance(text, str) else ""
-
 
 def record_impressions(store, agent: str, skills: list[str]) -> None:
     if not skills:
@@ -330,7 +208,7 @@ def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict
 
     payload = payload or {}
     if skills_dir is not None:
-        from .skills_export import sync
+        from ..places.skills_export import sync
 
         try:
             sync(_skills_of(home, agent), skills_dir)
@@ -377,7 +255,7 @@ def defer_to_project(home: Path, harness: str, scope: str | None, payload: dict[
     session is observed (and bootstrapped) once, under the project's agent."""
     if scope != "user":
         return None
-    from .targets import project_install_covering
+    from ..places.targets import project_install_covering
 
     cwd = payload.get("cwd")
     return project_install_covering(home, harness, cwd if isinstance(cwd, str) else None)
@@ -417,11 +295,11 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
 
             started = maybe_start(home, agent, cfg=cfg, store=store, why=f"turns from {transcript.name}")
     if agents_md is not None:
-        from .agents_md import write_block
+        from ..places.agents_md import write_block
 
         write_block(agents_md, text)
     if skills_dir is not None:
-        from .skills_export import sync
+        from ..places.skills_export import sync
 
         sync(_skills_of(home, agent), skills_dir)
     summary = (f"{res.turns} turn(s) from byte {res.start}: {res.new} new, {res.updated} updated,"
@@ -515,30 +393,6 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
     if agents_md is not None:
         args += ["--agents-md", str(agents_md)]
     return spawn_detached(home, args, "hooks.log")
-
-
-def spawn_detached(home: Path, args: list[str], log: str,
-                   env: Mapping[str, str] | None = None) -> int:
-    """Start ``python <args>`` in a process of its own session that outlives its caller (a hook,
-    an ingest), stdin and stdout on /dev/null, stderr appended to ``<home>/logs/<log>``; its pid.
-    Every background process slowloop starts is started here."""
-    argv = [sys.executable, *args]
-    environ = os.environ if env is None else env
-    log_path = log_file(home, log)
-    err_path = str(log_path) if log_path is not None else os.devnull
-    if hasattr(os, "posix_spawn"):
-        # posix_spawn instead of subprocess: importing subprocess costs more than the spawn.
-        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 2, err_path,
-                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)]
-        return os.posix_spawn(sys.executable, argv, environ, file_actions=actions, setsid=True)
-    import subprocess
-
-    with open(err_path, "ab") as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                start_new_session=True, close_fds=True, env=dict(environ))
-    return proc.pid
 
 
 # -- entry point --------------------------------------------------------------------------------
@@ -661,7 +515,7 @@ def _remember_install(home: Path, harness: str, agent: str, scope: str | None, s
                       agents_md: Path | None, project: Path | None) -> None:
     """Record this install among the places to refresh after a reflection (once; cheap after)."""
     try:
-        from .targets import known_like, register
+        from ..places.targets import known_like, register
 
         t = {"harness": harness, "scope": scope or ("project" if project else None), "agent": agent,
              "settings": None, "skills_dir": skills_dir, "agents_md": agents_md, "project": project}

@@ -71,7 +71,7 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
     has one (``slowloop memory init --dir``) and its contexts are listed and loadable."""
     validate_agent_name(agent)
     h = Path(home) if home is not None else default_home()
-    from .targets import project_around
+    from ..places.targets import project_around
 
     project = Path(project) if project is not None else project_around(h)
     server_class, tool_error = _mcp()

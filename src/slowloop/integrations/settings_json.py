@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConflictError, UserError
-from ..fsutil import read_text
+from ..errors import UserError
+from ..fsutil import read_text, replace_foreign_file
 from .hooks_runtime import is_ours
 
 
@@ -141,42 +141,7 @@ def save(path: Path, before: dict[str, Any], after: dict[str, Any], digest: str 
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-    replace_file(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n", expect=digest, mode=mode)
+    replace_foreign_file(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n", expect=digest, mode=mode)
     return True
 
 
-def replace_file(path: Path, text: str, *, expect: str | None, mode: int = 0o644) -> None:
-    """Atomically replace a file that belongs to another program, unless it changed since read.
-
-    Unlike ``fsutil.atomic_write`` it leaves no lock file beside the target: these files live in
-    the user's project and home folders, where a stray ``settings.json.lock`` would be litter.
-    """
-    import hashlib
-    import tempfile
-
-    # A settings.json or AGENTS.md is often a link into a dotfiles repo (or AGENTS.md -> CLAUDE.md):
-    # write through to the file it points at, or os.replace would turn the link into a copy and
-    # quietly cut the person's file off from its source.
-    path = Path(os.path.realpath(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        try:
-            current = hashlib.sha256(path.read_bytes()).hexdigest()
-        except FileNotFoundError:
-            current = None
-        if current != expect:
-            raise ConflictError(f"{path} changed while slowloop was updating it; not overwriting",
-                                hint="run the command again")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise

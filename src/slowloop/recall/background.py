@@ -20,7 +20,7 @@ LOG = "recall.log"
 
 def refresh_in_background(agent: str, home: Path) -> int:
     """Start the refresh of ``agent``'s index detached; its pid."""
-    from ..integrations.hooks_runtime import spawn_detached
+    from ..proc import spawn_detached
 
     env = dict(os.environ)
     env["SLOWLOOP_HOME"] = str(home)
@@ -28,7 +28,7 @@ def refresh_in_background(agent: str, home: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..integrations.hooks_runtime import append_log
+    from ..proc import append_log
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:

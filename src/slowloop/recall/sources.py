@@ -112,7 +112,7 @@ def project_files(home: Path, agent: str) -> list[FileTarget]:
     """The memory and contexts of the projects the agent is installed in (``slowloop hooks install
     --project``): a project's own ``memory/`` (``slowloop memory init --dir``) and
     ``contexts/*/CONTEXT.md`` are searched with the agent's."""
-    from ..integrations.targets import for_agent
+    from ..places.targets import for_agent
 
     out: list[FileTarget] = []
     for proj in sorted({t["project"] for t in for_agent(home, agent) if t.get("project")}):

@@ -5,7 +5,7 @@ Python API's ``observe_messages`` — calls ``maybe_start(home, agent)``. It ask
 same question the daemon asks (dirty gate, cooldown, threshold or forced; ``slowloop schedule``
 shows the answer) and, when the agent is due, starts **one detached process** that reflects on
 it under the agent's lease and then brings every place the bootstrap lives up to date
-(``integrations.targets``), so the very next session carries what was learned.
+(``places.targets``), so the very next session carries what was learned.
 
 - On by default (``[reflect] auto = true``); ``SLOWLOOP_REFLECT__AUTO=false`` turns it off.
 - Never more than one per agent: a pid file in ``<home>/locks`` guards the start, the lease guards
@@ -31,7 +31,7 @@ LOG = "reflect.log"
 def log(home: Path, message: str) -> None:
     """One line in ``<home>/logs/reflect.log`` (rotated at 1 MB); never raises, never follows a
     planted symlink out of the home."""
-    from ..integrations.hooks_runtime import append_log
+    from ..proc import append_log
 
     append_log(Path(home), LOG, message)
 
@@ -99,7 +99,7 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
 
 
 def _spawn(home: Path, agent: str) -> int:
-    from ..integrations.hooks_runtime import spawn_detached
+    from ..proc import spawn_detached
 
     env = dict(os.environ)
     env["SLOWLOOP_HOME"] = str(home)

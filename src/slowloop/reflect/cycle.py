@@ -363,7 +363,7 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
         # Every place the bootstrap lives (hook cache, AGENTS.md blocks, skill links) now, so the
         # very next session carries the lesson.
         try:
-            from ..integrations.targets import refresh
+            from ..places.targets import refresh
 
             out.refreshed = refresh(home, agent, store)
         except Exception as exc:  # noqa: BLE001 — the reflection is applied; this is best effort

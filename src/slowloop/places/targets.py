@@ -131,8 +131,8 @@ def refresh(home: Path, agent: str, store: Store | None = None) -> list[str]:
     """Bring every known place of ``agent``'s bootstrap up to date now; what was done, one line
     each. Never raises for one place: a place that fails is reported and the others go on.
     ``store``: the ledger already open (a connection to a server costs a round trip or more)."""
+    from ..bootstrap_cache import cached_bootstrap
     from ..store import open_store
-    from .hooks_runtime import cached_bootstrap
 
     done: list[str] = []
     targets = for_agent(home, agent)

@@ -44,8 +44,7 @@ def read_block(path: Path) -> str | None:
 
 def write_block(path: Path, body: str) -> bool:
     """Put ``body`` between the markers (added at the end when missing); True when changed."""
-    from ..fsutil import read_text
-    from .settings_json import replace_file
+    from ..fsutil import read_text, replace_foreign_file
 
     text, digest = read_text(path)
     text = text or ""
@@ -60,14 +59,13 @@ def write_block(path: Path, body: str) -> bool:
     if new == text:
         return False
     mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
-    replace_file(path, new, expect=digest, mode=mode)
+    replace_foreign_file(path, new, expect=digest, mode=mode)
     return True
 
 
 def remove_block(path: Path) -> bool:
     """Take the block out; a file left empty is deleted (a link to it is emptied). True when changed."""
-    from ..fsutil import read_text
-    from .settings_json import replace_file
+    from ..fsutil import read_text, replace_foreign_file
 
     text, digest = read_text(path)
     if text is None:
@@ -81,5 +79,5 @@ def remove_block(path: Path) -> bool:
         return True
     if not new.strip():  # a link someone made: keep it (and its file), just empty
         new = ""
-    replace_file(path, new, expect=digest, mode=os.stat(path).st_mode & 0o777)
+    replace_foreign_file(path, new, expect=digest, mode=os.stat(path).st_mode & 0o777)
     return True
