@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from integrations_fixtures import cc_turn, lines, run_installed
 
 from slowloop.cli import cli
-from slowloop.integrations import claude_code, codex, targets
+from slowloop.integrations import claude_code, codex
 from slowloop.integrations.api import observe_messages
+from slowloop.places import targets
 from slowloop.reflect import auto
 from slowloop.store import open_store
 

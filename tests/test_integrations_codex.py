@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from integrations_fixtures import run_installed, write_skill
 
 from slowloop.cli import cli
-from slowloop.integrations import agents_md, codex
+from slowloop.integrations import codex
+from slowloop.places import agents_md
 from slowloop.store import open_store
 
 

@@ -129,7 +129,7 @@ def test_linked_settings_and_agents_md_stay_links(project: Path, slowloop_home: 
 
 
 def test_an_agents_md_link_holding_only_the_block_is_emptied_at_its_target(tmp_path: Path) -> None:
-    from slowloop.integrations import agents_md
+    from slowloop.places import agents_md
 
     target = tmp_path / "CLAUDE.md"
     link = tmp_path / "AGENTS.md"

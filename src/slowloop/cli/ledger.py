@@ -67,8 +67,9 @@ def copy(url: str, as_json: bool) -> None:
     from ..config import redact_url
     from ..errors import UserError
     from ..paths import db_path
+    from ..store import open_store
     from ..store.copy import copy_ledger, row_counts
-    from ..store.db import SQLiteStore, open_store
+    from ..store.db import SQLiteStore
 
     app = get_app()
     if not url.startswith(("postgresql://", "postgres://")):

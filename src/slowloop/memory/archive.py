@@ -36,7 +36,7 @@ from ..errors import ConflictError, UserError
 from ..fsutil import atomic_write, confine, file_hash, fsync_dir, make_private_dirs, sha256_text
 from ..tokens import estimate_tokens
 from . import debts as debts_mod, sections
-from .files import CHRONICLE, DEBTS, HEADERS, PAST, ROLE_FILES, SUMMARY
+from .layout import CHRONICLE, DEBTS, HEADERS, PAST, ROLE_FILES, SUMMARY
 from .summary import CycleInfo, SummaryBy, build_summary
 
 if TYPE_CHECKING:

@@ -26,25 +26,7 @@ from . import debts as debts_mod, sections
 if TYPE_CHECKING:
     from .archive import ArchiveResult, Layer
 
-STATE = "system-state.md"
-DEBTS = "debts.md"
-CHRONICLE = "chronicle.md"
-SUMMARY = "past-summary.md"
-PAST = "past"
-ROLE_FILES: tuple[str, ...] = (STATE, DEBTS, CHRONICLE, SUMMARY)
-LOCK = ".memory.lock"
-
-# The one-line role header each file starts with: it tells a person (and an agent) what belongs there.
-HEADERS: dict[str, str] = {
-    STATE: "# System state — the truth of today: current model of the system, caveats, sources of truth. "
-           "No history here (that is chronicle.md).",
-    DEBTS: "# Debts — the canonical register of what is open, in progress or deferred. "
-           "One `- D-0001 [open] text` line per debt.",
-    CHRONICLE: "# Chronicle — the recent causal chain: what happened in the last sessions and why. "
-               "Open items go to debts.md.",
-    SUMMARY: "# Past summary — compressed older history: the big decisions and turns that still matter. "
-             "Dig deeper with `slowloop memory dig`.",
-}
+from .layout import CHRONICLE, DEBTS, HEADERS, LOCK, PAST, ROLE_FILES, STATE, SUMMARY  # noqa: F401  (their home)
 
 _GITIGNORE = "# slowloop's lock files and an archive in progress are not history\n*.lock\n.archive-staging/\n"
 _RETRIES = 5

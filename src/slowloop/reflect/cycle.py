@@ -28,6 +28,7 @@ from .apply import apply_reflection, recover
 from .bundle import build_bundle
 from .distill import TurnEvidence, distill
 from .lease import agent_lease, agent_lease_name, current
+from .plan import plan_action as _plan
 from .prompt import build_prompt
 from .scheduler import agent_status, mark_cycle, pending, plan_cycle
 from .validate import check_content
@@ -85,33 +86,6 @@ def _evidence(store: Store, agent_id: int, turn_ids: list[int],
                                 transient_only=bool(errs) and not real,
                                 grown=tid in grown))
     return out
-
-
-def _plan(action: Action, lib, memo, memo_base: str | None = None, *, added: int = 0,
-          touched: frozenset[str] = frozenset(), evicted: list | None = None) -> list[FileChange]:
-    """The file changes one valid action would make (raises SlowloopError when it cannot).
-
-    ``added``: net skills the earlier actions of this reflection create; ``touched``: the skills
-    they change. A create at the cap evicts with both in mind — two creates must not evict the
-    same skill, nor evict one another action patches — and reports what it evicted in ``evicted``.
-    """
-    if action.type == "create_skill":
-        title = action.name.replace("-", " ").capitalize()
-        changes, evictions = lib.plan_create(action.name, action.description, action.body,
-                                             title=title, extra=added, exclude=touched)
-        if evicted is not None:
-            evicted.extend(evictions)
-        return changes
-    if action.type == "patch_skill":
-        return lib.plan_patch(action.name, action.old, action.new)
-    if action.type == "retire_skill":
-        return lib.plan_retire(action.name, reason=action.reason)
-    if action.type == "merge_skills":
-        return lib.plan_merge(list(action.names), action.into, action.description, action.body)
-    if action.type == "update_memo":
-        return memo.plan_update(action.section, action.op, action.text or None,
-                                match=action.match or None, base_text=memo_base)
-    return []
 
 
 def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None = None,

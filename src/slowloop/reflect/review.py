@@ -111,7 +111,7 @@ def approve(agent: str, proposal_id: int, *, home: Path | None = None,
     check as any rule: an imperative with a trigger, no dangerous instruction)."""
     from ..memo import Memo
     from ..skills import SkillLibrary
-    from .cycle import _plan
+    from .plan import plan_action as _plan
 
     home = home or default_home()
     own = store is None

@@ -1,3 +1,4 @@
-from .db import Store, open_store
+from .db import Store
+from .factory import open_store
 
 __all__ = ["Store", "open_store"]

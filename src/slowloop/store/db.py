@@ -34,7 +34,7 @@ from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
 from .migrations import MIGRATIONS
 
-__all__ = ["Store", "SQLiteStore", "open_store", "database_url", "ledger_exists", "BUSY_TIMEOUT_MS"]
+__all__ = ["Store", "SQLiteStore", "database_url", "ledger_exists", "BUSY_TIMEOUT_MS"]
 
 #: the variable that puts the ledger on a PostgreSQL server (``[ledger] database_url`` in
 #: config.toml says the same; the variable wins)
@@ -310,13 +310,3 @@ class _InTransaction:
 
     def execute(self, sql: str, /) -> sqlite3.Cursor:
         return self._conn.execute(sql)
-
-
-def open_store(home: Path | None = None, *, url: str | None = None) -> Store:
-    """The ledger of ``home``: on the PostgreSQL server of ``url`` (or of SLOWLOOP_DATABASE_URL /
-    ``[ledger] database_url``), else the SQLite file in the home."""
-    if url or database_url(home):
-        from .postgres import PostgresStore
-
-        return PostgresStore(home=home, url=url)
-    return SQLiteStore(home=home)
