@@ -354,12 +354,12 @@ def test_a_large_ingest_indexes_its_turns_for_search_in_the_background(
         tmp_path: Path, slowloop_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    import slowloop.cli.ingest as cli_ingest
+    import slowloop.integrations.recorded as recorded
     from slowloop.cli import cli
 
     path = tmp_path / "s.jsonl"
     path.write_text(hard_session(), encoding="utf-8")
-    monkeypatch.setattr(cli_ingest, "BACKGROUND_INDEX_TURNS", 5)
+    monkeypatch.setattr(recorded, "BACKGROUND_INDEX_TURNS", 5)
     r = CliRunner().invoke(cli, ["ingest", str(path), "--agent", "a", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)

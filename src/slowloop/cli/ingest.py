@@ -14,24 +14,23 @@ from ..paths import agent_dir
 from .common import agent_option, echo_json, get_app, json_option, warn
 
 PROGRESS_MIN_BYTES = 5 * 1024 * 1024
-# Past this many turns recorded, the search index catches up in a background process: the command
-# returns when the turns are recorded (reading them back and tokenising them for search costs
-# about half a second per thousand turns, and `slowloop search` waits for it anyway).
-BACKGROUND_INDEX_TURNS = 300
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--no-reflect", is_flag=True,
+              help="Record only: start no reflection, even when the turns make the agent due.")
 @agent_option
 @json_option
-def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
+def ingest(paths: tuple[Path, ...], agent: str, as_json: bool, no_reflect: bool = False) -> None:
     """Observe and record every turn of the given transcripts for an agent.
 
     Incremental: a turn already recorded is not recorded again; a turn that grew since is updated.
     Malformed lines are reported with file and line and skipped; nothing recorded is lost. Exits 3
     when none of the files given is a transcript. A large input (16 MB or more) is read by worker
     processes, one per core (SLOWLOOP_INGEST__WORKERS=1: none); past 300 new turns the search
-    index catches up in the background.
+    index catches up in the background. Then, as after any recorded turns, a reflection starts by
+    itself when the agent is due ([reflect] auto; --no-reflect: not this time).
 
     \b
     Example:
@@ -52,13 +51,19 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
     with progress as bar:
         summary = ingest_paths(files, agent=agent, store=app.store, cfg=app.config, weakness=weakness,
                                on_file=lambda _p, size: bar.update(size))
-    indexing = _refresh_recall(agent, app, summary.new + summary.updated)
+    from ..integrations.recorded import turns_recorded
+
+    after = turns_recorded(app.home, agent, app.store, app.config, changed=summary.new + summary.updated,
+                           why="slowloop ingest", reflect=not no_reflect)
+    indexing = {"state": after.index if after.index != "unchanged" else "current", "pid": after.index_pid}
+    for note in after.notes:
+        warn(f"note: {note}")
     for problem in summary.problems:
         warn(f"warning: {problem} (line skipped)")
     for skipped in summary.skipped_files:
         warn(f"skipped: {skipped}")
     if as_json:
-        echo_json({**summary.to_dict(), "search_index": indexing})
+        echo_json({**summary.to_dict(), "search_index": indexing, "reflection_pid": after.reflection_pid})
     else:
         read = summary.files - len(summary.skipped_files)
         skipped = (f" read, {len(summary.skipped_files)} skipped (not transcripts)"
@@ -70,6 +75,9 @@ def ingest(paths: tuple[Path, ...], agent: str, as_json: bool) -> None:
         if indexing["pid"]:
             click.echo(f"Indexing the new turns for search in the background (pid {indexing['pid']}, "
                        f"log {app.home / 'logs' / 'recall.log'}); `slowloop search` waits for it.")
+        if after.reflection_pid:
+            click.echo(f"The agent is due: reflecting in the background (pid {after.reflection_pid}); "
+                       "`slowloop status` shows what it learned.")
     if summary.files and len(summary.skipped_files) == summary.files:
         # nothing given could be read: the input was wrong, and a script should know it
         click.get_current_context().exit(3)
@@ -96,15 +104,3 @@ def _weakness(agent: str, app):
     from ..ingest import default_weakness
 
     return default_weakness(agent, home=app.home)
-
-
-def _refresh_recall(agent: str, app, changed: int) -> dict:
-    """Keep the search index current: here for a few turns, in a background process for many."""
-    if changed >= BACKGROUND_INDEX_TURNS:
-        from ..recall.background import refresh_in_background
-
-        return {"state": "updating in the background", "pid": refresh_in_background(agent, app.home)}
-    from ..recall import refresh
-
-    refresh(agent, home=app.home)
-    return {"state": "current", "pid": None}

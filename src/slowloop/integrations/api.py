@@ -54,10 +54,11 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
     cfg = load_config(h)
     with open_store(home=h) as store:
         recorded = record_turns(turns, agent=agent, store=store, cfg=cfg, weakness=weakness)
-        if any(res.status in ("new", "updated") for _ot, res in recorded):
-            from ..reflect.auto import maybe_start
+        changed = sum(res.status in ("new", "updated") for _ot, res in recorded)
+        if changed:
+            from .recorded import turns_recorded
 
-            maybe_start(h, agent, cfg=cfg, store=store, why="observe_messages")
+            turns_recorded(h, agent, store, cfg, changed=changed, why="observe_messages")
     out = []
     for ot, res in recorded:
         d = observed_to_dict(ot)

@@ -281,27 +281,15 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         from ..ingest import default_weakness
 
         weakness = default_weakness(agent, home=home)
+    from .recorded import turns_recorded
+
     with open_store(home=home) as store:
         res = observe_new(transcript, agent=agent, store=store, cfg=cfg, weakness=weakness, home=home)
-        if res.turns:
-            from ..recall import refresh
-
-            refresh(agent, home=home)
-        # ready for the next session start (and the AGENTS.md block below)
-        text, _shown = cached_bootstrap(home, agent, store, host_lists_skills=skills_dir is not None)
-        started = None
-        if res.new or res.updated:
-            from ..reflect.auto import maybe_start
-
-            started = maybe_start(home, agent, cfg=cfg, store=store, why=f"turns from {transcript.name}")
-    if agents_md is not None:
-        from ..places.agents_md import write_block
-
-        write_block(agents_md, text)
-    if skills_dir is not None:
-        from ..places.skills_export import sync
-
-        sync(_skills_of(home, agent), skills_dir)
+        after = turns_recorded(home, agent, store, cfg, changed=res.new + res.updated,
+                               why=f"turns from {transcript.name}", skills_dir=skills_dir, agents_md=agents_md)
+        started = after.reflection_pid
+        for note in after.notes:
+            log(home, f"{agent}: {note}")
     summary = (f"{res.turns} turn(s) from byte {res.start}: {res.new} new, {res.updated} updated,"
                f" {res.unchanged} unchanged; next offset {res.offset}")
     if caught_up:

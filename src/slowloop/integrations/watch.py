@@ -131,14 +131,10 @@ class Watcher:
         for gone in set(self._seen) - set(current):
             del self._seen[gone]
         self.stats.polls += 1
-        if read and self.stats.turns:
-            from ..recall import refresh
-
-            refresh(self.agent, home=self.home)
         if changed:
-            from ..reflect.auto import maybe_start
+            from .recorded import turns_recorded
 
-            maybe_start(self.home or default_home(), self.agent, cfg=self.cfg, store=store, why="watch")
+            turns_recorded(self.home or default_home(), self.agent, store, self.cfg, changed=changed, why="watch")
         return read
 
     def run(self, *, once: bool = False) -> WatchStats:

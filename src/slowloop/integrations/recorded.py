@@ -1,0 +1,79 @@
+"""What happens after turns are recorded — one path, whoever recorded them: the hooks' worker,
+`slowloop watch`, `slowloop ingest`, the Python API and the MCP ``record_turn`` tool.
+
+1. the search index catches up (here for a few turns, in a background process for many);
+2. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
+3. a reflection starts by itself in the background when the agent is due ([reflect] auto);
+4. when the caller is one install (a hook), that install's places are brought up to date: its
+   AGENTS.md/CLAUDE.md block and its skill links.
+
+Nothing here raises for a step that fails after the turns are recorded: the turns are kept, and
+the failure is said in the returned notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# past this many new or grown turns the index catches up in a background process (an ingest of a
+# large history returns once its turns are recorded)
+BACKGROUND_INDEX_TURNS = 300
+
+
+@dataclass
+class AfterRecorded:
+    index: str = "unchanged"  # unchanged | current | updating in the background
+    index_pid: int | None = None
+    reflection_pid: int | None = None  # a background reflection started
+    bootstrap: str = ""  # the bootstrap text as rebuilt (when asked for)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "index_pid": self.index_pid, "reflection_pid": self.reflection_pid,
+                "notes": self.notes}
+
+
+def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str,
+                   skills_dir: Path | None = None, agents_md: Path | None = None,
+                   reflect: bool = True) -> AfterRecorded:
+    """Run the steps above for ``changed`` turns recorded new or grown (0: nothing changed, so
+    nothing to do but keep this install's places current). ``why`` names the recorder in the logs.
+    ``reflect=False``: the caller starts no reflection (`slowloop ingest --no-reflect`)."""
+    out = AfterRecorded()
+    if changed:
+        try:
+            if changed >= BACKGROUND_INDEX_TURNS:
+                from ..recall.background import refresh_in_background
+
+                out.index, out.index_pid = "updating in the background", refresh_in_background(agent, home)
+            else:
+                from ..recall import refresh
+
+                refresh(agent, home=home)
+                out.index = "current"
+        except Exception as exc:  # noqa: BLE001 — the turns are recorded; search catches up later
+            out.notes.append(f"the search index could not catch up: {exc}")
+    try:
+        from ..bootstrap_cache import cached_bootstrap
+
+        out.bootstrap, _shown = cached_bootstrap(home, agent, store, host_lists_skills=skills_dir is not None)
+    except Exception as exc:  # noqa: BLE001
+        out.notes.append(f"the bootstrap cache could not be rebuilt: {exc}")
+    if changed and reflect:
+        try:
+            from ..reflect.auto import maybe_start
+
+            out.reflection_pid = maybe_start(home, agent, cfg=cfg, store=store, why=why)
+        except Exception as exc:  # noqa: BLE001
+            out.notes.append(f"no automatic reflection could start: {exc}")
+    if agents_md is not None and out.bootstrap:
+        from ..places.agents_md import write_block
+
+        write_block(agents_md, out.bootstrap)
+    if skills_dir is not None:
+        from ..paths import agent_dir
+        from ..places.skills_export import sync
+
+        sync(agent_dir(agent, home) / "skills", skills_dir)
+    return out
