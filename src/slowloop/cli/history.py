@@ -140,8 +140,9 @@ def undo(change: str, agent: str, as_json: bool) -> None:
 
 def _refresh(agent: str) -> None:
     """The next session must not carry what was just undone: hook cache, AGENTS.md, skill links."""
-    from ..places.targets import refresh
+    from ..reflect.publish import changed
 
-    for line in refresh(get_app().home, agent):
-        if "FAILED" in line:
+    places, _synced = changed(get_app().home, agent, what="an undo")
+    for line in places:
+        if "FAILED" in line or line.startswith("could not"):
             click.echo(f"warning: {line}", err=True)

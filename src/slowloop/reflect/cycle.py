@@ -334,17 +334,9 @@ def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, b
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
     if all_changes:
-        # Every place the bootstrap lives (hook cache, AGENTS.md blocks, skill links) now, so the
-        # very next session carries the lesson.
-        try:
-            from ..places.targets import refresh
+        from .publish import changed
 
-            out.refreshed = refresh(home, agent, store)
-        except Exception as exc:  # noqa: BLE001 — the reflection is applied; this is best effort
-            out.refreshed = [f"could not refresh the bootstrap places: {exc}"]
-        from ..sync import after_reflection
-
-        synced = after_reflection(agent, home, rid)
+        out.refreshed, synced = changed(home, agent, store, reflection_id=rid)
         if synced:
             out.notes.append(synced)
     return out

@@ -143,6 +143,10 @@ def approve(agent: str, proposal_id: int, *, home: Path | None = None,
         ids = apply_changes(changes, store=store, agent=agent, actor="reflection",
                             reflection_id=p.reflection_id,
                             note=f"approved in review (P{p.id})") if changes else []
+        if ids:
+            from .publish import changed
+
+            changed(home, agent, store, reflection_id=p.reflection_id, what="an approval")
         return _decide(store, p, "approved", f"applied as change(s) {', '.join(map(str, ids))}"
                        if ids else "nothing to change")
     finally:
