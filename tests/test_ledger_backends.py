@@ -479,3 +479,17 @@ def test_a_database_url_that_is_not_postgresql_is_an_error_naming_where_it_came_
     assert "is not a PostgreSQL URL" in run.stderr
     assert ("SLOWLOOP_DATABASE_URL" if where == "env" else "config.toml: [ledger] database_url") in run.stderr
     assert not (slowloop_home / "slowloop.db").exists()  # no silent fallback to a local ledger
+
+
+def test_the_loaders_override_of_ledger_database_url_is_the_same_setting(slowloop_home, monkeypatch):
+    """`config show` and the store read one setting: SLOWLOOP_LEDGER__DATABASE_URL (the loader's
+    form of [ledger] database_url) puts the ledger on PostgreSQL, never a silent slowloop.db."""
+    from slowloop.store.db import database_url
+
+    monkeypatch.setenv("SLOWLOOP_LEDGER__DATABASE_URL", "postgresql://me@db.example/ledger")
+    assert database_url(slowloop_home) == "postgresql://me@db.example/ledger"
+    monkeypatch.setenv("SLOWLOOP_LEDGER__DATABASE_URL", "db.example:5432")
+    run = subprocess.run([sys.executable, "-m", "slowloop", "status"], capture_output=True, text=True,
+                         env={**os.environ})
+    assert run.returncode == 2 and "SLOWLOOP_LEDGER__DATABASE_URL" in run.stderr
+    assert not (slowloop_home / "slowloop.db").exists()

@@ -70,12 +70,19 @@ def _check_file(path: Path) -> None:
 def database_url(home: Path | None = None) -> str:
     """The configured PostgreSQL URL, or ``""`` for the SQLite ledger in the home.
 
-    ``SLOWLOOP_DATABASE_URL`` first, then ``[ledger] database_url`` in config.toml (the file is
+    ``SLOWLOOP_DATABASE_URL`` first, then ``[ledger] database_url`` (``SLOWLOOP_LEDGER__DATABASE_URL``,
+    as the configuration loader reads every key, else config.toml: the file is
     parsed only when it mentions the key: opening the store is on the hooks' fast path). Anything
     but a ``postgresql://`` URL is an error naming where it came from.
     """
     url = os.environ.get(URL_VARIABLE, "").strip()
     source = f"environment variable {URL_VARIABLE}"
+    if not url and os.environ.get("SLOWLOOP_LEDGER__DATABASE_URL", "").strip():
+        # the configuration loader's own override of [ledger] database_url: the same setting
+        from ..config import load_config
+
+        url = load_config(home).ledger.database_url.strip()
+        source = "environment variable SLOWLOOP_LEDGER__DATABASE_URL"
     if not url:
         from ..paths import config_path
 
