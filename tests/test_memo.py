@@ -141,3 +141,15 @@ def test_memo_remove_finds_the_section_itself_when_only_one_can_be_meant(slowloo
     assert done.exit_code != 0
     done = run(cli, ["memo", "remove", "--section", "strengths", "1"])
     assert done.exit_code == 0 and Memo("default").entries("strengths") == []
+
+
+def test_a_four_backtick_fence_in_the_memo_does_not_move_a_new_entry_to_another_section():
+    from slowloop.memo import append_bullet, parse_memo
+
+    text = ("# Memo\n\n## Strengths and pitfalls\n\n- a strength\n\n````markdown\n```\n"
+            "## Plays for this user and domain\n```\n````\n\n## Plays for this user and domain\n\n- a play\n")
+    out = append_bullet(text, "plays", "When testing, always run the unit tests first.")
+    assert out is not None
+    memo = parse_memo(out)
+    assert memo.entries["plays"] == ("a play", "When testing, always run the unit tests first.")
+    assert "When testing" not in " ".join(memo.entries["strengths"])
