@@ -123,3 +123,19 @@ def test_undo_bullets_takes_back_one_changes_entries_and_keeps_the_later_ones():
     assert undo_bullets(before, after, "# Memo\n") is None  # the section is gone: not guessed
     fenced = "## Plays\n\n```\n- added by the change\n```\n- added by the change\n"
     assert undo_bullets("## Plays\n", "## Plays\n- added by the change\n", fenced) == "## Plays\n\n```\n- added by the change\n```\n"
+
+
+@pytest.mark.parametrize("text, front, body", [
+    ("---\nname: a\n---\nbody\n", "name: a\n", "body\n"),
+    ("\ufeff---\nname: a\n---\nbody\n", "name: a\n", "body\n"),  # a BOM
+    ("---\r\nname: a\r\n---  \r\nbody\r\n", "name: a\r\n", "body\r\n"),  # CRLF, trailing blanks
+    ("---\nname: a\n...\nbody\n", "name: a\n", "body\n"),  # YAML's end of document
+    ("----\nname: a\n---\nbody\n", None, "----\nname: a\n---\nbody\n"),  # a rule, not a delimiter
+    ("---\nname: a\n----\nbody\n", None, "---\nname: a\n----\nbody\n"),  # never closed
+    ("# no frontmatter\n", None, "# no frontmatter\n"),
+])
+def test_one_frontmatter_splitter_for_every_file(text, front, body):
+    from slowloop.markdown import split_frontmatter
+
+    fm = split_frontmatter(text)
+    assert (fm.text, fm.body) == (front, body)

@@ -166,3 +166,33 @@ def undo_bullets(before: str, after: str, now: str) -> str | None:
                 last_bullet[t] = i + len(back)
     text = "\n".join(out).rstrip("\n") + "\n"
     return None if text == now else text
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """A Markdown file split at its YAML frontmatter (``---`` … ``---`` or ``...``)."""
+
+    opened: bool  # the first line (after a BOM) is '---'
+    text: str | None  # the YAML between the lines; None when there is none or it is never closed
+    head: str  # the file up to the body, delimiters included ("" when there is no frontmatter)
+    body: str
+    body_line: int  # the 1-based line the body starts on
+
+
+def _delimiter(line: str, closing: bool) -> bool:
+    s = line.rstrip("\r\n").rstrip()
+    return s == "---" or (closing and s == "...")
+
+
+def split_frontmatter(text: str) -> Frontmatter:
+    """The one frontmatter splitter for every Markdown file slowloop reads (skills, memory,
+    search, sync, lint): a BOM is skipped, CRLF and trailing blanks are tolerated, ``----`` is a
+    rule and not a delimiter, ``...`` closes too (YAML's end of document)."""
+    src = text[1:] if text.startswith("\ufeff") else text
+    lines = src.splitlines(keepends=True)
+    if not lines or not _delimiter(lines[0], closing=False):
+        return Frontmatter(False, None, "", text, 1)
+    for i in range(1, len(lines)):
+        if _delimiter(lines[i], closing=True):
+            return Frontmatter(True, "".join(lines[1:i]), "".join(lines[:i + 1]), "".join(lines[i + 1:]), i + 2)
+    return Frontmatter(True, None, "", text, 1)

@@ -108,14 +108,9 @@ def append_bullet(text: str, section: str, entry: str) -> str | None:
     when the section's heading is not there (the caller renders the memo instead)."""
     lines = text.splitlines(keepends=True)
     start = end = None
-    fence = ""
-    for i, raw in enumerate(lines):
-        stripped = raw.strip()
-        if stripped.startswith(("```", "~~~")):
-            mark = stripped[:3]
-            fence = "" if fence == mark else (fence or mark)
-            continue
-        if fence:
+    # one fence reader for every Markdown file (markdown.code_lines: a ```` fence closes only on ````)
+    for i, (raw, in_code) in enumerate(markdown.code_lines(lines)):
+        if in_code:
             continue
         m = re.match(r"^##\s+(.+?)\s*#*$", raw.rstrip())
         if m:

@@ -394,13 +394,10 @@ def merge_lines(base: str, ours: str, theirs: str) -> str:
 
 
 def _front(text: str) -> tuple[str, str]:
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end >= 0:
-            stop = text.find("\n", end + 4)
-            stop = len(text) if stop < 0 else stop + 1
-            return text[:stop], text[stop:]
-    return "", text
+    from .markdown import split_frontmatter
+
+    fm = split_frontmatter(text)
+    return (fm.head, fm.body) if fm.text is not None else ("", text)
 
 
 def merge_skill(base: str, ours: str, theirs: str, path: str) -> str:

@@ -188,19 +188,18 @@ def skill_entry(path: Path, text: str, fallback_time: str) -> Entry:
 def split_frontmatter(text: str) -> tuple[dict, str, int]:
     """``(metadata, body, body_first_line)``. A frontmatter that does not parse is kept as body
     text: search must still find a skill someone broke by hand (``skills lint`` reports it)."""
-    if not text.startswith("---"):
+    from ..markdown import split_frontmatter as split
+
+    fm = split(text)
+    if fm.text is None:
         return {}, text, 1
-    lines = text.splitlines(keepends=True)
-    for i in range(1, len(lines)):
-        if lines[i].strip() == "---":
-            try:
-                meta = yamlio.safe_load("".join(lines[1:i])) or {}
-            except yaml.YAMLError:
-                return {}, text, 1
-            if not isinstance(meta, dict):
-                return {}, text, 1
-            return meta, "".join(lines[i + 1:]), i + 2
-    return {}, text, 1
+    try:
+        meta = yamlio.safe_load(fm.text) or {}
+    except yaml.YAMLError:
+        return {}, text, 1
+    if not isinstance(meta, dict):
+        return {}, text, 1
+    return meta, fm.body, fm.body_line
 
 
 def split_markdown(text: str, path: Path, kind: str, fallback_time: str, *, fine: bool) -> list[Entry]:

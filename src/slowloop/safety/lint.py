@@ -451,10 +451,11 @@ def _blocks(text: str) -> list[tuple[int, str, bool]]:
     lines = text.splitlines()
     out: list[list] = []
     i = 0
-    if lines and lines[0].strip() == "---":
-        end = next((j for j in range(1, len(lines)) if lines[j].strip() in ("---", "...")), None)
-        if end is not None:
-            i = end + 1
+    from ..markdown import split_frontmatter
+
+    fm = split_frontmatter(text)
+    if fm.text is not None:
+        i = fm.body_line - 1
     in_fence = ""
     in_comment = False
     current: list | None = None

@@ -114,20 +114,17 @@ def slugify(text: str) -> str:
 
 def _split(text: str, path: str) -> tuple[str, str, int]:
     """``(frontmatter, body, body_first_line)``."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+    from ..markdown import split_frontmatter
+
+    fm = split_frontmatter(text)
+    if not fm.opened:
         raise DataError("no frontmatter: the file must start with a line '---'", path=path, line=1,
                         hint="start SKILL.md with ---, then name: and description:, then ---")
-    for i in range(1, len(lines)):
-        if lines[i].rstrip("\r\n").rstrip() == "---":
-            body = "".join(lines[i + 1:])
-            if body.startswith("\n"):
-                body = body[1:]
-            return "".join(lines[1:i]), body, i + 2
-    raise DataError("the frontmatter is never closed: no second '---' line", path=path,
-                    line=len(lines), hint="add a line '---' after the frontmatter")
+    if fm.text is None:
+        raise DataError("the frontmatter is never closed: no second '---' line", path=path,
+                        line=len(text.splitlines()), hint="add a line '---' after the frontmatter")
+    body = fm.body[1:] if fm.body.startswith("\n") else fm.body
+    return fm.text, body, fm.body_line
 
 
 def _key_line(front: str, key: str) -> int | None:
