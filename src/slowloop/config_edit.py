@@ -1,64 +1,62 @@
-"""Set a few keys of ``config.toml`` in place, keeping the person's comments, order and other keys.
-
-A line-level edit, not a TOML round trip (the standard library reads TOML but does not write it):
-the key's line inside its ``[section]`` is replaced, or added at the end of the section, or the
-section is appended. The result is parsed again before it is written; a file that does not parse
-is never touched.
+"""Set a few keys of a TOML file in place — slowloop's own ``config.toml`` or another program's
+(Codex's ``$CODEX_HOME/config.toml``) — keeping the person's comments, order, layout and every
+other key. tomlkit reads and writes the file as a document, multi-line arrays and inline tables
+included; the result is parsed again before it is written, and a file that does not parse is never
+touched (the error names the file, line and column).
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from .config import toml_value
 from .errors import UserError
 from .fsutil import atomic_write, read_text
 
-_HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(?:#.*)?$")
+
+def _path(section: str) -> list[str]:
+    """``hooks.state."a.b:c"`` → ``["hooks", "state", "a.b:c"]`` (TOML's own reading of a header)."""
+    try:
+        parsed = tomllib.loads(f"[{section}]\n")
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{section!r} is not a TOML table name: {exc}") from None
+    out: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key = next(iter(parsed))
+        out.append(key)
+        parsed = parsed[key]
+    return out
 
 
 def set_keys(path: Path, section: str, values: dict[str, Any]) -> bool:
     """Set ``section.key = value`` for each item; returns whether the file changed."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
     text, digest = read_text(path)
     text = text or ""
-    if text.strip():
-        try:
-            tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise UserError(f"{path}: not valid TOML ({exc}); slowloop will not rewrite it",
-                            hint="fix the file, then run the command again") from None
-    lines = text.splitlines()
-    start = end = None
-    for i, line in enumerate(lines):
-        m = _HEADER.match(line)
-        if m and start is not None and end is None:
-            end = i
-        if m and m.group(1).strip() == section:
-            start, end = i, None
-    if start is None:
-        if lines and lines[-1].strip():
-            lines.append("")
-        lines.append(f"[{section}]")
-        start, end = len(lines) - 1, len(lines)
-    if end is None:
-        end = len(lines)
+    try:
+        tomllib.loads(text)
+        doc = tomlkit.parse(text)
+    except (tomllib.TOMLDecodeError, TOMLKitError) as exc:
+        raise UserError(f"{path}: not valid TOML ({exc}); slowloop will not rewrite it",
+                        hint="fix the file, then run the command again") from None
+    table: Any = doc
+    keys = _path(section)
+    for depth, key in enumerate(keys):
+        if key not in table:
+            # a table only holding tables is written as [a.b] headers, not an empty [a]
+            table.add(key, tomlkit.table(is_super_table=depth < len(keys) - 1))
+        table = table[key]
+        if not hasattr(table, "__setitem__") or isinstance(table, (str, int, float, bool)):
+            raise UserError(f"{path}: {'.'.join(keys[:depth + 1])} is a value, not a table; slowloop will "
+                            "not rewrite it", hint="fix the file, then run the command again")
     for key, value in values.items():
-        new = f"{key} = {toml_value(value)}"
-        pat = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        for i in range(start + 1, end):
-            if pat.match(lines[i]):
-                lines[i] = new
-                break
-        else:
-            insert = end
-            while insert > start + 1 and not lines[insert - 1].strip():
-                insert -= 1
-            lines.insert(insert, new)
-            end += 1
-    out = "\n".join(lines).rstrip("\n") + "\n"
+        table[key] = value
+    out = tomlkit.dumps(doc)
+    if out and not out.endswith("\n"):
+        out += "\n"
     tomllib.loads(out)  # never write what does not parse
     if out == text:
         return False
