@@ -75,3 +75,17 @@ def test_prompt_cli_json(slowloop_home):
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["skills_shown"] == ["deploy"] and "deploy: Deploy the app" in data["text"]
+
+
+def test_the_bootstrap_cache_key_follows_every_memory_file_not_a_list(slowloop_home):
+    from slowloop.bootstrap_cache import bootstrap_fingerprint
+    from slowloop.paths import layout
+    from slowloop.store import open_store
+
+    mem = layout("default", slowloop_home).memory
+    mem.mkdir(parents=True)
+    (mem / "system-state.md").write_text("# System state\n- uses pnpm\n")
+    with open_store() as store:
+        before = bootstrap_fingerprint(slowloop_home, "default", store)
+        (mem / "decisions.md").write_text("# Decisions\n- moved to bun\n")  # a file no list names
+        assert bootstrap_fingerprint(slowloop_home, "default", store) != before

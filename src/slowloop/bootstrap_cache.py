@@ -21,10 +21,19 @@ def _stat_key(path: Path) -> str:
     return f"{st.st_mtime_ns}:{st.st_size}"
 
 
+def _folder_stats(folder: Path, label: str) -> list[str]:
+    """Every Markdown file directly in ``folder``: a file the bootstrap comes to read is part of the
+    key without anyone listing it here."""
+    try:
+        return [f"{label}:{e.name}={_stat_key(Path(e.path))}"
+                for e in sorted(os.scandir(folder), key=lambda e: e.name) if e.name.endswith(".md")]
+    except (FileNotFoundError, NotADirectoryError):
+        return [f"no-{label}"]
+
+
 def _project_stats(project: Path) -> list[str]:
     parts = [f"project={project}"]
-    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
-        parts.append(_stat_key(project / "memory" / name))
+    parts.extend(_folder_stats(project / "memory", "project-memory"))
     try:
         for e in sorted(os.scandir(project / "contexts"), key=lambda e: e.name):
             parts.append(f"ctx:{e.name}={_stat_key(Path(e.path) / 'CONTEXT.md')}")
@@ -36,19 +45,18 @@ def _project_stats(project: Path) -> list[str]:
 def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = None,
                           host_lists_skills: bool = False) -> str:
     """What the bootstrap text depends on, cheaply: file stats and the ledger's last invocation."""
-    from .paths import agent_dir
+    from .paths import layout
 
-    adir = agent_dir(agent, home)
-    parts = [_stat_key(home / "config.toml"), _stat_key(adir / "memo.md"), f"host={host_lists_skills}"]
+    files = layout(agent, home)
+    parts = [_stat_key(home / "config.toml"), _stat_key(files.memo), f"host={host_lists_skills}"]
     if project is not None:
         parts.extend(_project_stats(project))
     try:
-        for e in sorted(os.scandir(adir / "skills"), key=lambda e: e.name):
+        for e in sorted(os.scandir(files.skills), key=lambda e: e.name):
             parts.append(f"{e.name}={_stat_key(Path(e.path) / 'SKILL.md')}")
     except FileNotFoundError:
         parts.append("no-skills")
-    for name in ("system-state.md", "debts.md", "chronicle.md", "past-summary.md"):
-        parts.append(_stat_key(adir / "memory" / name))
+    parts.extend(_folder_stats(files.memory, "memory"))
     parts.extend(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("SLOWLOOP_BOOTSTRAP__")
                  or k.startswith("SLOWLOOP_MEMO__"))
     agent_id = store.agent_id(agent, create=False)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .config import load_config
 from .ingest import expand_paths, observe_file, record_observed
-from .paths import agent_dir
+from .paths import AgentLayout, agent_dir
 from .store import open_store
 from .store.db import URL_VARIABLE
 from .transcripts.model import ParseReport
@@ -105,7 +105,7 @@ def _run_demo(home: Path | None, *, out: Callable[[str], None], task: str) -> De
             out(f"   limits: {outcome.limits}")
 
     adir = agent_dir(DEMO_AGENT, base=home)
-    res.learned_files = sorted([p for p in [adir / "memo.md", *sorted((adir / "skills").glob("*/SKILL.md"))]
+    res.learned_files = sorted([p for p in [AgentLayout(adir).memo, *AgentLayout(adir).skill_files()]
                                 if p.exists()])
     out("\n3. WHAT WAS LEARNED — plain Markdown you can open and edit:")
     for p in res.learned_files:

@@ -116,6 +116,44 @@ def agent_dir(agent: str = DEFAULT_AGENT, base: Path | None = None) -> Path:
     return agents_root(base) / validate_agent_name(agent)
 
 
+class AgentLayout:
+    """The one description of an agent's folder: where each thing it learned lives. Every module
+    asks here instead of spelling ``"memo.md"`` or ``/ "skills"`` itself."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def memo(self) -> Path:
+        return self.root / "memo.md"
+
+    @property
+    def skills(self) -> Path:
+        return self.root / "skills"
+
+    @property
+    def memory(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def archive(self) -> Path:
+        return self.root / "archive"
+
+    @property
+    def recall_db(self) -> Path:
+        return self.root / "recall.db"
+
+    def skill_files(self) -> list[Path]:
+        return sorted(self.skills.glob("*/SKILL.md"))
+
+
+def layout(agent: str = DEFAULT_AGENT, base: Path | None = None) -> AgentLayout:
+    """The folder layout of ``agent`` in ``base`` (the home)."""
+    return AgentLayout(agent_dir(agent, base))
+
+
 def db_path(base: Path | None = None) -> Path:
     return (base or home()) / "slowloop.db"
 

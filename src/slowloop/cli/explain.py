@@ -11,7 +11,7 @@ import click
 from ..errors import DataError
 from ..ingest import expand_paths, observe_file, observed_to_dict
 from ..observe.model import ObservedTurn
-from ..paths import agent_dir
+from ..paths import layout
 from ..transcripts.model import ParseReport
 from .common import agent_option, get_app, json_option, warn
 
@@ -62,7 +62,7 @@ def explain(files: tuple[Path, ...], all_turns: bool, agent: str, as_json: bool)
 
 
 def _weakness(agent: str, app):
-    memo_path = agent_dir(agent, app.home) / "memo.md"
+    memo_path = layout(agent, app.home).memo
     if not memo_path.exists():
         return None
     from ..ingest import default_weakness

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..paths import layout
 from .common import agent_option, echo_json, json_option
 
 HARNESS = click.Choice(["claude-code", "codex"])
@@ -215,14 +216,14 @@ def sync(harness: str, scope: str, agent: str, as_json: bool) -> None:
     Example:
       slowloop hooks sync claude-code --user
     """
-    from ..paths import agent_dir, home
+    from ..paths import home
     from ..places import skills_export
 
     mod = _module(harness)
     report = mod.status(scope, agent=agent)
     # Installed with --no-skills, the hooks carry no --skills-dir: sync must not link them either.
     exporting = not report.hooks or any("--skills-dir" in h["command"] for h in report.hooks)
-    result = (skills_export.sync(agent_dir(agent, home()) / "skills", mod.skills_path(scope))
+    result = (skills_export.sync(layout(agent, home()).skills, mod.skills_path(scope))
               if exporting else skills_export.ExportResult(str(mod.skills_path(scope))))
     s = result.to_dict()
     md: dict | None = None

@@ -10,7 +10,7 @@ from typing import Protocol
 import click
 
 from ..ingest import expand_paths, ingest_paths
-from ..paths import agent_dir
+from ..paths import layout
 from .common import agent_option, echo_json, get_app, json_option, warn
 
 PROGRESS_MIN_BYTES = 5 * 1024 * 1024
@@ -99,7 +99,7 @@ class _NoBar:
 
 
 def _weakness(agent: str, app):
-    if not (agent_dir(agent, app.home) / "memo.md").exists():
+    if not layout(agent, app.home).memo.exists():
         return None
     from ..ingest import default_weakness
 

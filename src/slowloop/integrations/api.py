@@ -14,7 +14,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Literal
 
-from ..paths import agent_dir, home as default_home
+from ..paths import home as default_home, layout
 
 
 def get_bootstrap(agent: str = "default", *, task: str | None = None, home: Path | None = None,
@@ -50,7 +50,7 @@ def observe_messages(messages: list[dict[str, Any]], *, agent: str = "default",
         turns = [dataclasses.replace(t, session_id=str(session_id)) for t in turns]
     if reported_by_agent:
         turns = [dataclasses.replace(t, person=False) for t in turns]
-    weakness = default_weakness(agent, home=h) if (agent_dir(agent, h) / "memo.md").exists() else None
+    weakness = default_weakness(agent, home=h) if layout(agent, h).memo.exists() else None
     cfg = load_config(h)
     with open_store(home=h) as store:
         recorded = record_turns(turns, agent=agent, store=store, cfg=cfg, weakness=weakness)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..config import load_config
 from ..errors import UserError
-from ..paths import agent_dir, home as default_home, validate_agent_name
+from ..paths import home as default_home, layout, validate_agent_name
 from ..places import skills_export
 from . import settings_json
 from .hooks_runtime import command_for
@@ -95,7 +95,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
     report.changed = settings_json.save(path, data, after, digest)
     report.hooks = [{"event": e.event, "command": e.command} for e in entries]
     if sdir is not None:
-        report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
+        report.skills = skills_export.sync(layout(agent, h).skills, sdir).to_dict()
         for name in report.skills["conflicts"]:
             report.notes.append(f"{sdir / name} exists and is not slowloop's: skill {name!r} not linked")
     from ..places import targets
@@ -253,7 +253,7 @@ def installed_sources(entries: list[settings_json.HookEntry], agent: str) -> lis
     given to ``install`` must still unlink what that install linked."""
     import shlex
 
-    sources = {agent_dir(agent, default_home()) / "skills"}
+    sources = {layout(agent, default_home()).skills}
     for e in entries:
         try:
             argv = shlex.split(e.command)
@@ -266,7 +266,7 @@ def installed_sources(entries: list[settings_json.HookEntry], agent: str) -> lis
         except UserError:
             continue
         h = Path(opts["--home"]).expanduser() if "--home" in opts else default_home()
-        sources.add(agent_dir(name, h) / "skills")
+        sources.add(layout(name, h).skills)
     return sorted(sources)
 
 
@@ -319,7 +319,7 @@ def status(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
     data, _ = settings_json.load(path)
     report = Report(HARNESS, scope, str(path), str(sdir))
     report.hooks = [{"event": e.event, "command": e.command} for e in settings_json.ours(data)]
-    source = agent_dir(agent, default_home()) / "skills"
+    source = layout(agent, default_home()).skills
     linked = skills_export.owned_links(source, sdir)
     learned = sorted(skills_export.skill_names(source))
     report.skills = {"linked": linked, "not_linked": [n for n in learned if n not in linked]}

@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from ..paths import agent_dir, home as default_home, validate_agent_name
+from ..paths import home as default_home, layout, validate_agent_name
 from ..places import agents_md, skills_export
 from . import settings_json
 from .claude_code import Report, _pinned_home, _timeout, installed_sources, unlink_skills
@@ -125,7 +125,7 @@ def install(scope: Scope, *, agent: str = "default", cwd: Path | None = None,
             settings_json.save(old_project_hooks, old, settings_json.without_ours(old), old_digest)
             report.notes.append(f"moved slowloop's hooks out of {old_project_hooks} (a shared project file)")
     if sdir is not None:
-        report.skills = skills_export.sync(agent_dir(agent, h) / "skills", sdir).to_dict()
+        report.skills = skills_export.sync(layout(agent, h).skills, sdir).to_dict()
     from ..places import targets
     from .claude_code import configure_reflector, keep_out_of_git, next_steps
 
@@ -195,7 +195,7 @@ def status(scope: Scope, *, agent: str = "default", cwd: Path | None = None) -> 
                                 + trust_instructions(path, any(hk["trust"] == "modified" for hk in bad)))
     md = agents_md_path(scope, cwd)
     report.agents_md = str(md) if agents_md.read_block(md) is not None else None
-    source = agent_dir(agent, default_home()) / "skills"
+    source = layout(agent, default_home()).skills
     linked = skills_export.owned_links(source, sdir)
     report.skills = {"linked": linked,
                      "not_linked": [n for n in sorted(skills_export.skill_names(source)) if n not in linked]}

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..bootstrap_cache import _last_built, cached_bootstrap
+from ..paths import layout
 from ..proc import append_log, spawn_detached
 
 Harness = Literal["claude-code", "codex"]
@@ -132,9 +133,8 @@ def record_impressions(store, agent: str, skills: list[str]) -> None:
 
 
 def _skills_of(home: Path, agent: str) -> Path:
-    from ..paths import agent_dir
 
-    return agent_dir(agent, home) / "skills"
+    return layout(agent, home).skills
 
 
 def _session_marker(home: Path, agent: str, session_id: str) -> Path:
@@ -277,7 +277,7 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     cfg = load_config(home)
     caught_up = _catch_up(home, agent, cfg, skip=transcript)
     weakness = None
-    if (_skills_of(home, agent).parent / "memo.md").exists():
+    if layout(agent, home).memo.exists():
         from ..ingest import default_weakness
 
         weakness = default_weakness(agent, home=home)

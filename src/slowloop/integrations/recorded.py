@@ -72,8 +72,8 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
 
         write_block(agents_md, out.bootstrap)
     if skills_dir is not None:
-        from ..paths import agent_dir
+        from ..paths import layout
         from ..places.skills_export import sync
 
-        sync(agent_dir(agent, home) / "skills", skills_dir)
+        sync(layout(agent, home).skills, skills_dir)
     return out

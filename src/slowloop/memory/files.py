@@ -19,7 +19,7 @@ from .. import clock
 from ..config import Config, MemorySettings, load_config
 from ..errors import ConflictError, UserError
 from ..fsutil import atomic_write, file_lock, read_text
-from ..paths import DEFAULT_AGENT, agent_dir
+from ..paths import DEFAULT_AGENT, layout
 from ..tokens import estimate_tokens
 from . import debts as debts_mod, sections
 
@@ -58,7 +58,7 @@ class Memory:
                   config: Config | None = None) -> Memory:
         """``<home>/agents/<agent>/memory``."""
         cfg = config or load_config(home)
-        return cls(agent_dir(agent, home) / "memory", cfg.memory)
+        return cls(layout(agent, home).memory, cfg.memory)
 
     @classmethod
     def for_dir(cls, directory: Path, config: Config | None = None) -> Memory:

@@ -20,6 +20,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..paths import layout
+
 if TYPE_CHECKING:
     from ..store import Store
 
@@ -149,9 +151,8 @@ def refresh(home: Path, agent: str, store: Store | None = None) -> list[str]:
             except Exception as exc:  # noqa: BLE001 — one broken place must not stop the others
                 done.append(f"bootstrap cache{' for ' + proj if proj else ''}: FAILED: {exc}")
         done.append(f"bootstrap cache rebuilt ({len(texts)} variant(s))")
-    from ..paths import agent_dir
 
-    source = agent_dir(agent, Path(home)) / "skills"
+    source = layout(agent, Path(home)).skills
     for t in targets:
         md = t.get("agents_md")
         if md:

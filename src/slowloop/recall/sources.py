@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from .. import clock, markdown, yamlio
+from ..paths import AgentLayout
 from .model import Entry
 
 TURNS_ORIGIN = "turns"
@@ -93,14 +94,14 @@ def turn_entry(row: Any) -> Entry:
 
 def agent_files(agent_dir: Path) -> list[FileTarget]:
     out: list[FileTarget] = []
-    skills = agent_dir / "skills"
+    skills = AgentLayout(agent_dir).skills
     if skills.is_dir():
         for p in sorted(skills.glob("*/SKILL.md")):
             out.append(FileTarget(p, "skill", "skill"))
-    memo = agent_dir / "memo.md"
+    memo = AgentLayout(agent_dir).memo
     if memo.is_file():
         out.append(FileTarget(memo, "memo", "memo"))
-    memory = agent_dir / "memory"
+    memory = AgentLayout(agent_dir).memory
     if memory.is_dir():
         for p in sorted(memory.rglob("*.md")):
             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memory).parts):

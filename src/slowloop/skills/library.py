@@ -20,7 +20,7 @@ from ..config import Config, load_config
 from ..errors import ConflictError, DataError, UserError
 from ..fsutil import file_lock, lock_path_for, read_text
 from ..history import FileChange, apply_changes, archive_path, notice_person_edits
-from ..paths import agent_dir as _agent_dir, home as _home
+from ..paths import AgentLayout, agent_dir as _agent_dir, home as _home
 from ..store import Store, artifacts, open_store
 from .eviction import Candidate, Eviction, choose_eviction
 from .format import (
@@ -50,8 +50,8 @@ class SkillLibrary:
         self.agent = agent
         self.home = Path(home) if home is not None else _home()
         self.dir = _agent_dir(agent, self.home)
-        self.skills_dir = self.dir / "skills"
-        self.archive_dir = self.dir / "archive" / "skills"
+        self.skills_dir = AgentLayout(self.dir).skills
+        self.archive_dir = AgentLayout(self.dir).archive / "skills"
         self._store = store
         self._config = config
 
