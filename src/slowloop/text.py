@@ -172,3 +172,14 @@ def trie_pattern(strings: Iterable[str]) -> str:
         return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
     return emit(root)
+
+
+def _meaning_words(text: str) -> set[str]:
+    return set(re.findall(r"[\w@./+-]+", text.lower())) - {"when", "always", "never", "the", "a", "in",
+                                                            "this", "use", "run", "with", "fails"}
+
+
+def similar(a: str, b: str) -> float:
+    """How much two rule texts share (the words that carry meaning, Jaccard)."""
+    sa, sb = _meaning_words(a), _meaning_words(b)
+    return len(sa & sb) / max(1, len(sa | sb))

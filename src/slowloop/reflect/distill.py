@@ -46,11 +46,9 @@ from ..observe.redo import (
     turn_acts,
 )
 from ..safety.redact import redact
-from ..text import CHINESE_JAPANESE
+from ..text import CHINESE_JAPANESE, similar
 from ..transcripts.model import ToolCall, Turn
-from .actions import Action
-
-UNLEARNED = "an unlearned correction"  # the mark in a held proposal's reason (review.waiting counts it)
+from .actions import UNLEARNED, Action
 
 LIMITS = ("The offline distiller turns what a person says when correcting the agent (\"X, not Y\", "
           "\"use X instead of Y\", \"don't use Y, we use X\", \"we moved to X\", \"from now on …\", "
@@ -612,17 +610,6 @@ def _short(cmd: str, n: int = 80) -> str:
     first = cmd.strip().splitlines()[0] if cmd.strip() else ""
     first = first.replace("`", "'")
     return first if len(first) <= n else first[: n - 1] + "…"
-
-
-def _norm(text: str) -> set[str]:
-    return set(re.findall(r"[\w@./+-]+", text.lower())) - {"when", "always", "never", "the", "a", "in",
-                                                            "this", "use", "run", "with", "fails"}
-
-
-def similar(a: str, b: str) -> float:
-    """How much two rule texts share (the words that carry meaning, Jaccard)."""
-    sa, sb = _norm(a), _norm(b)
-    return len(sa & sb) / max(1, len(sa | sb))
 
 
 _COUNT = re.compile(r"\s*\(corrected (\d+) times\)\s*$")

@@ -23,8 +23,7 @@ from ..errors import UserError
 from ..history import apply_changes
 from ..paths import home as default_home
 from ..store import Store, artifacts, open_store
-from .actions import Action, _to_action
-from .distill import UNLEARNED
+from .actions import UNLEARNED, Action, _to_action
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ def hold(tx: artifacts.Tx, agent_id: int, reflection_id: int | None, action: Act
     correction that repeats one already waiting (``store`` given to look) is not a second
     proposal: the waiting one says it was said again — a repeat is strong evidence."""
     if store is not None and UNLEARNED in reason:
-        from .distill import similar
+        from ..text import similar
 
         for row in artifacts.list_proposals(store, agent_id):
             held = json.loads(row["action"])
