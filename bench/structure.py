@@ -96,7 +96,7 @@ def _startup(trees: dict[str, Path], runs: int) -> dict[str, dict[str, float]]:
                                             "message": {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}})
                               + "\n")
         payload = json.dumps({"session_id": "s", "transcript_path": str(transcript), "cwd": str(tmp)})
-        for k in range(runs):
+        for _ in range(runs):
             for name, src in trees.items():
                 env = {k2: v for k2, v in os.environ.items() if not k2.startswith("SLOWLOOP_")}
                 env.update(PYTHONPATH=str(src), SLOWLOOP_HOME=str(tmp / name), SLOWLOOP_REFLECT__AUTO="false",
