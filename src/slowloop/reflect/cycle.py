@@ -169,174 +169,216 @@ def _reflect_locked(agent, home, store, cfg, provider, dry_run, out, say, memo, 
         return out
 
 
+@dataclass
+class _Run:
+    """One reflection under way: what every step reads."""
+
+    agent: str
+    home: Path
+    store: Store
+    provider: Any  # a Provider, or None for the offline learner
+    dry_run: bool
+    out: ReflectionOutcome
+    memo: Any  # Memo
+    lib: Any  # SkillLibrary
+    agent_id: int
+    rid: int
+    bundle: Any  # Bundle
+    seen_at: str
+
+
+@dataclass
+class _Answer:
+    """What the model (or the offline learner) proposed."""
+
+    parsed: Parsed
+    raw: str
+    unlearned: list[tuple[Action, str]] = field(default_factory=list)  # corrections no rule came from
+    person_kinds: set[str] = field(default_factory=set)  # danger classes in the person's own words
+
+
+@dataclass
+class _Checked:
+    """Every proposed action sorted: planned, held for the person, or rejected with its reason."""
+
+    planned: list[tuple[Action, list[FileChange]]] = field(default_factory=list)
+    held: list[tuple[Action, str]] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+    evictions: dict[int, list[dict]] = field(default_factory=dict)  # id(action) -> the skills evicted
+    nothing_reason: str = ""
+
+
 def _run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at
          ) -> ReflectionOutcome:
+    r = _Run(agent, home, store, provider, dry_run, out, memo, lib, agent_id, rid, bundle, seen_at)
+    answer = _answer(r)
+    if answer is None:  # the provider failed: recorded on the reflection, the turns stay pending
+        return out
+    return _record_and_apply(r, answer.raw, _check(r, answer))
+
+
+def _offline(r: _Run) -> _Answer:
+    """The offline learner over exactly the turns the bundle covers."""
+    skills = {s.name: s.body for s in r.lib.list()}
+    memo_entries = {"strengths": r.memo.entries("strengths"), "plays": r.memo.entries("plays")}
+    new = [t for t in pending(r.store, r.agent_id).turns if t.id <= r.bundle.watermark]
+    evidence = _evidence(r.store, r.agent_id, [t.id for t in new], frozenset(t.id for t in new if t.updated))
+    d = distill(evidence, memo=memo_entries, skills=skills)
+    r.out.notes.extend(d.notes)
+    r.out.limits = d.limits
+    return _Answer(Parsed(actions=d.actions),
+                   json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False),
+                   d.unlearned, _person_danger_kinds(evidence))
+
+
+def _answer(r: _Run) -> _Answer | None:
+    """The proposed actions; None when the provider failed (the reflection is recorded failed)."""
+    if r.provider is None:
+        return _offline(r)
+    prompt = reflection_prompt(r.lib, r.memo, r.store, r.agent, r.bundle.text)
+    try:
+        completion = r.provider.complete(prompt.system, prompt.user, schema=prompt.schema)
+        raw = completion.text
+        parsed = parse_output(raw)
+    except ModelError as exc:
+        # a refusal or an empty answer teaches nothing and must not consume the turns
+        raw, parsed = "", Parsed(rejections=[Rejection("(no answer)", f"the model gave no usable answer: {exc}")])
+    except ProviderError as exc:
+        _fail(r.store, r.agent_id, r.rid, str(exc), transient=exc.transient)
+        r.out.status = "failed"
+        r.out.reason = (f"the provider failed ({'transient — the agent stays due' if exc.transient else 'not transient'}): {exc}")
+        return None
+    if parsed.actions:
+        return _Answer(parsed, raw)
+    # A malformed, empty or refused answer teaches nothing, and must not consume the turns it was
+    # about: the offline learner takes what it can from them instead.
+    why = "; ".join(j.reason for j in parsed.rejections[:2]) or "an empty answer"
+    off = _offline(r)
+    r.out.notes.append(f"the model's answer could not be used ({why[:200]}); the offline learner read the same turns")
+    return _Answer(Parsed(actions=off.parsed.actions, rejections=parsed.rejections),
+                   raw[:100_000] + "\n--- offline learner ---\n" + off.raw, off.unlearned, off.person_kinds)
+
+
+def _check(r: _Run, answer: _Answer) -> _Checked:
+    """Each action checked (names, content, the person's words at stake, one change per skill) and
+    planned against the files as they are; an invalid one never blocks the valid ones."""
     from .authorship import persons_words_at_stake
 
-    raw = ""
-    person_kinds: set[str] = set()  # danger classes present in the person's own words
-    unlearned: list[tuple[Action, str]] = []  # corrections no rule came from: a wording for review
-    def offline() -> tuple[Parsed, str, list[tuple[Action, str]], set[str]]:
-        skills = {s.name: s.body for s in lib.list()}
-        memo_entries = {"strengths": memo.entries("strengths"), "plays": memo.entries("plays")}
-        new = [t for t in pending(store, agent_id).turns if t.id <= bundle.watermark]
-        evidence = _evidence(store, agent_id, [t.id for t in new],
-                             frozenset(t.id for t in new if t.updated))
-        d = distill(evidence, memo=memo_entries, skills=skills)
-        out.notes.extend(d.notes)
-        out.limits = d.limits
-        return (Parsed(actions=d.actions),
-                json.dumps({"actions": [a.to_dict() for a in d.actions]}, ensure_ascii=False),
-                d.unlearned, _person_danger_kinds(evidence))
-
-    if provider is None:
-        parsed, raw, unlearned, person_kinds = offline()
-    else:
-        prompt = reflection_prompt(lib, memo, store, agent, bundle.text)
-        refused = ""
-        try:
-            completion = provider.complete(prompt.system, prompt.user, schema=prompt.schema)
-        except ModelError as exc:
-            # a refusal or an empty answer teaches nothing and must not consume the turns: the
-            # offline learner reads them, as after a malformed answer
-            completion = None
-            refused = str(exc)
-        except ProviderError as exc:
-            _fail(store, agent_id, rid, str(exc), transient=exc.transient)
-            out.status = "failed"
-            out.reason = (f"the provider failed ({'transient — the agent stays due' if exc.transient else 'not transient'}): {exc}")
-            return out
-        if completion is None:
-            raw, parsed = "", Parsed(rejections=[Rejection("(no answer)", f"the model gave no usable answer: {refused}")])
-        else:
-            raw = completion.text
-            parsed = parse_output(raw)
-        if not parsed.actions:
-            # A malformed, empty or refused answer teaches nothing, and must not consume the turns
-            # it was about: the offline learner takes what it can from them instead.
-            why = "; ".join(r.reason for r in parsed.rejections[:2]) or "an empty answer"
-            parsed_off, raw_off, unlearned, person_kinds = offline()
-            out.notes.append(f"the model's answer could not be used ({why[:200]}); the offline learner "
-                             "read the same turns")
-            parsed = Parsed(actions=parsed_off.actions, rejections=parsed.rejections)
-            raw = raw[:100_000] + "\n--- offline learner ---\n" + raw_off
-
-    rejections: list[Rejection] = list(parsed.rejections)
-    held: list[tuple[Action, str]] = list(unlearned)  # waits for the person: `slowloop review`
-    planned: list[tuple[Action, list[FileChange]]] = []
+    c = _Checked(rejections=list(answer.parsed.rejections), held=list(answer.unlearned))
     touched: set[str] = set()
     memo_at: int | None = None  # index in ``planned`` of the memo change this reflection makes
     added = 0  # net number of skills the planned actions add (a create at the cap evicts)
-    evictions: dict[int, list[dict]] = {}  # id(action) -> the skills its create evicts
-    existing = {sk.name for sk in lib.list()}
-    nothing_reason = ""
-    for action in parsed.actions:
+    existing = {sk.name for sk in r.lib.list()}
+    for action in answer.parsed.actions:
         if action.type == "nothing":
-            nothing_reason = action.reason
+            c.nothing_reason = action.reason
             continue
         missing = [n for n in ((action.name,) if action.type in ("patch_skill", "retire_skill")
                                else action.names) if n and n not in existing]
         if missing:
-            rejections.append(Rejection(action.to_dict(), f"no skill named {', '.join(missing)} "
-                                        f"(the skill index lists the ones that exist)"))
+            c.rejections.append(Rejection(action.to_dict(), f"no skill named {', '.join(missing)} "
+                                          f"(the skill index lists the ones that exist)"))
             continue
         verdict = check_content(action)
         if not verdict.ok:
             kinds = {d.kind for t in action.texts() for d in scan(t)}
-            if provider is None and kinds and kinds <= person_kinds:
+            if r.provider is None and kinds and kinds <= answer.person_kinds:
                 # the person said it themselves: theirs to confirm, never applied silently
-                held.append((action, f"learned from the person's words, but {verdict.reason}"))
+                c.held.append((action, f"learned from the person's words, but {verdict.reason}"))
             else:  # from a model, or from text the person did not write (a tool's output…)
-                rejections.append(Rejection(action.to_dict(), verdict.reason))
+                c.rejections.append(Rejection(action.to_dict(), verdict.reason))
             continue
-        at_stake = persons_words_at_stake(action, store, agent_id, lib, memo)
+        at_stake = persons_words_at_stake(action, r.store, r.agent_id, r.lib, r.memo)
         if at_stake:
-            held.append((action, at_stake))
+            c.held.append((action, at_stake))
             continue
         targets = set() if action.type == "update_memo" else (
             {action.target()} | {f"skill:{n}" for n in action.names})
         if targets & touched:
-            gone = [n for evs in evictions.values() for n in (e["name"] for e in evs)
+            gone = [n for evs in c.evictions.values() for n in (e["name"] for e in evs)
                     if f"skill:{n}" in targets]
-            rejections.append(Rejection(action.to_dict(), (
+            c.rejections.append(Rejection(action.to_dict(), (
                 f"skill {gone[0]} is evicted by a create_skill of this reflection (the library is "
                 "full)") if gone else "another action of this reflection already changes the same skill"))
             continue
         evicted: list = []
         try:
-            changes = _plan(action, lib, memo,
-                            memo_base=planned[memo_at][1][0].after if memo_at is not None else None,
+            changes = _plan(action, r.lib, r.memo,
+                            memo_base=c.planned[memo_at][1][0].after if memo_at is not None else None,
                             added=added, touched=frozenset(t.split(":", 1)[1] for t in touched),
                             evicted=evicted)
         except SlowloopError as exc:
-            rejections.append(Rejection(action.to_dict(), exc.message))
+            c.rejections.append(Rejection(action.to_dict(), exc.message))
             continue
         touched |= targets | {f"skill:{ev.name}" for ev in evicted}
         added += _net_skills(action) - len(evicted)
         if evicted:
-            evictions[id(action)] = [{"name": ev.name, "reason": ev.reason} for ev in evicted]
+            c.evictions[id(action)] = [{"name": ev.name, "reason": ev.reason} for ev in evicted]
         if action.type == "update_memo" and memo_at is not None:
             # memo entries of one reflection fold into one change of memo.md (planned on top of
             # each other, applied together)
-            first = planned[memo_at][1][0]
-            planned[memo_at][1][0] = dataclasses.replace(first, after=changes[0].after,
-                                                         target="memo", op="update")
-            planned.append((action, []))
+            first = c.planned[memo_at][1][0]
+            c.planned[memo_at][1][0] = dataclasses.replace(first, after=changes[0].after,
+                                                           target="memo", op="update")
+            c.planned.append((action, []))
             continue
         if action.type == "update_memo":
-            memo_at = len(planned)
-        planned.append((action, changes))
+            memo_at = len(c.planned)
+        c.planned.append((action, changes))
+    return c
 
-    with store.transaction() as db:  # the answer, its rejections and what waits: one unit
-        ledger.record_answer(store, rid, raw[:200_000],
-                             [(json.dumps(r.action, ensure_ascii=False) if not isinstance(r.action, str)
-                               else r.action, r.reason) for r in rejections], at=clock.iso())
-        if not dry_run:
+
+def _record_and_apply(r: _Run, raw: str, c: _Checked) -> ReflectionOutcome:
+    """The answer, its rejections and what waits recorded as one unit; then the planned changes
+    applied as one unit (a dry run stops before), and the places the agent reads refreshed."""
+    out, store = r.out, r.store
+    with store.transaction() as db:
+        ledger.record_answer(store, r.rid, raw[:200_000],
+                             [(json.dumps(j.action, ensure_ascii=False) if not isinstance(j.action, str)
+                               else j.action, j.reason) for j in c.rejections], at=clock.iso())
+        if not r.dry_run:
             from .review import hold
 
-            out.held = [{"proposal": hold(db, agent_id, rid, a, why, store=store), "action": a.to_dict(),
-                         "reason": why} for a, why in held]
-    if dry_run:
-        out.held = [{"proposal": None, "action": a.to_dict(), "reason": why} for a, why in held]
-    out.rejected = [{"action": r.action, "reason": r.reason} for r in rejections]
-    all_changes = [c for _a, cs in planned for c in cs]
-    summary = _summary(planned, rejections, nothing_reason, evictions)
-    if held:
-        summary += f" ({len(held)} waiting for approval: slowloop review)"
-
-    if dry_run:
-        out.planned = [{"action": a.to_dict(), "files": [str(c.path) for c in cs],
-                        "evicted": evictions.get(id(a), [])} for a, cs in planned]
-        ledger.end_dry_run(store, rid, summary=summary, at=clock.iso())
+            out.held = [{"proposal": hold(db, r.agent_id, r.rid, a, why, store=store), "action": a.to_dict(),
+                         "reason": why} for a, why in c.held]
+    if r.dry_run:
+        out.held = [{"proposal": None, "action": a.to_dict(), "reason": why} for a, why in c.held]
+    out.rejected = [{"action": j.action, "reason": j.reason} for j in c.rejections]
+    all_changes = [ch for _a, cs in c.planned for ch in cs]
+    summary = _summary(c.planned, c.rejections, c.nothing_reason, c.evictions)
+    if c.held:
+        summary += f" ({len(c.held)} waiting for approval: slowloop review)"
+    if r.dry_run:
+        out.planned = [{"action": a.to_dict(), "files": [str(ch.path) for ch in cs],
+                        "evicted": c.evictions.get(id(a), [])} for a, cs in c.planned]
+        ledger.end_dry_run(store, r.rid, summary=summary, at=clock.iso())
         out.status, out.reason = "dry-run", summary
         return out
-
     try:
-        ids = apply_reflection(store, agent, rid, all_changes, watermark=bundle.watermark,
+        ids = apply_reflection(store, r.agent, r.rid, all_changes, watermark=r.bundle.watermark,
                                summary=summary, status="applied" if all_changes else "nothing",
-                               seen_at=seen_at)
+                               seen_at=r.seen_at)
     except ConflictError as exc:
         # a person edited a file while we planned: give way, keep the turns pending
-        ledger.fail_reflection(store, rid, f"gave way to a person's edit: {exc.message}",
-                               at=clock.iso())
+        ledger.fail_reflection(store, r.rid, f"gave way to a person's edit: {exc.message}", at=clock.iso())
         out.status, out.reason = "failed", f"gave way to a person's edit: {exc.message}"
         return out
     pos = 0
     memo_ids: list[int] = []
-    for action, cs in planned:
+    for action, cs in c.planned:
         mine = ids[pos:pos + len(cs)]
         pos += len(cs)
         if action.type == "update_memo":
             memo_ids = mine or memo_ids
             mine = memo_ids
         out.applied.append({"action": action.to_dict(), "changes": mine,
-                            "evicted": evictions.get(id(action), [])})
+                            "evicted": c.evictions.get(id(action), [])})
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
     if all_changes:
         from .publish import changed
 
-        out.refreshed, synced = changed(home, agent, store, reflection_id=rid)
+        out.refreshed, synced = changed(r.home, r.agent, store, reflection_id=r.rid)
         if synced:
             out.notes.append(synced)
     return out
