@@ -456,22 +456,18 @@ def _blocks(text: str) -> list[tuple[int, str, bool]]:
     fm = split_frontmatter(text)
     if fm.text is not None:
         i = fm.body_line - 1
-    in_fence = ""
+    from ..markdown import code_lines
+
     in_comment = False
     current: list | None = None
-    for n in range(i, len(lines)):
-        raw = lines[n]
+    # one fence reader for every Markdown file: a ```` fence closes only on ````
+    for n, (raw, in_code) in enumerate(code_lines(lines[i:]), start=i):
         stripped = raw.strip()
-        if in_fence:
-            if stripped.startswith(in_fence):
-                in_fence = ""
+        if in_code:
+            current = None
             continue
         if in_comment:
             in_comment = "-->" not in stripped
-            continue
-        fence = _FENCE.match(raw)
-        if fence:
-            in_fence, current = fence.group(1), None
             continue
         if stripped.startswith("<!--"):
             in_comment, current = "-->" not in stripped, None
