@@ -432,7 +432,6 @@ def lint_line(text: str) -> LintResult:
 
 # --- whole files --------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _RULE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
 _TABLE = re.compile(r"^\s*\|")
