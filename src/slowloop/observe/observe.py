@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ..config import Config
-from ..transcripts.anthropic import REJECTED
+from ..transcripts.anthropic import refusal_reason
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
@@ -63,7 +63,7 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the
         # user correcting the agent mid-turn.
         for r in rejected:
-            reason = _rejection_reason(r.output)
+            reason = refusal_reason(r.output)
             if reason:
                 c = detect_correction(reason)
                 if c.corrected:
@@ -81,17 +81,6 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         recovered=recovered,
         ended_in_real_error=ended_real,
     )
-
-
-def _rejection_reason(output: str) -> str:
-    """The person's words given with a refusal: only after the harness's own template (the
-    adapter has already checked that the result *is* the harness's refusal)."""
-    if not output.startswith(REJECTED):
-        return ""
-    marker = "the user said:"
-    low = output.lower()
-    i = low.find(marker)
-    return output[i + len(marker):].strip() if i >= 0 else ""
 
 
 def _recovery(turn: Turn, errors: tuple[ErrorObservation, ...]) -> tuple[bool, bool]:

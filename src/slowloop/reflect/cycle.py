@@ -387,13 +387,13 @@ def _record_and_apply(r: _Run, raw: str, c: _Checked) -> ReflectionOutcome:
 def _person_danger_kinds(evidence: list[TurnEvidence]) -> set[str]:
     """The danger classes in what the person typed in these turns (their messages and the reasons
     they gave when refusing a tool use), never in tool output or anything an agent wrote."""
-    from ..observe.observe import _rejection_reason
+    from ..transcripts.anthropic import refusal_reason
 
     kinds: set[str] = set()
     for ev in evidence:
         if not ev.turn.person:
             continue
-        texts = [ev.turn.user_text] + [_rejection_reason(r.output) for r in ev.turn.rejected_calls]
+        texts = [ev.turn.user_text] + [refusal_reason(r.output) for r in ev.turn.rejected_calls]
         kinds |= {d.kind for t in texts if t for d in scan(t)}
     return kinds
 

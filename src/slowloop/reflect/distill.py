@@ -47,6 +47,7 @@ from ..observe.redo import (
 )
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
+from ..transcripts.anthropic import refusal_reason
 from ..transcripts.model import ToolCall, Turn
 from .actions import UNLEARNED, Action
 
@@ -308,9 +309,9 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
     text = person_text(ev.turn.user_text)
     for r in ev.turn.rejected_calls:  # a refused tool use with a reason is a correction too
-        i = r.output.lower().find("the user said:")
-        if i >= 0:
-            text += "\n" + r.output[i + len("the user said:"):].strip()
+        reason = refusal_reason(r.output)
+        if reason:
+            text += "\n" + reason
     context_cmds = [_command(c) for c in (ev.previous.tool_calls if ev.previous else ())]
     context_cmds += [_command(c) for c in ev.turn.tool_calls if any(
         r.rejected and r.call_id == c.id for r in ev.turn.tool_results)]

@@ -21,6 +21,18 @@ REJECTED = ("The user doesn't want to proceed with this tool use",
 HARNESS_REFUSALS = ("User rejected tool use", "The user doesn't want", "Error: The user doesn't want")
 
 
+def refusal_reason(output: str) -> str:
+    """The person's words given with a refusal of a tool use: only after the harness's own template
+    (the adapter has already checked that the result *is* the harness's refusal). The format's own
+    knowledge, here, for everyone who reads a refused call (observation, the learner, the gate)."""
+    if not output.startswith(REJECTED):
+        return ""
+    marker = "the user said:"
+    low = output.lower()
+    i = low.find(marker)
+    return output[i + len(marker):].strip() if i >= 0 else ""
+
+
 def refusal_by_harness(output: str, is_error: bool, tool_use_result: object = None, *,
                        recorded: bool = False, denied: bool = False) -> bool:
     """Whether a tool result is the harness refusing the call (the tool never ran).
