@@ -433,3 +433,23 @@ def test_the_fleet_pass_plans_exactly_what_a_status_of_every_agent_would(fc, sto
         assert [(s.agent, s.pending_score, s.reasons) for s in planned] == \
                [(s.agent, s.pending_score, s.reasons) for s in every]
     assert {s.agent for s in planned} >= {"never-reflected", "new-after", "grown", "edited"}
+
+
+def test_during_the_models_cooldown_the_offline_learner_reads_the_turns_and_leaves_the_cooldown(fc, store, cfg):
+    """The cooldown bounds model calls only: a second lesson taught the same morning is learned
+    offline at once, and the model's next call stays where the cooldown put it."""
+    record_turn(store, "alpha", signals=("user_correction",))
+    reflected(store, "alpha")  # a model call at T0
+    record_turn(store, "alpha", signals=("user_correction",))
+    fc.advance(HOUR)
+    s = agent_status(store, "alpha", cfg)
+    assert not s.due and s.offline_due and s.cooldown_until, s.reasons
+    before = store.query("SELECT last_attempt_at FROM agents WHERE name = 'alpha'")[0]["last_attempt_at"]
+    from slowloop.reflect.cycle import reflect_agent
+
+    out = reflect_agent("alpha", store=store, cfg=cfg)  # provider from the config: a model
+    assert out.status in ("applied", "nothing") and any("offline learner" in n for n in out.notes), out
+    assert out.sent_to.startswith("nowhere")  # no model was called
+    after = store.query("SELECT last_attempt_at FROM agents WHERE name = 'alpha'")[0]["last_attempt_at"]
+    assert after == before  # the model's cooldown is where it was
+    assert not agent_status(store, "alpha", cfg).dirty  # the turns were read

@@ -80,7 +80,7 @@ def maybe_start(home: Path, agent: str, *, cfg=None, store=None, why: str = "") 
             if store.agent(agent) is None:
                 return None
             sched = agent_status(store, agent, cfg)
-            if not sched.due:
+            if not sched.due and not sched.offline_due:
                 return None
             if current(store, agent_lease_name(agent)) is not None:
                 return None

@@ -108,9 +108,15 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
         if not sched.dirty:
             out.reason = sched.reasons[0] if sched.reasons else "clean: nothing new"
             return out
-        if not sched.due and not force:
+        offline_only = not sched.due and sched.offline_due and not force and provider == "config"
+        if not sched.due and not force and not offline_only:
             out.reason = "; ".join(sched.reasons)
             return out
+        if offline_only:
+            # the model cools down; the offline learner costs nothing and reads the turns now
+            provider = None
+            out.notes.append(f"the model cools down until {sched.cooldown_until}: the offline learner "
+                             "read the new turns")
         if provider == "config":
             from ..providers import get_provider
 
@@ -123,7 +129,7 @@ def reflect_agent(agent: str, *, home: Path | None = None, store: Store | None =
                 # Check, lock, check again: another worker (this machine's hook, a daemon on
                 # another machine sharing the ledger) may have reflected on it in between.
                 again = agent_status(store, agent, cfg)
-                if not again.dirty or (not again.due and not force):
+                if not again.dirty or (not again.due and not force and not (offline_only and again.offline_due)):
                     out.reason = ("reflected on meanwhile by another worker: "
                                   + ("; ".join(again.reasons) or "nothing new"))
                     return out

@@ -102,10 +102,12 @@ class AgentSchedule:
     worthy_turns: int = 0
     pending_edits: int = 0
     watermark: int = 0
+    # due but for the model's cooldown: the offline learner, which costs nothing, may read the turns
+    offline_due: bool = False
 
     def to_dict(self) -> dict:
         return {
-            "agent": self.agent, "due": self.due, "reasons": list(self.reasons),
+            "agent": self.agent, "due": self.due, "offline_due": self.offline_due, "reasons": list(self.reasons),
             "dirty": self.dirty, "forced": self.forced, "cooldown_until": self.cooldown_until,
             "pending_score": self.pending_score, "pending_turns": self.pending_turns,
             "worthy_turns": self.worthy_turns, "pending_edits": self.pending_edits,
@@ -240,8 +242,12 @@ def _status(row: ledger.Row, p: Pending, cfg: Config, t: float) -> AgentSchedule
             reasons.append(dirty_reason)
             if forced:
                 reasons.append(forced_reason)
+            # the cooldown spaces out model calls only: what would be due now, the offline learner reads
+            offline = forced or score >= threshold - 1e-9
+            if offline:
+                reasons.append("the offline learner may read the new turns meanwhile (it costs nothing)")
             return AgentSchedule(due=False, reasons=reasons, dirty=True, forced=forced,
-                                 cooldown_until=clock.iso(until), **base)
+                                 cooldown_until=clock.iso(until), offline_due=offline, **base)
 
     if forced:
         reasons = [forced_reason, dirty_reason]

@@ -451,9 +451,12 @@ def finish_reflection(store: Store, agent_id: int, reflection_id: int, *, status
     with store.transaction() as db:
         db.execute("UPDATE reflections SET status = ?, finished_at = ? WHERE id = ?",
                    (status, finished_at, reflection_id))
-        db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = ?, last_seen_turn_id ="
+        # an offline reflection is no model call: it leaves the model's cooldown where it was
+        db.execute("UPDATE agents SET last_reflected_at = ?, last_attempt_at = CASE WHEN (SELECT provider FROM"
+                   " reflections WHERE id = ?) = 'offline' AND last_attempt_at IS NOT NULL THEN last_attempt_at"
+                   " ELSE ? END, last_seen_turn_id ="
                    " CASE WHEN last_seen_turn_id > ? THEN last_seen_turn_id ELSE ? END WHERE id = ?",
-                   (seen_at, finished_at, watermark, watermark, agent_id))
+                   (seen_at, reflection_id, finished_at, watermark, watermark, agent_id))
 
 
 def roll_back_reflection(store: Store, reflection_id: int, error: str, *, at: str) -> None:
