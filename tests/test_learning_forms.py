@@ -96,3 +96,22 @@ def test_a_rerun_with_a_flag_is_no_correction():
 def test_a_retraction_is_recognised_and_is_a_correction(said):
     assert RETRACTION.search(said), said
     assert observe_turn(Turn(source="t", format="openai", index=1, user_text=said)).corrected
+
+
+@pytest.mark.parametrize("said", ["nessa aqui usa lote de 5000, a tabela é pequena", "for this one use a batch of 5000",
+                                  "diesmal bitte mit --dry-run", "这次用 staging 就行"])
+def test_this_one_and_this_time_are_one_offs(said):
+    from slowloop.reflect.distill import _DEICTIC_ONE_OFF
+
+    assert _DEICTIC_ONE_OFF.search(said), said
+
+
+def test_a_redo_that_changes_the_safety_posture_is_no_rule():
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+
+    before = _t(0, "install the deps", "pip install requests")
+    after = _t(1, "use our mirror, pypi is blocked here", "pip install -i https://mirror.example.net/simple requests")
+    assert rules_from_correction(TurnEvidence(1, after, True, "cue", before, (), False)) == []
+    safe = _t(1, "never plain --force on shared branches", "git push --force-with-lease origin feat")
+    assert rules_from_correction(TurnEvidence(1, safe, True, "cue", _t(0, "push it", "git push --force origin feat"),
+                                              (), False))  # the safe form is a rule

@@ -612,7 +612,7 @@ _NOW_X = re.compile(r"\b(?:(?:everything|all|now)\s+(?:goes|is|runs)\s+(?:throug
                     r"|tudo (?:vai|roda) (?:com|no|na)|maintenant (?:on utilise|c'est)|tout passe par|jetzt (?:nutzen wir|ist es|nehmen wir)"
                     r"|alles läuft (?:über|mit))\s+" + _Q + r"(?P<x>[A-Za-z][\w.+/-]*)" + _QE, _I)
 _BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
-                      r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|on revient à|on est revenus à|retour à"
+                      r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|volta(?:r|mos)? (?:pro|pra|para o|para a)|on revient à|on est revenus à|retour à"
                       r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
                       r"|passamos (?:tudo )?(?:pro|pra))\s+" + _Q
                       + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)

@@ -538,6 +538,8 @@ def _rename_redo(before, after, bcmds, acmds) -> Redo | None:
                     s_old, s_new = case_style(n), case_style(m)
                     text, path = written[n]
                     what = _what_named(n, text, path or a.path)
+                    if what != _what_named(m, a.new, a.path):
+                        continue  # a class made a function (or the like): a rewrite, not a style
                     if s_old and s_new and s_old != s_new:
                         return Redo("rename", f"naming {what}", n, m, s_new, s_old,
                                     f"always use {s_new} (`{m}`), never {s_old} (`{n}`).",
@@ -868,7 +870,8 @@ _SELF_BLAME = re.compile(
     r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b"
     r"|mein fehler|von mir|ich hab(?:e)? mich (?:vertan|geirrt)|sorry, falsch)\b"
     r"|我(?:说|写|给)错|我搞错|抱歉[^。！？]{0,20}(?:我|看漏)|是我的错"
-    r"|こちらの(?:伝え)?間違い|私の(?:ミス|間違い)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)", re.I)
+    r"|こちらの(?:伝え)?間違い|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"
+    r"|我自己(?:把|改|弄|删)|是我(?:改|弄|写)的|自分で(?:変え|直し|消し)", re.I)
 
 
 def self_blame(text: str) -> bool:

@@ -154,7 +154,12 @@ _REPEATED = re.compile(r"\b(?:(?:second|third|fourth|fifth) time|per la (?:secon
                        r"|ancora|di nuovo|de novo|encore|otra vez|schon wieder|nochmal)\b|第[二三四五2-9]次|[二三四五2-9]回目|又|また", re.I)
 # "no, the other file": this task's target, never a standing rule
 _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|page|test)|l'altro file"
-                              r"|o outro arquivo|l'autre fichier|el otro archivo|die andere datei)\b|另一个文件|別のファイル", re.I)
+                              r"|o outro arquivo|l'autre fichier|el otro archivo|die andere datei"
+                              # "for this one", "this time", "just here": this task's value, not a rule
+                              r"|(?:for|in) this one|this time|just this once|for now|per questa volta|per ora|questa volta"
+                              r"|nessa aqui|nesse aqui|desta vez|dessa vez|por enquanto|cette fois|pour l'instant"
+                              r"|esta vez|por ahora|diesmal|dieses mal|vorerst|fürs erste)\b"
+                              r"|另一个文件|別のファイル|这次|這次|今回は|今回だけ|とりあえず", re.I)
 _FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
 
 
@@ -356,6 +361,12 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind in ("api", "add") and not points_at(redo, text):
         redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
+    if redo is not None and redo.standing and (_UNSAFE_FIX.search(redo.after) or masked(redo.after)):
+        # a redo that skips a check or changes the safety posture (another index, a registry, a
+        # remote…) is the person's to confirm, never a rule by itself
+        return [], Lesson("none", why_none=f"the agent's redo `{redo.after[:60]}` changes the safety posture")
+    if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
+        return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
     if redo is not None and redo.kind in ("api", "add") and redo.standing and not _lasts(text, redo):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
@@ -458,7 +469,7 @@ _SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|s
 # A "fix" that switches off a check, a signature or a confirmation is never written as a rule.
 _UNSAFE_FIX = re.compile(r"\bgit rm\b|\brm\s+(?:-\w+\s+)*\S*(?:test|spec)\S*|--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
                          r"|PYTHONHTTPSVERIFY\s*=\s*0|--insecure|\bcurl\b[^|]*\s-k\b|--trusted-host"
-                         r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force\b|\|\s*(?:ba|z)?sh\b"
+                         r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force(?![\w-])|\|\s*(?:ba|z)?sh\b"
                          r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no"
                          # the safety posture: hooks skipped, another package index or registry, code
                          # from a fork, remotes, credential helpers, PATH and shell start-up files
