@@ -115,3 +115,8 @@ def test_a_redo_that_changes_the_safety_posture_is_no_rule():
     safe = _t(1, "never plain --force on shared branches", "git push --force-with-lease origin feat")
     assert rules_from_correction(TurnEvidence(1, safe, True, "cue", _t(0, "push it", "git push --force origin feat"),
                                               (), False))  # the safe form is a rule
+
+
+def test_moved_on_and_its_over_in_french_and_english():
+    assert (read_lesson("petite info : on a migré sur vitest, jest c'est fini").x,
+            read_lesson("petite info : on a migré sur vitest, jest c'est fini").y) == ("vitest", "jest")

@@ -406,3 +406,19 @@ def test_undo_of_an_earlier_reflection_takes_back_its_rule_and_keeps_the_later_o
     again = CliRunner().invoke(cli, ["history", "undo", f"R{r1 + 1}", "--agent", "a"], env={"SLOWLOOP_HOME": str(home)})
     assert again.exit_code != 0 and "changed again" in again.output, again.output
     assert "When deploying" in memo.read_text()
+
+
+def test_a_package_taken_out_and_the_code_rewritten_on_another_is_a_swap():
+    before = [run("npm install moment"), Act("write", path="src/due.ts", new="import moment from 'moment';\nexport const f = 1")]
+    after = [run("npm uninstall moment"), Act("write", path="src/due.ts", new="import { format } from 'date-fns';\nexport const f = 1")]
+    r = find_redo(before, after)
+    assert r is not None and (r.kind, r.use, r.avoid) == ("swap", "date-fns", "moment"), r
+
+
+def test_the_same_work_again_elsewhere_is_no_move_and_no_correction():
+    wrote = _turn(0, "add the export for clients", ("Write", {"file_path": "clienti/export.py", "content": "x = 1"}))
+    again = _turn(1, "perfetto, ora fai lo stesso per il modulo fornitori",
+                  ("Write", {"file_path": "fornitori/export.py", "content": "x = 1"}))
+    assert not observe_turn(again, wrote).corrected
+    moved = _turn(1, "the API lives in services/api", ("Bash", {"command": "git mv clienti/export.py services/api/export.py"}))
+    assert observe_turn(moved, wrote).corrected

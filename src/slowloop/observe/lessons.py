@@ -612,11 +612,12 @@ _NOW_X = re.compile(r"\b(?:(?:everything|all|now)\s+(?:goes|is|runs)\s+(?:throug
                     r"|tudo (?:vai|roda) (?:com|no|na)|maintenant (?:on utilise|c'est)|tout passe par|jetzt (?:nutzen wir|ist es|nehmen wir)"
                     r"|alles läuft (?:über|mit))\s+" + _Q + r"(?P<x>[A-Za-z][\w.+/-]*)" + _QE, _I)
 _BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
-                      r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|volta(?:r|mos)? (?:pro|pra|para o|para a)|on revient à|on est revenus à|retour à"
+                      r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|volta(?:r|mos)? (?:pro|pra|para o|para a)|(?:on a |on est )?(?:migré|passés?|passé) sur|on revient à|on est revenus à|retour à"
                       r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
                       r"|passamos (?:tudo )?(?:pro|pra))\s+" + _Q
                       + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
-_FORGET = re.compile(r"\b(?:forget(?: about)?|drop|ditch|dimentica(?:te)?|lascia perdere|esquece(?:r)?(?: o| a)?"
+_FORGET = re.compile(r"\b(?P<y2>[A-Za-z][\w.+-]*)\s+(?:c'est fini|is gone|is dead|is out|ist raus|ist tot|è finito|acabou|se acabó|no more)\b"
+                     r"|\b(?:forget(?: about)?|drop|ditch|dimentica(?:te)?|lascia perdere|esquece(?:r)?(?: o| a)?"
                      r"|esqueça(?:m)?(?: o| a)?|oublie[zs]?|olvida(?:te de)?|olvídate de|olvidaos de|vergiss|schluss mit)\s+"
                      + _Q
                      + r"(?:the\s+|il\s+|lo\s+|le\s+|el\s+|den\s+|die\s+|das\s+)?(?P<y>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
@@ -723,7 +724,7 @@ def _convention(s: str) -> Lesson | None:
                 r"\b(?:we|we'?re|our|us|nós|noi|nous|on|wir|volvemos|voltamos|migramos|mudamos|passamos|torniamo"
                 r"|siamo|revient|revenus)\b", s, _I)):
         x = _display(_item(back.group("x")))
-        y = _display(_item(forget.group("y"))) if forget else ""
+        y = _display(_item(forget.group("y") or forget.group("y2"))) if forget else ""
         if y and not _distinct(x, y):
             y = ""
         return Lesson("choice", x=x, y=y, reason=_reason(s))

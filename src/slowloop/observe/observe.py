@@ -27,7 +27,10 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     before = (turn_acts(previous, rejected=False) if previous is not None else []) + turn_acts(turn, rejected=True)
     redo = find_redo(before, turn_acts(turn, rejected=False))
     text = turn.user_text
-    if redo is None or redo.kind in ("target", "add") or follow_up(text) or rerun_request(text):
+    # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
+    # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
+    additive = redo is not None and redo.kind in ("flag", "api", "add", "target")
+    if redo is None or redo.kind in ("target", "add") or (follow_up(text) and additive) or rerun_request(text):
         return Correction(False)  # another file, an addition, more work, a rerun: requests
     if not points_at(redo, text):
         return Correction(False)

@@ -558,9 +558,12 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
             args = c.args if c.prog == "mv" else c.args
             moves.append((args[-2], args[-1]))
     written_after = [a.path for a in after if a.kind == "write" and a.path]
+    removed = {w for c in acmds if c.prog == "rm" or (c.prog == "git" and c.sub == "rm") for w in c.args}
     for p in made:
         for q in written_after:
-            if q != p and q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1]:
+            # written again elsewhere *and* taken away from where it was: moved (a copy beside the
+            # first is more work — "now the same for the suppliers module" — not a move)
+            if q != p and q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] and p in removed:
                 moves.append((p, q))
     for src, dst in moves:
         src_n, dst_n = src.rstrip("/"), dst.rstrip("/")
@@ -647,11 +650,38 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+_IMPORT = re.compile(r"""(?:from\s+['"]([@\w./-]+)['"]|require\(\s*['"]([@\w./-]+)['"]\s*\)|^\s*import\s+['"]([@\w./-]+)['"]"""
+                     r"""|^\s*(?:from|import)\s+([A-Za-z_][\w.]*))""", re.M)
+
+
+def _imports(text: str) -> set[str]:
+    out = set()
+    for m in _IMPORT.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if not name.startswith("."):
+            out.add(name.split("/")[0] if not name.startswith("@") else "/".join(name.split("/")[:2]))
+    return {n.split(".")[0] for n in out}
+
+
+def _new_import(before: list[Act], after: list[Act], gone: str) -> str:
+    """The one library the rewritten code imports that the agent's first version did not."""
+    old = set().union(*(_imports(a.new) for a in before if a.kind in ("edit", "write"))) if before else set()
+    new = set().union(*(_imports(a.new) for a in after if a.kind in ("edit", "write"))) if after else set()
+    came = sorted(new - old - {gone})
+    return came[0] if len(came) == 1 else ""
+
+
 def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
     installed = {w for c in bcmds if c.activity == "install" for w in c.args}
     edited = {a.path for a in before if a.kind in ("edit", "write") and a.path}
     for c in acmds:
         if c.activity == "remove" and set(c.args) & installed:
+            gone = sorted(set(c.args) & installed)[0]
+            instead = _new_import(before, after, gone)
+            if instead:
+                # the package taken out and the code rewritten on another library: one instead of the other
+                return Redo("swap", "choosing libraries in this project", gone, instead, instead, gone,
+                            f"always use {instead}, never {gone}.", words=_tokens(c.text, gone, instead))
             return Redo("undo", "", " ".join(sorted(installed)), c.text, standing=False,
                         words=_tokens(c.text, *installed))
         if c.prog == "git" and c.sub in ("revert", "reset", "restore", "checkout", "stash"):
@@ -663,7 +693,7 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
         if a.kind != "edit":
             continue
         for b in before:
-            if b.kind in ("edit", "write") and b.new.strip() and a.old.strip() and (
+            if b.kind in ("edit", "write") and b.path == a.path and b.new.strip() and a.old.strip() and (
                     a.old.strip() in b.new or b.new.strip() in a.old) and (
                     b.kind == "edit" and b.old.strip() and b.old.strip() in a.new):
                 return Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}", standing=False,
@@ -832,7 +862,11 @@ _FOLLOW_UP = re.compile(
     r"merci|super|génial|genial|perfecto|gracias|excelente|danke|prima|klasse|toll|super|"
     r"好的|完美|不错|谢谢|很好|いいね|完璧|ありがとう|了解)\b"
     r"|\b(?:also|as well|too|additionally|in addition|anche|inoltre|também|tambem|aussi|également|también"
-    r"|además|auch|außerdem|zusätzlich)\b|也|还要|另外|ついでに|あと、|も追加",
+    r"|además|auch|außerdem|zusätzlich)\b|也|还要|另外|ついでに|あと、|も追加"
+    # "now the same for the profile screen": the same work again, elsewhere
+    r"|\b(?:the same (?:for|on|with)|same thing for|lo stesso per|la stessa cosa per|la même chose pour|pareil pour"
+    r"|lo mismo (?:para|con|en)|o mesmo (?:para|com|no|na)|das gleiche für|dasselbe für|genauso für)\b"
+    r"|同样的|一样的处理|同じように|同じことを",
     re.I)
 
 
