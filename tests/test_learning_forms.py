@@ -120,3 +120,20 @@ def test_a_redo_that_changes_the_safety_posture_is_no_rule():
 def test_moved_on_and_its_over_in_french_and_english():
     assert (read_lesson("petite info : on a migré sur vitest, jest c'est fini").x,
             read_lesson("petite info : on a migré sur vitest, jest c'est fini").y) == ("vitest", "jest")
+
+
+@pytest.mark.parametrize("said", [
+    "ok thx. for future reference: always show me the terraform plan before any apply",
+    "funziona, ma per il futuro: i datetime qui devono essere sempre aware",
+    "Kleiner Hinweis für die Zukunft: bei uns immer git pull --rebase",
+    "ありがとう。ただ次からは、apply の前に必ず terraform plan を見せてください",
+])
+def test_a_lesson_for_next_time_is_a_correction_kept_in_the_persons_words(said):
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+
+    turn = Turn(source="t", format="openai", index=1, user_text=said)
+    assert observe_turn(turn).corrected, said
+    [rule] = rules_from_correction(TurnEvidence(1, turn, True, "cue", _t(0, "run the tests", "pytest -q"), (), False))
+    # scoped by what the words are about, not by the task's commands; the lead-in is left out
+    assert "running the tests" not in rule.text
+    assert not any(lead in rule.text for lead in ("for future reference", "per il futuro", "für die Zukunft", "次からは"))

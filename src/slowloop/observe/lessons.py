@@ -280,7 +280,15 @@ _MODAL_ANY = re.compile(
     r"|必须|必須|应该|應該|でないと|べき|なければ", _I)
 
 # Marks of a lesson meant to last, not of this task only.
+# "for future reference", "next time", "à l'avenir", "次からは": a lesson for the sessions to come
+_FUTURE = (r"for future reference|for the future|in (?:the )?future|next time|per il futuro|la prossima volta|d'ora in avanti"
+           r"|à l'avenir|la prochaine fois|dorénavant|für die zukunft|nächstes mal|in zukunft|künftig"
+           r"|pra próxima|para a próxima|da próxima vez|no futuro|daqui pra frente|para la próxima|la próxima vez"
+           r"|en el futuro|de aquí en adelante")
+_FUTURE_CJK = r"次から|次回から|今後は|以后|以後|下次|今后"
+FUTURE = re.compile(r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK, re.I)
 _LASTING = re.compile(
+    r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK + "|"
     r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
     r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|i (?:said|told you)|every time"
     r"|each time|(?:must|should|has to|needs to) be)\b"
@@ -779,6 +787,8 @@ def standing_statement(text: str) -> str | None:
     lesson = read_lesson(s)
     if lesson.kind == "convention":
         return lesson.rule
+    if lesson.kind == "quote" and FUTURE.search(s):
+        return lesson.quote[:100]  # "for next time: always show me the plan first" — meant to last
     if lesson.kind == "choice" and lesson.x and (
             category(lesson.x, lesson.y) or _LASTING.search(s) or _RX_USE.search(s) or _RX_INSTEAD.search(s)
             or _RX_DONT.search(s)):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..observe.lessons import (
+    FUTURE,
     LASTING as _STANDING_MARK,
     RETRACTION,
     USE_FORM as _USE_FORM,
@@ -415,7 +416,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             z = re.sub(r"^(?:always|never)\s+", "", z, flags=re.I)  # "from now on always send …"
             if len(z.split()) < 2 or _NOT_ACTION.match(z):
                 continue
-            slug, phrase = _topic(*context_cmds, z)
+            slug, phrase = _topic(z)  # what the rule is about, not what the agent happened to run
             rules.append(rule(f"{word} {z}.", (word, " ".join(z.lower().split()[:4])), slug, phrase))
     if rules:
         return rules, lesson
@@ -425,8 +426,10 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             # wording is proposed to the person (review), never applied as a guess — a reason
             # taken for an instruction ("it takes ten minutes each time") is junk.
             return [], lesson
-        slug, phrase = _topic(*context_cmds, text)
-        quote = proposed_wording(ev, lesson).split("always do as the user said: ", 1)[1]
+        wording = proposed_wording(ev, lesson)
+        phrase = wording[len("When "):wording.index(", always do as the user said: ")]
+        slug = next((sl for sl, ph, _rx in _TOPICS if ph == phrase), "working-in-this-project")
+        quote = wording.split("always do as the user said: ", 1)[1]
         return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     return [], lesson
@@ -436,9 +439,15 @@ def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:
     """A wording for a correction no rule could be built from, for the person to accept, edit or
     dismiss in review: scoped by what the agent was doing, the person's instruction in their words."""
     text = person_text(ev.turn.user_text)
-    context_cmds = [_command(c) for c in (ev.previous.tool_calls if ev.previous else ())]
-    _slug, phrase = _topic(*context_cmds, text)
     words = lesson.quote or " ".join(text.split())[:200]
+    # "ok thanks. for next time: …" — the lesson is what follows the marker
+    m = FUTURE.search(words)
+    if m and m.start() < len(words) // 2:
+        rest = re.sub(r"^[\s:,，、：—–-]+", "", words[m.end():])
+        words = rest if len(rest) >= 12 else words
+    # scoped by what the words are about; the task's commands say what the agent was doing then,
+    # not what a lesson about dates or logs is about ("When running the tests, … datetime …")
+    _slug, phrase = _topic(words)
     # The person's words are data inside an English imperative. In CJK they are set as code (`…`):
     # the imperative lint would otherwise read the whole line as Japanese or Chinese and find no
     # imperative verb in it.
