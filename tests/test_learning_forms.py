@@ -43,6 +43,10 @@ def test_a_convention_stated_as_a_fact_is_a_rule(said, x, scope):
     ("olvídate de yarn, ahora usamos pnpm", "pnpm", "yarn"),
     ("pode esquecer o Prisma — migramos tudo pro Drizzle", "Drizzle", "Prisma"),
     ("the docker licences are sorted, so we're back on docker compose", "docker compose", ""),
+    ("oye, que ya no usamos poetry, migramos a uv la semana pasada", "uv", "poetry"),
+    ("团队决定统一迁到标准库 log/slog 了，zap 以后别再用", "log/slog", "zap"),
+    ("E2E は Playwright に移行しました。Cypress はもう使わないので", "Playwright", "Cypress"),
+    ("wir nutzen kein yarn mehr, alles läuft über pnpm", "pnpm", "yarn"),
 ])
 def test_a_change_of_mind_as_people_say_it(said, x, y):
     lesson = read_lesson(said)
@@ -137,3 +141,16 @@ def test_a_lesson_for_next_time_is_a_correction_kept_in_the_persons_words(said):
     # scoped by what the words are about, not by the task's commands; the lead-in is left out
     assert "running the tests" not in rule.text
     assert not any(lead in rule.text for lead in ("for future reference", "per il futuro", "für die Zukunft", "次からは"))
+
+
+def test_a_new_branch_prefix_replaces_the_old_one():
+    lesson = read_lesson("mudou o padrão de branch essa semana: agora é feat/ curtinho, não mais feature/")
+    assert (lesson.kind, lesson.x, lesson.y) == ("convention", "feat/", "feature/")
+
+
+def test_this_time_only_is_a_one_off_whatever_the_agent_redid():
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+
+    before = _t(0, "run the recalculation", "python -m batch.recalc --all --dry-run")
+    after = _t(1, "今回は tenant 42 と 57 だけでお願いします", "python -m batch.recalc --tenants 42,57")
+    assert rules_from_correction(TurnEvidence(1, after, True, "cue", before, (), False)) == []

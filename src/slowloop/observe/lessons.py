@@ -621,7 +621,7 @@ _NOW_X = re.compile(r"\b(?:(?:everything|all|now)\s+(?:goes|is|runs)\s+(?:throug
                     r"|alles läuft (?:über|mit))\s+" + _Q + r"(?P<x>[A-Za-z][\w.+/-]*)" + _QE, _I)
 _BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
                       r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|volta(?:r|mos)? (?:pro|pra|para o|para a)|(?:on a |on est )?(?:migré|passés?|passé) sur|on revient à|on est revenus à|retour à"
-                      r"|volvemos a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
+                      r"|volvemos a|migramos a|nos pasamos a|pasamos a|cambiamos a|siamo passati a|passati a|migrati a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
                       r"|passamos (?:tudo )?(?:pro|pra))\s+" + _Q
                       + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
 _FORGET = re.compile(r"\b(?P<y2>[A-Za-z][\w.+-]*)\s+(?:c'est fini|is gone|is dead|is out|ist raus|ist tot|è finito|acabou|se acabó|no more)\b"
@@ -646,8 +646,20 @@ _REPLACED = (
                + _NAME + r")"),
     re.compile(r"(?P<y>" + _NAME + r")\s*(?:を|から)\s*(?P<x>" + _NAME + r")\s*(?:に置き換え|に移行|に切り替え|へ移行)"),
 )
-_ZH_BACK = re.compile(r"(?:换回|改回|回到|还是用回|又用回)\s*(?P<x>[A-Za-z][\w.+-]*(?: compose)?)")
-_JA_BACK = re.compile(r"(?P<x>[A-Za-z][\w.+-]*(?: compose)?)\s*に戻")
+_ZH_BACK = re.compile(r"(?:换回|改回|回到|还是用回|又用回|迁到|迁移到|统一用|统一迁到|改用|换成)[^A-Za-z，。]{0,6}"
+                      r"(?P<x>[A-Za-z][\w.+/-]*(?: compose)?)")
+_JA_BACK = re.compile(r"(?P<x>[A-Za-z][\w.+/-]*(?: compose)?)\s*(?:に戻|に移行|に切り替え|に乗り換え)")
+# what is no longer used: "ya no usamos poetry", "we no longer use yarn", "zap 以后别再用", "Cypress はもう使わない"
+_NO_LONGER = re.compile(
+    r"\b(?:ya no (?:usamos|se usa|usa)|no longer (?:use|using)|we don'?t use|non usiamo più|non si usa più"
+    r"|não usamos mais|não se usa mais|on n'utilise plus|nous n'utilisons plus|plus de)\s+(?:el |il |o |le |la |the )?"
+    r"(?P<y>[A-Za-z][\w.+/-]*)"
+    r"|\bwir (?:nutzen|verwenden|nehmen) (?:kein(?:e|en)?|nicht mehr) (?P<y2>[A-Za-z][\w.+/-]*)"
+    r"|(?P<y3>[A-Za-z][\w.+/-]*)\s*(?:以后|今后)?\s*(?:别再用|不要再用|不再用|弃用|はもう使わない|は使わない|はもう使いません)", _I)
+_NOW_IS = re.compile(r"\b(?:agora é|now it'?s|it'?s now|ora è|adesso è|maintenant c'est|ahora es|jetzt ist es|jetzt)\s+"
+                     + _Q + r"(?P<x>[\w-]+/)" + _QE + r"|(?:现在是|今は)\s*(?P<x2>[\w-]+/)", _I)
+_NOT_ANYMORE = re.compile(r"\b(?:não mais|no longer|not|no more|non più|plus|nicht mehr|ya no)\s+" + _Q + r"(?P<y>[\w-]+/)" + _QE
+                          + r"|不再是\s*(?P<y2>[\w-]+/)", _I)
 _BRANCH_START = re.compile(r"(?:start|begin|prefix)\w*\s+(?:with|by)\s+" + _Q + r"(?P<x>[\w-]+/)" + _QE
                            + r"|" + _Q + r"(?P<x2>[\w-]+/)" + _QE + r"\s*(?:から始め|で始め|开头|開頭)", _I)
 _BRANCH_NAME = re.compile(r"(?:ブランチ|分支|branch\w*|rama|ramo|zweig)", _I)
@@ -684,9 +696,14 @@ def _convention(s: str) -> Lesson | None:
         x = _item(m.group("x"))
         return Lesson("convention", x=x, rule=f"always follow {x}.", scope=_scope_of(s, x) or "working in this project")
     if _BRANCH_NAME.search(s):
-        m = _BRANCH_START.search(s)
+        m = _BRANCH_START.search(s) or _NOW_IS.search(s)
         if m:
             x = m.group("x") or m.group("x2")
+            n = _NOT_ANYMORE.search(s)
+            y = (n.group("y") or n.group("y2")) if n else ""
+            if y and y != x:
+                return Lesson("convention", x=x, y=y, rule=f"always start branch names with `{x}`, never `{y}`.",
+                              scope="creating branches")
             return Lesson("convention", x=x, rule=f"always start branch names with `{x}`.", scope="creating branches")
     m = _RUN_WITH.search(s)
     if m and _scope_of(m.group("subj")):
@@ -724,7 +741,7 @@ def _convention(s: str) -> Lesson | None:
             if _namey(x) and _namey(y) and _distinct(x, y) and (category(x, y) or re.search(r"[.\-/]|^[a-z]+$", x)):
                 return Lesson("choice", x=x, y=y, reason=_reason(s))
     back = _BACK_TO.search(s) or (_ZH_BACK.search(s) or _JA_BACK.search(s) if _HAS_CJK.search(s) else None)
-    forget = _FORGET.search(s)
+    forget = _FORGET.search(s) or _NO_LONGER.search(s)
     if back is None and forget is not None:
         back = _NOW_X.search(s[forget.end():])
     if back and _namey(_item(back.group("x"))) and (
@@ -732,7 +749,7 @@ def _convention(s: str) -> Lesson | None:
                 r"\b(?:we|we'?re|our|us|nós|noi|nous|on|wir|volvemos|voltamos|migramos|mudamos|passamos|torniamo"
                 r"|siamo|revient|revenus)\b", s, _I)):
         x = _display(_item(back.group("x")))
-        y = _display(_item(forget.group("y") or forget.group("y2"))) if forget else ""
+        y = _display(_item(next((g for g in forget.groups() if g), "")))[:40] if forget else ""
         if y and not _distinct(x, y):
             y = ""
         return Lesson("choice", x=x, y=y, reason=_reason(s))

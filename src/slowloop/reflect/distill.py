@@ -330,6 +330,9 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
                     ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
 
+    if _DEICTIC_ONE_OFF.search(text) and lesson.kind != "convention":
+        # "this time only tenants 42 and 57": whatever the agent redid, it is about this task
+        return [], Lesson("none", why_none="a one-off: the words say it is for this time, this one")
     if lesson.kind == "convention":
         phrase = lesson.scope or _topic(*context_cmds, text)[1]
         slug = re.sub(r"[^a-z0-9]+", "-", phrase.replace(" in this project", "")).strip("-")
@@ -657,6 +660,10 @@ def _relation(rule: Rule, entry: str) -> str | None:
     if base == rule.text or similar(base, rule.text) >= 0.999:
         return "same"
     avoid = rule.avoid.strip("`").lower()
+    if avoid and rule.kind == "correction" and base.startswith(f"When {rule.topic_phrase},"):
+        positive = re.split(r"\b(?:never|not)\b", base.lower(), maxsplit=1)[0]
+        if avoid in positive and rule.use.strip("`").lower() not in positive:
+            return "contradicts"  # "start branch names with `feature/`" after "…`feat/`, never `feature/`"
     if avoid and rule.kind == "correction":
         # a change of mind, whatever the form: the older rule recommends what this one says not to use
         m = re.search(r"\balways (?:use|follow|run)\s+`?(?P<x>[^`,.(]+?)`?(?:\s*\(|,|\.|\s+never|$)", base)
