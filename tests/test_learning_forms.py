@@ -154,3 +154,11 @@ def test_this_time_only_is_a_one_off_whatever_the_agent_redid():
     before = _t(0, "run the recalculation", "python -m batch.recalc --all --dry-run")
     after = _t(1, "今回は tenant 42 と 57 だけでお願いします", "python -m batch.recalc --tenants 42,57")
     assert rules_from_correction(TurnEvidence(1, after, True, "cue", before, (), False)) == []
+
+
+def test_pasted_compiler_output_is_not_the_persons_words():
+    from slowloop.observe.lessons import person_text
+
+    said = ("cargo build gives me this:\nerror[E0658]: use of unstable library feature 'lazy_cell'\n"
+            " --> src/cache.rs:3:5\n  |\n3 | use std::cell::LazyCell;\n")
+    assert person_text(said).strip() == "cargo build gives me this:"

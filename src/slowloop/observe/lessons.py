@@ -168,11 +168,18 @@ def category(*items: str) -> tuple[str, str] | None:
 
 # -- the person's words, without what they pasted -----------------------------------------------
 
+# A line of pasted output (a compiler's, a stack trace's), not words the person wrote.
+_PASTED = re.compile(r"^\s*(?:(?:error|warning|note|help)(?:\[[A-Z]*\d+\])?:|-->|\d*\s*\||Traceback \(|at \S+\(|File \""
+                     r"|[A-Za-z_.]*(?:Error|Exception)(?::|$)|\$ |npm ERR!|E\s{2,})")
+
+
 def person_text(text: str) -> str:
-    """What the person wrote themselves: fenced blocks and ``>`` quoted lines are pasted material
-    (a log, a file, a tool's output) and never a correction of theirs."""
+    """What the person wrote themselves: fenced blocks, ``>`` quoted lines and pasted output
+    (a compiler's error lines, a stack trace) are material from elsewhere, never a correction of
+    theirs."""
     text = strip_fenced(text or "")
-    return "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(">"))
+    return "\n".join(ln for ln in text.splitlines()
+                     if not ln.lstrip().startswith(">") and not _PASTED.match(ln))
 
 
 # -- the forms ----------------------------------------------------------------------------------
