@@ -716,9 +716,46 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             skills: dict[str, str]) -> Distilled:
     """Propose actions from recorded turns. ``memo``: section → entries; ``skills``: name → body."""
     out = Distilled()
+    rules, retracted = _read(list(evidence), memo, out)
+    # within this reflection: a repeat adds to the count, a change of mind keeps the latest
+    latest: dict[tuple[str, ...], Rule] = {}
+    for r in rules:
+        prev = latest.get(r.key)
+        if prev is not None and prev.kind == "correction" and (prev.use or prev.text) == (r.use or r.text):
+            r = replace(r, count=prev.count + r.count, why=f"{prev.why}; {r.why}")
+        latest[r.key] = r
+    plays = list(memo.get("plays", []))
+    strengths = list(memo.get("strengths", []))
+    for taken_back, why in dict(retracted).items():
+        if taken_back in plays:
+            out.actions.append(Action("update_memo", f"{why}: retracts {_base(taken_back)!r}", section="plays",
+                                      op="remove", match=taken_back))
+            plays.remove(taken_back)
+            out.notes.append(f"a retraction: {_base(taken_back)!r} is removed (in the history; undo brings it back)")
+    skill_lines: dict[str, str] = dict(skills)
+    created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
+    patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run
+    for rule in latest.values():
+        # a person may paste a token into a correction, an agent may export one to recover: a
+        # rule is read at every session start, so no secret goes into one
+        rule = replace(rule, text=redact(rule.text).text, why=redact(rule.why).text)
+        out.rules.append(rule)
+        if rule.kind == "correction":
+            _memo_rule(out, rule, plays, strengths)
+        else:
+            _skill_rule(out, rule, skill_lines, created, patched)
+    if not out.actions:
+        out.actions.append(Action("nothing", "no explicit correction with a stated fix and no "
+                                             "recovered real error in the new turns"))
+    return out
+
+
+def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distilled
+          ) -> tuple[list[Rule], list[tuple[str, str]]]:
+    """The rules the turns teach, and the memo entries the person took back (entry, why); notes
+    and unlearned corrections go to ``out``."""
     rules: list[Rule] = []
-    evidence_list = list(evidence)
-    evidence = evidence_list
+    evidence_list = evidence
     plays_now = list(memo.get("plays", []))
     retracted: list[tuple[str, str]] = []  # (memo entry, why) taken back by the person
     prev_ev: TurnEvidence | None = None
@@ -781,125 +818,108 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
             rules.extend(found_r)
             out.notes.extend(why_not)
         prev_ev = ev
-    # within this reflection: a repeat adds to the count, a change of mind keeps the latest
-    latest: dict[tuple[str, ...], Rule] = {}
-    for r in rules:
-        prev = latest.get(r.key)
-        if prev is not None and prev.kind == "correction" and (prev.use or prev.text) == (r.use or r.text):
-            r = replace(r, count=prev.count + r.count, why=f"{prev.why}; {r.why}")
-        latest[r.key] = r
-    plays = list(memo.get("plays", []))
-    strengths = list(memo.get("strengths", []))
-    for taken_back, why in dict(retracted).items():
-        if taken_back in plays:
-            out.actions.append(Action("update_memo", f"{why}: retracts {_base(taken_back)!r}", section="plays",
-                                      op="remove", match=taken_back))
-            plays.remove(taken_back)
-            out.notes.append(f"a retraction: {_base(taken_back)!r} is removed (in the history; undo brings it back)")
-    skill_lines: dict[str, str] = dict(skills)
-    created: dict[str, int] = {}  # skill name -> index of its create_skill action in this run
-    patched: dict[str, int] = {}  # skill name -> index of its patch_skill action in this run
-    for rule in latest.values():
-        # a person may paste a token into a correction, an agent may export one to recover: a
-        # rule is read at every session start, so no secret goes into one
-        rule = replace(rule, text=redact(rule.text).text, why=redact(rule.why).text)
-        out.rules.append(rule)
-        if rule.kind == "correction":
-            relations = [(e, _relation(rule, e)) for e in plays]
-            same = [e for e, rel in relations if rel == "same"]
-            stale = [e for e, rel in relations if rel == "contradicts"]
-            if same and rule.count == 0:
-                out.notes.append(f"already known (turn {rule.turn_id} was read before; it grew since): "
-                                 f"{rule.text}")
-                continue
-            n = rule.count + max((_times(e) for e in same), default=0)
-            text = _with_count(rule.text, n)
-            # Two lines about the same thing (a sync merged both sides, a person pasted one back):
-            # one stays. "R." is part of "R. (corrected 2 times)", and a change names its entry by
-            # text: the shortest line is the one kept (rewritten), the others are removed first,
-            # longest first, so every match names exactly one entry.
-            same.sort(key=len)
-            extras = same[1:] + (stale if same else stale[1:])
-            for extra in sorted(extras, key=len, reverse=True):
-                out.actions.append(Action("update_memo", f"{rule.why}: "
-                                          + ("the same rule twice" if extra in same else
-                                             f"contradicted by {rule.text!r}"),
-                                          section="plays", op="remove", match=extra))
-                plays.remove(extra)
-            if same:
-                out.actions.append(Action("update_memo", f"{rule.why}: said again, now {n} times",
-                                          section="plays", op="replace", match=same[0], text=text))
-                plays[plays.index(same[0])] = text
-                out.notes.append(f"a repeat strengthens a known rule ({n} times): {rule.text}")
-            elif stale:
-                out.actions.append(Action("update_memo", f"{rule.why}: replaces the older rule "
-                                          f"{_base(stale[0])!r} (a change of mind)",
-                                          section="plays", op="replace", match=stale[0], text=text))
-                plays[plays.index(stale[0])] = text
-                out.notes.append(f"a change of mind: {_base(stale[0])!r} is replaced by {rule.text!r} "
-                                 "(in the history; `slowloop undo` brings the older rule back)")
-            else:
-                out.actions.append(Action("update_memo", rule.why, section="plays", op="add",
-                                          text=text))
-                plays.append(text)
-            # a pitfall that tells the agent to use what it should no longer use goes with the rule
-            for old in stale:
-                m = _CHOICE.search(_base(old))
-                gone = m.group("x").strip().lower() if m else ""
-                for e in [e for e in strengths if gone and e.startswith("Pitfall")
-                          and re.search(rf"\buse {re.escape(gone)}\b", e, re.I)]:
-                    out.actions.append(Action("update_memo", f"{rule.why}: the pitfall was about the "
-                                              f"older rule {_base(old)!r}", section="strengths",
-                                              op="remove", match=e))
-                    strengths.remove(e)
-            if n >= 2 and not any(rule.use and rule.use.lower() in e.lower() and e.startswith("Pitfall")
-                                  or similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
-                pit = _pitfall(rule, n)
-                out.actions.append(Action("update_memo", f"{rule.why}: the same correction was needed "
-                                          f"{n} times", section="strengths", op="add", text=pit))
-                strengths.append(pit)
-            continue
-        name = rule.topic
-        body = skill_lines.get(name)
-        if body is not None:
-            if any(similar(line, rule.text) >= 0.8 for line in body.splitlines()):
-                out.notes.append(f"already known in skill {name}: {rule.text}")
-                continue
-            if name in created:
-                # created by this same reflection: the skill does not exist yet, so a patch
-                # would be rejected; the rule goes into the body being created instead
-                i = created[name]
-                body = body.rstrip("\n") + f"\n- {rule.text}\n"
-                out.actions[i] = replace(out.actions[i], body=body,
-                                         reason=f"{out.actions[i].reason}; {rule.why}")
-                skill_lines[name] = body
-                continue
-            if name in patched:
-                # patched by this same reflection: one skill takes one patch per reflection
-                # (a second is rejected), so the rule extends the patch already proposed
-                i = patched[name]
-                out.actions[i] = replace(out.actions[i], new=f"{out.actions[i].new}\n- {rule.text}",
-                                         reason=f"{out.actions[i].reason}; {rule.why}")
-                skill_lines[name] = body.rstrip("\n") + f"\n- {rule.text}\n"
-                continue
-            lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
-            anchor = lines[-1] if lines else ""
-            if anchor and body.count(anchor) == 1:
-                patched[name] = len(out.actions)
-                out.actions.append(Action("patch_skill", rule.why, name=name, old=anchor,
-                                          new=f"{anchor}\n- {rule.text}"))
-                skill_lines[name] = body.replace(anchor, f"{anchor}\n- {rule.text}")
-                continue
-            out.notes.append(f"skill {name} has no unique last line to patch after; skipped")
-            continue
-        description = (f"Recoveries learned while {rule.topic_phrase}: what to do when a command "
-                       f"fails. Use when {rule.topic_phrase} and something fails.")
-        body = f"# {name.replace('-', ' ').capitalize()}\n\n## Rules\n- {rule.text}\n"
-        created[name] = len(out.actions)
-        out.actions.append(Action("create_skill", rule.why, name=name, description=description,
-                                  body=body))
-        skill_lines[name] = body
-    if not out.actions:
-        out.actions.append(Action("nothing", "no explicit correction with a stated fix and no "
-                                             "recovered real error in the new turns"))
-    return out
+    return rules, retracted
+
+
+def _memo_rule(out: Distilled, rule: Rule, plays: list[str], strengths: list[str]) -> None:
+    """A correction's rule into the memo: a repeat strengthens the known one, a change of mind
+    replaces the older, else a new entry; a rule needed twice becomes a pitfall too."""
+    relations = [(e, _relation(rule, e)) for e in plays]
+    same = [e for e, rel in relations if rel == "same"]
+    stale = [e for e, rel in relations if rel == "contradicts"]
+    if same and rule.count == 0:
+        out.notes.append(f"already known (turn {rule.turn_id} was read before; it grew since): "
+                         f"{rule.text}")
+        return
+    n = rule.count + max((_times(e) for e in same), default=0)
+    text = _with_count(rule.text, n)
+    # Two lines about the same thing (a sync merged both sides, a person pasted one back):
+    # one stays. "R." is part of "R. (corrected 2 times)", and a change names its entry by
+    # text: the shortest line is the one kept (rewritten), the others are removed first,
+    # longest first, so every match names exactly one entry.
+    same.sort(key=len)
+    extras = same[1:] + (stale if same else stale[1:])
+    for extra in sorted(extras, key=len, reverse=True):
+        out.actions.append(Action("update_memo", f"{rule.why}: "
+                                  + ("the same rule twice" if extra in same else
+                                     f"contradicted by {rule.text!r}"),
+                                  section="plays", op="remove", match=extra))
+        plays.remove(extra)
+    if same:
+        out.actions.append(Action("update_memo", f"{rule.why}: said again, now {n} times",
+                                  section="plays", op="replace", match=same[0], text=text))
+        plays[plays.index(same[0])] = text
+        out.notes.append(f"a repeat strengthens a known rule ({n} times): {rule.text}")
+    elif stale:
+        out.actions.append(Action("update_memo", f"{rule.why}: replaces the older rule "
+                                  f"{_base(stale[0])!r} (a change of mind)",
+                                  section="plays", op="replace", match=stale[0], text=text))
+        plays[plays.index(stale[0])] = text
+        out.notes.append(f"a change of mind: {_base(stale[0])!r} is replaced by {rule.text!r} "
+                         "(in the history; `slowloop undo` brings the older rule back)")
+    else:
+        out.actions.append(Action("update_memo", rule.why, section="plays", op="add",
+                                  text=text))
+        plays.append(text)
+    # a pitfall that tells the agent to use what it should no longer use goes with the rule
+    for old in stale:
+        m = _CHOICE.search(_base(old))
+        gone = m.group("x").strip().lower() if m else ""
+        for e in [e for e in strengths if gone and e.startswith("Pitfall")
+                  and re.search(rf"\buse {re.escape(gone)}\b", e, re.I)]:
+            out.actions.append(Action("update_memo", f"{rule.why}: the pitfall was about the "
+                                      f"older rule {_base(old)!r}", section="strengths",
+                                      op="remove", match=e))
+            strengths.remove(e)
+    if n >= 2 and not any(rule.use and rule.use.lower() in e.lower() and e.startswith("Pitfall")
+                          or similar(e, _pitfall(rule, n)) >= 0.6 for e in strengths):
+        pit = _pitfall(rule, n)
+        out.actions.append(Action("update_memo", f"{rule.why}: the same correction was needed "
+                                  f"{n} times", section="strengths", op="add", text=pit))
+        strengths.append(pit)
+
+
+def _skill_rule(out: Distilled, rule: Rule, skill_lines: dict[str, str], created: dict[str, int],
+                patched: dict[str, int]) -> None:
+    """A recovery's rule into the skill of its activity: patched after its last line, folded into
+    a create or a patch this reflection already proposes, or a new skill."""
+    name = rule.topic
+    body = skill_lines.get(name)
+    if body is not None:
+        if any(similar(line, rule.text) >= 0.8 for line in body.splitlines()):
+            out.notes.append(f"already known in skill {name}: {rule.text}")
+            return
+        if name in created:
+            # created by this same reflection: the skill does not exist yet, so a patch
+            # would be rejected; the rule goes into the body being created instead
+            i = created[name]
+            body = body.rstrip("\n") + f"\n- {rule.text}\n"
+            out.actions[i] = replace(out.actions[i], body=body,
+                                     reason=f"{out.actions[i].reason}; {rule.why}")
+            skill_lines[name] = body
+            return
+        if name in patched:
+            # patched by this same reflection: one skill takes one patch per reflection
+            # (a second is rejected), so the rule extends the patch already proposed
+            i = patched[name]
+            out.actions[i] = replace(out.actions[i], new=f"{out.actions[i].new}\n- {rule.text}",
+                                     reason=f"{out.actions[i].reason}; {rule.why}")
+            skill_lines[name] = body.rstrip("\n") + f"\n- {rule.text}\n"
+            return
+        lines = [ln for ln in body.rstrip("\n").splitlines() if ln.strip()]
+        anchor = lines[-1] if lines else ""
+        if anchor and body.count(anchor) == 1:
+            patched[name] = len(out.actions)
+            out.actions.append(Action("patch_skill", rule.why, name=name, old=anchor,
+                                      new=f"{anchor}\n- {rule.text}"))
+            skill_lines[name] = body.replace(anchor, f"{anchor}\n- {rule.text}")
+            return
+        out.notes.append(f"skill {name} has no unique last line to patch after; skipped")
+        return
+    description = (f"Recoveries learned while {rule.topic_phrase}: what to do when a command "
+                   f"fails. Use when {rule.topic_phrase} and something fails.")
+    body = f"# {name.replace('-', ' ').capitalize()}\n\n## Rules\n- {rule.text}\n"
+    created[name] = len(out.actions)
+    out.actions.append(Action("create_skill", rule.why, name=name, description=description,
+                              body=body))
+    skill_lines[name] = body
