@@ -164,8 +164,8 @@ def learned_news(home: Path, agent: str, store) -> str | None:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return None
-    from ..reflect.review import UNLEARNED, proposals
-    from ..store import ledger
+    from ..reflect.marks import UNLEARNED
+    from ..store import artifacts, ledger
 
     rows = ledger.applied_reflections(store, agent_id, limit=5)
     path = home / "cache" / "announced" / f"{agent}.json"
@@ -175,14 +175,14 @@ def learned_news(home: Path, agent: str, store) -> str | None:
     except (OSError, ValueError, TypeError, AttributeError):
         seen, seen_p = 0, 0
     fresh = [r for r in rows if int(r["id"]) > seen]
-    waiting = [p for p in proposals(store, agent) if UNLEARNED in p.reason]
-    new_waiting = [p for p in waiting if p.id > seen_p]
+    waiting = [int(r["id"]) for r in artifacts.list_proposals(store, agent_id) if UNLEARNED in r["reason"]]
+    new_waiting = [i for i in waiting if i > seen_p]
     if not fresh and not new_waiting:
         return None
     from ..fsutil import atomic_write
 
     atomic_write(path, json.dumps({"reflection": int(rows[0]["id"]) if rows else seen,
-                                   "proposal": max([seen_p] + [p.id for p in waiting])}))
+                                   "proposal": max([seen_p] + waiting)}))
     parts = []
     if fresh:
         from ..history import learned

@@ -33,11 +33,6 @@ MEMO_SECTIONS = ("strengths", "plays")
 MEMO_OPS = ("add", "replace", "remove")
 
 
-# The mark a held proposal's reason carries when it is a correction no rule was learned from
-# (a wording waits for the person; `status` and the session note count them).
-UNLEARNED = "an unlearned correction"
-
-
 @dataclass(frozen=True)
 class Spec:
     """How one field of an action is sent to the model and checked when it comes back.

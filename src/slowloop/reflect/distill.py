@@ -50,7 +50,8 @@ from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
 from ..transcripts.anthropic import refusal_reason
 from ..transcripts.model import ToolCall, Turn
-from .actions import UNLEARNED, Action
+from .actions import Action
+from .marks import UNLEARNED
 
 LIMITS = ("The offline distiller turns what a person says when correcting the agent (\"X, not Y\", "
           "\"use X instead of Y\", \"don't use Y, we use X\", \"we moved to X\", \"from now on …\", "

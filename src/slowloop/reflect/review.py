@@ -23,7 +23,8 @@ from ..errors import UserError
 from ..history import apply_changes
 from ..paths import home as default_home
 from ..store import Store, artifacts, open_store
-from .actions import UNLEARNED, Action, _to_action
+from .actions import Action, _to_action
+from .marks import UNLEARNED
 
 
 @dataclass(frozen=True)
