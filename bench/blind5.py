@@ -5,6 +5,7 @@ scenarios — both written by people who read only the README and docs (tests/da
     python bench/blind5.py --set corrections  # one set
     python bench/blind5.py --misses           # every miss and every junk rule, to read
     python bench/blind5.py --src /tmp/base/src  # measure another checkout's code (the first run)
+    python bench/blind5.py --config model.toml  # reflect with the model a config names, not offline
 
 Everything goes through what a user runs: each item is written as a transcript (OpenAI chat format,
 the tool calls as Claude Code names them: Bash, Edit, Write, Read), ingested into a fresh home,
@@ -41,6 +42,9 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--misses", action="store_true", help="print every miss and junk rule")
     ap.add_argument("--src", default=str(ROOT / "src"), help="the slowloop source tree to measure")
     ap.add_argument("--dir", default=str(DATA), help="the folder holding the two sets")
+    ap.add_argument("--config", default=None,
+                    help="a config.toml copied into every home: reflect with the model it names ([provider]) "
+                         "instead of the offline learner, to compare the two on the same set")
     return ap.parse_args()
 
 
@@ -140,7 +144,13 @@ FAILED: list[str] = []
 
 
 def _reflect(home: Path):
-    out = reflect_agent("a", home=home, provider=None, force=True)
+    if ARGS is not None and ARGS.config:
+        target = home / "config.toml"
+        if not target.exists():
+            target.write_text(Path(ARGS.config).read_text(encoding="utf-8"), encoding="utf-8")
+        out = reflect_agent("a", home=home, provider="config", force=True)
+    else:
+        out = reflect_agent("a", home=home, provider=None, force=True)
     if out.status == "failed":  # a crash must show, never pass for "nothing learned"
         FAILED.append(out.reason)
     return out
