@@ -83,3 +83,46 @@ def test_folders_slowloop_creates_are_private(slowloop_home: Path) -> None:
                    slowloop_home / "agents" / "default" / "skills" / "testing",
                    slowloop_home / "agents" / "default" / "memory" / "x"):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+
+
+def test_a_record_nested_deeper_than_json_can_be_read_costs_that_record_only(tmp_path):
+    """An MCP tool's result nested ~1,100 deep: that line is reported and skipped; the turns
+    around it — a correction after it included — are recorded, by ingest as by the Stop hook."""
+    import json as _json
+    import os as _os
+    import subprocess as _sp
+    import sys as _sys
+
+    deep = "[" * 1100 + '"x"' + "]" * 1100
+    lines = [_json.dumps({"type": "user", "sessionId": "s", "timestamp": "2026-12-01T10:00:00Z", "uuid": "u0",
+                          "message": {"role": "user", "content": "read the mcp thing"}}),
+             _json.dumps({"type": "assistant", "sessionId": "s", "timestamp": "2026-12-01T10:00:01Z", "message": {
+                 "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "mcp__x__get", "input": {}}]}}),
+             '{"type":"user","sessionId":"s","timestamp":"2026-12-01T10:00:02Z","message":{"role":"user","content":'
+             '[{"type":"tool_result","tool_use_id":"t1","content":' + deep + '}]}}',
+             _json.dumps({"type": "assistant", "sessionId": "s", "timestamp": "2026-12-01T10:00:03Z",
+                          "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}]}}),
+             _json.dumps({"type": "user", "sessionId": "s", "timestamp": "2026-12-01T10:01:00Z", "uuid": "u1",
+                          "message": {"role": "user", "content": "No, use pnpm instead of npm"}}),
+             _json.dumps({"type": "assistant", "sessionId": "s", "timestamp": "2026-12-01T10:01:01Z",
+                          "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}})]
+    f = tmp_path / "s.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for how in ("ingest", "hook"):
+        home = tmp_path / how
+        env = {k: v for k, v in _os.environ.items() if not k.startswith("SLOWLOOP_")}
+        env.update(SLOWLOOP_HOME=str(home), SLOWLOOP_REFLECT__AUTO="false", SLOWLOOP_HOOKS__BACKGROUND="false")
+        if how == "ingest":
+            done = _sp.run([_sys.executable, "-m", "slowloop", "ingest", str(f), "--agent", "a"], env=env,
+                           capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+            assert "nests deeper" in done.stderr
+        else:
+            payload = _json.dumps({"session_id": "s", "transcript_path": str(f), "cwd": str(tmp_path)})
+            _sp.run([_sys.executable, "-m", "slowloop.integrations.hooks_runtime", "claude-code", "Stop", "--agent", "a"],
+                    input=payload, env=env, capture_output=True, text=True, timeout=120)
+        from slowloop.store import open_store
+
+        with open_store(home=home) as store:
+            texts = [r["user_text"] for r in store.query("SELECT user_text FROM turns ORDER BY idx")]
+        assert texts == ["read the mcp thing", "No, use pnpm instead of npm"], (how, texts)

@@ -94,7 +94,7 @@ def is_reflector_transcript(path: Path, reflector_dirs: list[Path] | None = None
     for raw in head.splitlines()[:200]:
         try:
             record = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # junk, or nested deeper than can be read: not ours
             continue
         if not isinstance(record, dict):
             continue

@@ -106,6 +106,8 @@ def read_payload(stream=None) -> dict[str, Any]:
         data = json.loads(raw)
     except ValueError as exc:
         raise HookInputError(f"hook input is not JSON: {exc}") from None
+    except RecursionError:
+        raise HookInputError("hook input nests deeper than JSON can be read") from None
     if not isinstance(data, dict):
         raise HookInputError(f"hook input is a JSON {type(data).__name__}, expected an object")
     return data

@@ -131,7 +131,7 @@ def _header(path: Path) -> tuple[str | None, bool]:
                 break
             try:
                 rec = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
             if not isinstance(rec, dict):
                 continue
@@ -362,7 +362,14 @@ def _parse_line(raw: bytes) -> Any:
     except StopIteration:  # no JSON value at column 1: blank, indented, BOM, or junk
         if not raw.strip():
             raise _Blank from None
-        return _loads_lenient(raw)
+        try:
+            return _loads_lenient(raw)
+        except RecursionError:
+            raise ValueError("the record nests deeper than JSON can be read here; skipped") from None
+    except RecursionError:
+        # a record nested ~1,000 deep (an MCP tool's result): that record is lost, never the read,
+        # the hook, or the turns after it
+        raise ValueError("the record nests deeper than JSON can be read here; skipped") from None
     if end != len(text) and text[end:].strip():
         raise ValueError(f"extra data after the record at column {end + 1}")
     return rec
@@ -389,6 +396,9 @@ def _document(p: Path, fmt: str, b: TurnBuilder, adapter: _Adapter,
         doc = json.loads(data)
     except ValueError:  # a one-line document followed by more lines: the first line is the doc
         doc = json.loads(data.split(b"\n", 1)[0])
+    except RecursionError:
+        raise DataError("the document nests deeper than JSON can be read here", path=str(p),
+                        hint="nothing of it is recorded; the other files are") from None
     del data
     _, msgs = classify_document(doc)
     if msgs is None:

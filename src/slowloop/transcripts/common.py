@@ -77,7 +77,7 @@ def parse_args(raw: Any) -> Any:
     if isinstance(raw, str) and raw[:1] == "{":
         try:
             return json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # junk, or nested too deep: kept as the raw text
             return raw
     return raw
 

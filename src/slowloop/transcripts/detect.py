@@ -134,7 +134,7 @@ def sniff(path: Path) -> tuple[Format | None, Layout]:
                 break
             try:
                 rec = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 if n == 0:
                     first_failed = 1
                 continue
@@ -154,7 +154,7 @@ def sniff(path: Path) -> tuple[Format | None, Layout]:
         try:
             with open(path, "rb") as f:
                 doc = json.load(f)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             raise not_a_transcript(path, f"invalid JSON: {e}") from None
         return _document_format(path, doc), "json"
     raise not_a_transcript(path, "no chat message or session record in its first "
