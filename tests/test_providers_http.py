@@ -538,3 +538,51 @@ def test_a_name_that_resolves_elsewhere_after_the_check_gets_nothing(
         assert remote.seen == []
     finally:
         remote.close()
+
+
+class _Abusive(BaseHTTPRequestHandler):
+    """A server that answers too much, or a byte at a time for ever."""
+
+    mode = "huge"
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        try:
+            if self.mode == "huge":
+                chunk = b" " * (1 << 20)
+                for _ in range(8):
+                    self.wfile.write(chunk)
+            else:
+                for _ in range(120):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@pytest.mark.parametrize("mode, error", [("huge", "more than 4 MB"), ("trickle", "did not finish its answer")])
+def test_an_answer_too_large_or_never_finished_is_cut_off(mode: str, error: str) -> None:
+    from slowloop.providers.base import RetryableError
+    from slowloop.providers.http_json import post_json
+
+    handler = type("H", (_Abusive,), {"mode": mode})
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        started = time.monotonic()
+        with pytest.raises((ProviderError, RetryableError)) as err:
+            post_json(f"http://127.0.0.1:{srv.server_address[1]}/v1/chat/completions", {"x": 1}, headers={},
+                      timeout=1.0, use_env_proxy=False, loopback_only=True)
+        assert error in str(err.value)
+        assert time.monotonic() - started < 6  # never the 12 s the trickle would take, nor for ever
+    finally:
+        srv.shutdown()
+        srv.server_close()

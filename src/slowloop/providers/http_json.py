@@ -100,6 +100,30 @@ class _LoopbackHTTPS(urllib.request.HTTPSHandler):
         return self.do_open(_PinnedHTTPS, req, context=self._context)
 
 
+# A reflection's answer is a few kilobytes of JSON actions: a server that sends more than this, or
+# that trickles its answer past the timeout (a byte a second resets a socket timeout forever), is
+# cut off, never read into memory whole or waited on without end.
+MAX_ANSWER_BYTES = 4 << 20
+
+
+def _read_bounded(resp, url: str, timeout: float) -> bytes:  # noqa: ANN001 — an http.client response
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        # read1: what has arrived (one read of the socket), so a trickle cannot hold a read for ever
+        chunk = resp.read1(64 << 10) if hasattr(resp, "read1") else resp.read(64 << 10)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise ProviderError(f"{url} answered more than {MAX_ANSWER_BYTES >> 20} MB; the answer is not read",
+                                transient=False, hint="a reflection's answer is a few kilobytes: check the server")
+        if time.monotonic() > deadline:
+            raise RetryableError(f"{url} did not finish its answer within {timeout:g}s (provider.timeout)")
+        chunks.append(chunk)
+
+
 def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
               use_env_proxy: bool, loopback_only: bool = False) -> HttpAnswer:
     """POST ``body``; return any HTTP answer, raise RetryableError for network-class failures.
@@ -121,7 +145,7 @@ def post_json(url: str, body: dict, *, headers: dict[str, str], timeout: float,
     try:
         with opener.open(req, timeout=timeout) as resp:
             return HttpAnswer(resp.status, {k.lower(): v for k, v in resp.headers.items()},
-                              resp.read())
+                              _read_bounded(resp, url, timeout))
     except urllib.error.HTTPError as exc:
         hdrs = {k.lower(): v for k, v in (exc.headers.items() if exc.headers else [])}
         try:
