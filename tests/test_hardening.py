@@ -126,3 +126,20 @@ def test_a_record_nested_deeper_than_json_can_be_read_costs_that_record_only(tmp
         with open_store(home=home) as store:
             texts = [r["user_text"] for r in store.query("SELECT user_text FROM turns ORDER BY idx")]
         assert texts == ["read the mcp thing", "No, use pnpm instead of npm"], (how, texts)
+
+
+def test_a_huge_message_or_tool_input_is_stored_capped_with_a_marker_and_observed_whole():
+    from slowloop.ingest import STORED_STRING_MAX, shrink_for_storage
+    from slowloop.observe.observe import observe_turn
+    from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
+
+    big = ("word " * 200_000) + "the end"
+    turn = Turn(source="t", format="claude-code", index=0, user_text="No, use pnpm instead of npm. " + big,
+                steps=(Step("tool_call", call=ToolCall("c", "Write", {"file_path": "a.txt", "content": big})),
+                       Step("tool_result", result=ToolResult("c", "Write", "ok"))))
+    assert observe_turn(turn).corrected  # observed on the whole text
+    stored = shrink_for_storage(turn)
+    assert len(stored.user_text) <= STORED_STRING_MAX and "chars not stored" in stored.user_text
+    content = stored.steps[0].call.input["content"]
+    assert len(content) <= STORED_STRING_MAX and content.endswith("the end")
+    assert shrink_for_storage(stored) == stored  # capped once: a re-ingest stores the same bytes

@@ -92,10 +92,53 @@ def _space_after(text: str, i: int) -> int:
     return j if 0 <= j < i + 400 else min(len(text), i + 400)
 
 
+# A tool's input (a file written whole) or a pasted message is kept up to this many characters of
+# each string, head and tail, with a marker: the detectors read it whole, the ledger need not.
+STORED_STRING_MAX = 64_000
+
+
+def _cut(text: str) -> str:
+    if len(text) <= STORED_STRING_MAX:
+        return text
+    half = (STORED_STRING_MAX - 100) // 2  # head + marker + tail stays under the cap: cut once
+    head_end = _space_before(text, half)
+    tail_start = _space_after(text, len(text) - half)
+    return text[:head_end] + f"\n[… {tail_start - head_end} chars not stored …]\n" + text[tail_start:]
+
+
+def _cut_value(value):  # noqa: ANN001, ANN202 — a JSON value of a tool's input
+    if isinstance(value, str):
+        return _cut(value)
+    if isinstance(value, dict):
+        return {k: _cut_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut_value(v) for v in value]
+    return value
+
+
+def _too_big(value, budget: int = STORED_STRING_MAX) -> bool:  # noqa: ANN001
+    if isinstance(value, str):
+        return len(value) > budget
+    if isinstance(value, dict):
+        return any(_too_big(v, budget) for v in value.values())
+    if isinstance(value, list):
+        return any(_too_big(v, budget) for v in value)
+    return False
+
+
 def shrink_for_storage(turn: Turn) -> Turn:
     steps = []
     changed = False
+    if len(turn.user_text) > STORED_STRING_MAX:
+        turn = dataclasses.replace(turn, user_text=_cut(turn.user_text))
+        changed = True
     for s in turn.steps:
+        if s.call is not None and _too_big(s.call.input):
+            s = dataclasses.replace(s, call=dataclasses.replace(s.call, input=_cut_value(s.call.input)))
+            changed = True
+        if s.kind == "text" and len(s.text) > STORED_STRING_MAX:
+            s = dataclasses.replace(s, text=_cut(s.text))
+            changed = True
         r = s.result
         if r is not None and len(r.output) > STORED_OUTPUT_HEAD + STORED_OUTPUT_TAIL + 100:
             text = r.output
@@ -135,7 +178,7 @@ def prepare(ot: ObservedTurn) -> Prepared:
     rec = ledger.TurnRecord(
         agent_id=0, key="", content_hash="", source=turn.source, format=turn.format,
         session_id=turn.session_id, idx=turn.index, started_at=turn.started_at,
-        ended_at=turn.ended_at, updated_at="", user_text=turn.user_text,  # stamped when written
+        ended_at=turn.ended_at, updated_at="", user_text=_cut(turn.user_text),  # stamped when written
         tool_calls=obs.tool_calls, corrected=int(obs.corrected), aborted=int(obs.aborted),
         rejected=obs.rejected, recovered=int(obs.recovered),
         ended_in_real_error=int(obs.ended_in_real_error), score=score.score,
