@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import ConflictError, LockedError
 
-if sys.platform != "win32":  # POSIX (Windows has no fcntl: file_lock does not lock there)
+if sys.platform != "win32":  # POSIX: flock, shared or exclusive
     import fcntl
 
 
@@ -202,15 +202,18 @@ def lock_path_for(path: Path) -> Path:
 def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -> Iterator[None]:
     """An advisory inter-process lock on ``lock_path`` (created if needed).
 
-    ``flock`` locks die with their process, so a crashed holder never blocks anyone forever.
+    ``flock`` locks die with their process, so a crashed holder never blocks anyone forever. Where
+    there is no ``flock`` (Windows) the well-kept ``filelock`` library locks instead (see
+    ``_portable_lock``).
     """
     lock_path = Path(lock_path)
     make_private_dirs(lock_path.parent)
+    if sys.platform == "win32":  # pragma: no cover — the same code is tested on POSIX directly
+        with _portable_lock(lock_path, timeout=timeout):
+            yield
+        return
     fd = os.open(str(lock_path), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        if sys.platform == "win32":  # pragma: no cover
-            yield
-            return
         op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         deadline = time.monotonic() + timeout
         while True:
@@ -231,6 +234,25 @@ def file_lock(lock_path: Path, *, timeout: float = 30.0, shared: bool = False) -
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def _portable_lock(lock_path: Path, *, timeout: float) -> Iterator[None]:
+    """An exclusive lock through ``filelock`` (``msvcrt`` on Windows), for platforms without
+    ``flock``. A shared request takes it exclusively: readers wait for each other, never for less
+    safety. Like ``flock``, the OS releases it when its process dies."""
+    import filelock
+
+    lock = filelock.FileLock(str(lock_path), timeout=max(timeout, 0), thread_local=False)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise LockedError(f"{lock_path} is held by another process",
+                          hint="wait for it to finish, or stop the other slowloop process") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def append_line(path: Path, line: str) -> None:

@@ -110,6 +110,17 @@ def agents_root(base: Path | None = None) -> Path:
     return (base or home()) / "agents"
 
 
+def home_lock(name: str, base: Path | None = None) -> Path:
+    """``<home>/locks/<name>``: the lock guarding a piece of slowloop's own state in a home (the
+    daemon, reflection, recall, a followed transcript). A lock guarding a file outside the home — a
+    skill, the memory, another program's settings — lives in the per-user lock folder instead
+    (``fsutil.lock_path_for``), so no lock file is ever left in a folder a person or an agent reads.
+    """
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ValueError(f"not a lock name: {name!r}")
+    return (base if base is not None else home()) / "locks" / name
+
+
 def agent_dir(agent: str = DEFAULT_AGENT, base: Path | None = None) -> Path:
     """``<home>/agents/<agent>``: skills/, memo.md, memory/ live here. The one way to an agent's
     folder: the name is checked here, so no caller can build a path out of the home with it."""

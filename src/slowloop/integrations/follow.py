@@ -22,7 +22,7 @@ from ..config import Config
 from ..errors import DataError
 from ..fsutil import file_lock
 from ..observe.signals import WeaknessMatcher
-from ..paths import home as default_home
+from ..paths import home as default_home, home_lock
 from ..store import Store, ledger
 from ..transcripts.model import Turn
 
@@ -91,7 +91,7 @@ def observe_new(path: str | Path, *, agent: str, store: Store, cfg: Config,
     h = home or default_home()
     if is_reflector_transcript(p, [h / "reflector"]):
         return FollowResult(path=key, skipped="a slowloop reflection's own session (never observed)")
-    lock = h / "locks" / ("follow-" + hashlib.sha256(f"{agent}\0{key}".encode()).hexdigest()[:20] + ".lock")
+    lock = home_lock("follow-" + hashlib.sha256(f"{agent}\0{key}".encode()).hexdigest()[:20] + ".lock", h)
     result = FollowResult(path=key)
     with file_lock(lock, timeout=60):
         agent_id = store.agent_id(agent)

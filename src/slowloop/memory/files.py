@@ -3,7 +3,8 @@
 A person may edit these files by hand at any moment, so each change re-reads the file under the
 memory's lock and writes it back with ``atomic_write(expect=<hash read>)``; if an editor saved in
 between, the change is re-applied on top of their version (a few times), then ``ConflictError``.
-All slowloop processes serialise on one lock file (``.memory.lock``), which is also what keeps
+All slowloop processes serialise on one lock (``fsutil.lock_path_for(root)``, in the per-user lock
+folder, never in the memory folder, which may be a project's), which is also what keeps
 notes appended by other processes from being lost while an archive runs (see ``archive``).
 """
 
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .. import clock
 from ..config import Config, MemorySettings, load_config
 from ..errors import ConflictError, UserError
-from ..fsutil import atomic_write, file_lock, read_text
+from ..fsutil import atomic_write, file_lock, lock_path_for, read_text
 from ..paths import DEFAULT_AGENT, layout
 from ..tokens import estimate_tokens
 from . import debts as debts_mod, sections
@@ -26,7 +27,7 @@ from . import debts as debts_mod, sections
 if TYPE_CHECKING:
     from .archive import ArchiveResult, Layer
 
-from .layout import CHRONICLE, DEBTS, HEADERS, LOCK, PAST, ROLE_FILES, STATE, SUMMARY  # noqa: F401  (their home)
+from .layout import CHRONICLE, DEBTS, HEADERS, PAST, ROLE_FILES, STATE, SUMMARY  # noqa: F401  (their home)
 
 _GITIGNORE = "# slowloop's lock files and an archive in progress are not history\n*.lock\n.archive-staging/\n"
 _RETRIES = 5
@@ -119,7 +120,7 @@ class Memory:
             return
         from .archive import STAGING, recover
 
-        lock_path = self.root / LOCK
+        lock_path = lock_path_for(self.root)  # not in the folder: the memory may live in a project
         if shared and (self.root / STAGING).exists():
             with file_lock(lock_path):
                 recover(self)

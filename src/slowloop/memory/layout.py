@@ -8,7 +8,6 @@ CHRONICLE = "chronicle.md"
 SUMMARY = "past-summary.md"
 PAST = "past"
 ROLE_FILES: tuple[str, ...] = (STATE, DEBTS, CHRONICLE, SUMMARY)
-LOCK = ".memory.lock"
 
 # The one-line role header each file starts with: it tells a person (and an agent) what belongs there.
 HEADERS: dict[str, str] = {

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..paths import layout
+from ..paths import home_lock, layout
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -55,7 +55,7 @@ def _write(home: Path, targets: list[dict[str, Any]]) -> None:
 def _locked(home: Path):
     from ..fsutil import file_lock
 
-    return file_lock(Path(home) / "locks" / "integrations.lock", timeout=10)
+    return file_lock(home_lock("integrations.lock", Path(home)), timeout=10)
 
 
 def register(home: Path, target: dict[str, Any]) -> bool:

@@ -18,7 +18,7 @@ from .. import clock
 from ..config import Recall, load_config
 from ..errors import DataError, UserError
 from ..fsutil import file_lock, sha256_text
-from ..paths import agent_dir, home as default_home
+from ..paths import agent_dir, home as default_home, home_lock, validate_agent_name
 from . import lexical, semantic, sources
 from .index import RecallIndex
 from .model import KINDS, MODES, Entry, Hit, IndexStats
@@ -37,7 +37,7 @@ def open_index(agent: str, home: Path | None = None) -> RecallIndex:
 
 def _lock(agent: str, home: Path | None) -> AbstractContextManager[None]:
     # One refresher per agent at a time: a second one waits, then finds nothing left to do.
-    return file_lock(agent_dir(agent, home or default_home()) / "recall.lock", timeout=120)
+    return file_lock(home_lock(f"recall-{validate_agent_name(agent)}.lock", home or default_home()), timeout=120)
 
 
 # -- keeping the index current ----------------------------------------------------------------

@@ -37,7 +37,9 @@ def log(home: Path, message: str) -> None:
 
 
 def _pid_file(home: Path, agent: str) -> Path:
-    return Path(home) / "locks" / f"auto-reflect-{agent}.pid"
+    from ..paths import home_lock
+
+    return home_lock(f"auto-reflect-{agent}.pid", Path(home))
 
 
 def running(home: Path, agent: str) -> int | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .. import clock
 from ..config import Config, load_config
-from ..paths import home as default_home
+from ..paths import home as default_home, home_lock
 from ..store import Store, open_store
 from .apply import recover
 from .cycle import ReflectionOutcome, run_cycle
@@ -31,7 +31,7 @@ def recover_all(store: Store) -> list[str]:
 
 
 def _daemon_lock(home: Path) -> Path:
-    return home / "locks" / "daemon.lock"
+    return home_lock("daemon.lock", home)
 
 
 def daemon_running(home: Path | None = None) -> bool:
