@@ -33,7 +33,7 @@ def test_a_planted_file_link_is_not_written_through(slowloop_home: Path, tmp_pat
     memo = slowloop_home / "agents" / "default" / "memo.md"
     memo.parent.mkdir(parents=True)
     memo.symlink_to(target)
-    with pytest.raises(DataError, match="leads outside"):
+    with pytest.raises(DataError, match="is a link"):  # refused when read, before any write
         Memo("default").add("plays", "When testing, always run make test.")
     assert target.read_text() == "# mine\n"
 

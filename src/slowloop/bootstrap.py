@@ -153,6 +153,16 @@ def _index_line(name: str, description: str) -> tuple[str, int]:
 _parse_iso = lru_cache(maxsize=8192)(clock.parse_iso)
 
 
+def _memory_or_why(mem: Memory, budget: int) -> str:
+    """The memory for the session; a file refused (a link, a pipe, too big) withholds the memory and
+    says which file, so the person sees why, and nothing it points at enters the context."""
+    try:
+        return memory_bootstrap(mem, budget)
+    except DataError as exc:
+        return (f"# Operational memory · {mem.root}\n\n(not read: {exc.path or mem.root} — "
+                f"{exc.message.split(': ', 1)[-1]})")
+
+
 def project_parts(project: Path, config: Config, context: str | None = None) -> list[str]:
     """The project's memory root and context index, when the project folder has them."""
     from .memory.contexts import Contexts
@@ -161,7 +171,7 @@ def project_parts(project: Path, config: Config, context: str | None = None) -> 
     parts: list[str] = []
     mem = Memory.for_dir(project, config=config)
     if (mem.root / "system-state.md").is_file():
-        text = memory_bootstrap(mem, config.bootstrap.memory_tokens).strip()
+        text = _memory_or_why(mem, config.bootstrap.memory_tokens).strip()
         if text:
             parts.append(f"# Project memory ({mem.root})\n\n{text}")
     try:
@@ -229,7 +239,7 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
         parts.append(section + "\n\n" + read_how)
 
     mem_budget = config.bootstrap.memory_tokens
-    mem_text = memory_bootstrap(Memory.for_agent(agent, home=home, config=config), mem_budget)
+    mem_text = _memory_or_why(Memory.for_agent(agent, home=home, config=config), mem_budget)
     if mem_text.strip():
         parts.append(mem_text.strip())
     project_context = None

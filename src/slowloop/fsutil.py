@@ -11,6 +11,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -35,13 +36,66 @@ def file_hash(path: Path) -> str | None:
         return None
 
 
-def read_text(path: Path) -> tuple[str | None, str | None]:
+# A learned Markdown file (a memory file, the memo, a skill) is read only up to this size: a bigger
+# one was not written by slowloop, whose files stay a few kilobytes, and would flood every session.
+LEARNED_FILE_MAX = 4 * 1024 * 1024
+
+
+def read_text(path: Path, *, within: Path | None = None) -> tuple[str | None, str | None]:
     """``(text, hash)``; ``(None, None)`` when missing — or when a folder stands where the file
-    should be (there is no such file; ``doctor`` names the folder)."""
+    should be (there is no such file; ``doctor`` names the folder).
+
+    ``within`` marks a file the agent will read as its own (the memory, the memo, a skill): it must
+    be a regular file, not a link, inside ``within`` through no linked folder, and at most
+    ``LEARNED_FILE_MAX`` bytes — else ``DataError`` names it. A repository or a sync cannot then put
+    ``~/.aws/credentials`` or ``~/.ssh/id_ed25519`` into a session's context behind a link.
+    """
+    if within is None:
+        try:
+            data = Path(path).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            return None, None
+        return data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest()
+    return _read_learned(Path(path), Path(within))
+
+
+def _read_learned(path: Path, within: Path) -> tuple[str | None, str | None]:
+    from .errors import DataError
+
+    hint = "replace it with the file itself (slowloop reads only regular files in its folders)"
+    real_top = os.path.realpath(within)
+    real_parent = os.path.realpath(path.parent)
+    if os.path.commonpath([real_top, real_parent]) != real_top:
+        if not os.path.exists(real_parent):
+            return None, None
+        raise DataError(f"a linked folder leads outside {within} ({path.parent} -> {real_parent}); "
+                        "not read", path=str(path), hint=hint)
     try:
-        data = Path(path).read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
+        fd = os.open(str(path), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            if not os.path.exists(path):
+                return None, None
+            raise DataError(f"is a link (to {os.path.realpath(path)}), not a file; not read",
+                            path=str(path), hint=hint) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return None, None
+        if not stat.S_ISREG(st.st_mode):
+            raise DataError("is not a regular file (a pipe or a device); not read", path=str(path), hint=hint)
+        if st.st_size > LEARNED_FILE_MAX:
+            raise DataError(f"is {st.st_size / 1e6:.0f} MB; a learned file is read up to "
+                            f"{LEARNED_FILE_MAX // (1024 * 1024)} MB, so it was not read", path=str(path),
+                            hint="shorten it (or move what it holds elsewhere); slowloop's own files "
+                                 "stay a few kilobytes")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(LEARNED_FILE_MAX + 1)
+    finally:
+        os.close(fd)
     return data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest()
 
 

@@ -201,7 +201,7 @@ class Memo:
         return self._read()
 
     def _read(self) -> tuple[MemoContent, str | None, str | None]:
-        text, digest = read_text(self.path)
+        text, digest = read_text(self.path, within=self.path.parent)  # never a link: DataError
         if text is None:
             return MemoContent("", {s: () for s in SECTIONS}), None, None
         return parse_memo(text, str(self.path)), text, digest

@@ -45,8 +45,11 @@ class NoteResult:
 class Memory:
     """One operational memory: ``root`` holds the four role files and ``past/``."""
 
-    def __init__(self, root: Path, settings: MemorySettings | None = None) -> None:
+    def __init__(self, root: Path, settings: MemorySettings | None = None, *,
+                 within: Path | None = None) -> None:
         self.root = Path(root)
+        # what the files must stay inside, through no link: the project for a project's memory
+        self.within = Path(within) if within is not None else self.root
         self._settings = settings
         self._depth = 0
         self._shared = False
@@ -65,7 +68,7 @@ class Memory:
     def for_dir(cls, directory: Path, config: Config | None = None) -> Memory:
         """``<directory>/memory``: a memory kept in a project folder, versioned with it."""
         cfg = config or load_config()
-        return cls(Path(directory) / "memory", cfg.memory)
+        return cls(Path(directory) / "memory", cfg.memory, within=Path(directory))
 
     @property
     def settings(self) -> MemorySettings:
@@ -137,7 +140,7 @@ class Memory:
 
     def read(self, name: str) -> tuple[str, str | None]:
         """``(text, hash)``; a missing role file reads as its header alone (hash ``None``)."""
-        text, digest = read_text(self.path(name))
+        text, digest = read_text(self.path(name), within=self.within)  # never a link: DataError
         if text is None:
             return HEADERS.get(name, "") + "\n", None
         return text, digest

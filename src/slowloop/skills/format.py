@@ -32,6 +32,7 @@ import yaml
 
 from .. import yamlio
 from ..errors import DataError, UserError
+from ..fsutil import read_text
 
 SKILL_FILE = "SKILL.md"
 NAME_MAX = 64
@@ -286,7 +287,10 @@ _CACHE: dict[str, tuple[tuple[int, int, int], Skill | DataError]] = {}
 def load_skill(path: Path | str, *, retired: bool = False, folder: str | None = None) -> Skill:
     """Parse ``path`` (cached by mtime and size). Raises ``DataError`` for a broken file."""
     key = os.fspath(path)
-    st = os.stat(key)
+    st = os.lstat(key)
+    if stat.S_ISLNK(st.st_mode):  # planted by a repository or a sync: it could be ~/.ssh/id_ed25519
+        raise DataError(f"SKILL.md is a link (to {os.path.realpath(key)}), not a file; not read", path=key,
+                        hint="replace the link with the skill's own SKILL.md file")
     if stat.S_ISDIR(st.st_mode):  # one bad entry must cost that skill only, never the library
         raise DataError("SKILL.md is a folder, not a file", path=key,
                         hint="move the folder away and put the skill's SKILL.md file there")
@@ -296,12 +300,12 @@ def load_skill(path: Path | str, *, retired: bool = False, folder: str | None = 
     if hit is not None and hit[0] == stamp:
         result = hit[1]
     else:
-        with open(key, "rb") as fh:
-            data = fh.read()
-        digest = hashlib.sha256(data).hexdigest()
+        # a regular file inside the library, through no linked folder, of a bounded size
+        text, digest = read_text(Path(key), within=Path(key).parent.parent)
+        if text is None or digest is None:
+            raise FileNotFoundError(key)
         try:
-            result = parse_skill(data.decode("utf-8", errors="replace"), Path(key), retired=retired,
-                                 content_hash=digest, folder=folder)
+            result = parse_skill(text, Path(key), retired=retired, content_hash=digest, folder=folder)
         except DataError as exc:
             result = exc
         if len(_CACHE) > 4096:
