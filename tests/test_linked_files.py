@@ -99,3 +99,31 @@ def test_a_huge_or_special_learned_file_is_refused_by_name(tmp_path: Path) -> No
     assert read_text(tmp_path / "memory" / "missing.md", within=tmp_path) == (None, None)
     (tmp_path / "memory" / "past-summary.md").write_text("ok\n")
     assert read_text(tmp_path / "memory" / "past-summary.md", within=tmp_path)[0] == "ok\n"
+
+
+def test_a_project_memory_folder_linked_elsewhere_is_not_written_through(project: Path, tmp_path: Path) -> None:
+    mine = tmp_path / "my-notes"
+    mine.mkdir()
+    (project / "memory").symlink_to(mine, target_is_directory=True)
+    with pytest.raises(DataError, match="leads outside"):
+        Memory.for_dir(project).note("the attacker's line")
+    with pytest.raises(DataError, match="leads outside"):
+        Memory.for_dir(project).init()
+    assert list(mine.iterdir()) == []
+
+
+def test_links_planted_in_the_home_are_not_written_through(slowloop_home: Path, tmp_path: Path) -> None:
+    from slowloop.integrations.hooks_runtime import _already_bootstrapped
+    from slowloop.recall.api import refresh
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    agent = slowloop_home / "agents" / "default"
+    agent.mkdir(parents=True)
+    (agent / "recall.db").symlink_to(outside / "victim.db")
+    with pytest.raises(DataError, match="leads outside"):
+        refresh("default")
+    (slowloop_home / "cache").mkdir()
+    (slowloop_home / "cache" / "sessions").symlink_to(outside, target_is_directory=True)
+    assert _already_bootstrapped(slowloop_home, "default", {"session_id": "s1", "source": "startup"}) is False
+    assert list(outside.iterdir()) == []

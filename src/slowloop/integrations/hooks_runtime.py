@@ -152,10 +152,14 @@ def _already_bootstrapped(home: Path, agent: str, payload: dict[str, Any]) -> bo
     marker = _session_marker(home, agent, sid)
     if payload.get("source") == "resume" and marker.exists():
         return True
+    from ..errors import DataError
+    from ..fsutil import confine
+
     try:
+        confine(marker)  # a cache folder planted as a link out of the home is not written through
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
-    except OSError:
+    except (OSError, DataError):
         pass
     return False
 

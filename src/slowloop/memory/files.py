@@ -11,6 +11,7 @@ notes appended by other processes from being lost while an archive runs (see ``a
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .. import clock
 from ..config import Config, MemorySettings, load_config
-from ..errors import ConflictError, UserError
+from ..errors import ConflictError, DataError, UserError
 from ..fsutil import atomic_write, file_lock, lock_path_for, read_text
 from ..paths import DEFAULT_AGENT, layout
 from ..tokens import estimate_tokens
@@ -123,6 +124,8 @@ class Memory:
             return
         from .archive import STAGING, recover
 
+        if not shared:
+            self._refuse_a_linked_root()
         lock_path = lock_path_for(self.root)  # not in the folder: the memory may live in a project
         if shared and (self.root / STAGING).exists():
             with file_lock(lock_path):
@@ -135,6 +138,15 @@ class Memory:
                 yield
             finally:
                 self._depth = 0
+
+    def _refuse_a_linked_root(self) -> None:
+        """A memory folder linked out of its project (or home) is not written through: a repository
+        could point ``memory/`` at a folder of the person's own."""
+        top, real = os.path.realpath(self.within), os.path.realpath(self.root)
+        if os.path.commonpath([top, real]) != top:
+            raise DataError(f"the memory folder {self.root} leads outside {self.within} (to {real}); "
+                            "not writing through it", path=str(self.root),
+                            hint="replace the link with a real folder (`slowloop memory init --dir`)")
 
     # -- reading ----------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..fsutil import confine
 from ..sqlite import SQLiteFile
 from ..text import CJK as CJK_CHARS
 from .model import Entry
@@ -104,6 +105,7 @@ class RecallIndex(SQLiteFile):
                    "rebuilt except the folders added with `slowloop index add`")
 
     def __init__(self, path: Path) -> None:
+        confine(Path(path))  # a recall.db planted as a link out of the home is not written through
         super().__init__(path, setup=self._ensure_schema)
 
     def _ensure_schema(self) -> None:
