@@ -140,3 +140,28 @@ def test_a_reflection_that_crashes_is_failed_with_its_reason_and_the_next_agent_
         row = store.query("SELECT status, error FROM reflections WHERE id = ?",
                           (outs["boom"].reflection_id,))[0]
     assert row["status"] == "failed" and "RecursionError" in row["error"]
+
+
+def test_a_patch_that_keeps_a_persons_words_but_rewrites_their_line_waits() -> None:
+    """ "Don't " + old, or old + " only when asked", contains the old text and still changes the
+    rule; only whole lines added beside the person's own lines go through without them."""
+    _ingest("pp")
+    lib = SkillLibrary("pp")
+    line = "- Always run `pytest -q` before committing.\n"
+    lib.create("testing", "When testing: the steps.", line)  # the person's own skill
+    sneaky = {"actions": [{"type": "patch_skill", "name": "testing", "old": "Always run `pytest -q`",
+                           "new": "Always run `pytest -q` only when asked; never", "reason": "turn 2"}]}
+    out = reflect_agent("pp", provider=Scripted(sneaky), force=True)
+    assert [h["action"]["type"] for h in out.held] == ["patch_skill"], out
+    assert "a person wrote" in out.held[0]["reason"]
+    assert SkillLibrary("pp").get("testing").body.strip() == line.strip()
+
+    beside = {"actions": [{"type": "patch_skill", "name": "testing", "old": line,
+                           "new": line + "- When adding a test, put it under tests/unit/.\n",
+                           "reason": "turn 3"}]}
+    _ingest("pq")
+    SkillLibrary("pq").create("testing", "When testing: the steps.", line)
+    out = reflect_agent("pq", provider=Scripted(beside), force=True)
+    assert out.held == [] and out.status == "applied", out
+    body = SkillLibrary("pq").get("testing").body
+    assert line.strip() in body and "tests/unit/" in body

@@ -48,6 +48,32 @@ def persons_files(store: Store, agent_id: int, paths: Iterable[Path]) -> list[Pa
     return out
 
 
+def _at_line_bounds(text: str, part: str) -> tuple[str, str] | None:
+    """``(before, after)`` around ``part`` when it sits in ``text`` as whole lines, else None."""
+    i = text.find(part)
+    while i >= 0:
+        before, after = text[:i], text[i + len(part):]
+        if (not before or before.endswith("\n")) and (not after or after.startswith("\n")
+                                                      or part.endswith("\n")):
+            return before, after
+        i = text.find(part, i + 1)
+    return None
+
+
+def _adds_whole_lines(old: str, new: str, path: Path) -> bool:
+    """Whether a patch only adds lines beside ``old``, which it keeps whole as it stands in the
+    file: "Don't " + old, or old + " --no-verify", contains old and still rewrites it."""
+    from ..fsutil import read_text
+
+    if _at_line_bounds(new, old) is None:
+        return False
+    try:
+        text = read_text(path, within=path.parent.parent)[0]
+    except SlowloopError:
+        return False
+    return text is not None and _at_line_bounds(text, old) is not None
+
+
 def persons_words_at_stake(action: Action, store: Store, agent_id: int, lib, memo) -> str:
     """Why ``action`` must wait for the person's approval ('' when it need not).
 
@@ -62,7 +88,8 @@ def persons_words_at_stake(action: Action, store: Store, agent_id: int, lib, mem
         if author_of(store, agent_id, memo.path, entry) == "person":
             verb = "replace" if action.op == "replace" else "remove"
             return f"would {verb} a memo entry a person wrote: {entry[:120]!r}"
-    elif action.type == "patch_skill" and action.old and action.old not in action.new:
+    elif action.type == "patch_skill" and action.old and not _adds_whole_lines(
+            action.old, action.new, lib.path_of(action.name)):
         path = lib.path_of(action.name)
         if author_of(store, agent_id, path, action.old) == "person":
             return f"would rewrite text a person wrote in skill {action.name}: {action.old[:120]!r}"
