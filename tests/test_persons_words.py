@@ -158,10 +158,30 @@ def test_a_patch_that_keeps_a_persons_words_but_rewrites_their_line_waits() -> N
 
     beside = {"actions": [{"type": "patch_skill", "name": "testing", "old": line,
                            "new": line + "- When adding a test, put it under tests/unit/.\n",
-                           "reason": "turn 3"}]}
+                           "reason": "the person keeps unit tests apart"}]}
     _ingest("pq")
     SkillLibrary("pq").create("testing", "When testing: the steps.", line)
     out = reflect_agent("pq", provider=Scripted(beside), force=True)
     assert out.held == [] and out.status == "applied", out
     body = SkillLibrary("pq").get("testing").body
     assert line.strip() in body and "tests/unit/" in body
+
+
+def test_a_models_rule_that_cites_a_turn_it_was_never_shown_is_rejected() -> None:
+    _ingest("ct")
+    made_up = {"actions": [{"type": "update_memo", "section": "plays", "op": "add",
+                            "text": "When releasing, always tag the commit first.",
+                            "reason": "turn #987 (the person asked for it)"}]}
+    out = reflect_agent("ct", provider=Scripted(made_up), force=True)
+    assert out.status == "nothing", out
+    assert "cites turn #987, which the bundle did not show" in out.rejected[0]["reason"]
+    assert Memo("ct").entries("plays") == []
+
+    _ingest("cu")
+    with open_store() as store:
+        shown = store.execute("SELECT MIN(t.id) FROM turns t JOIN agents a ON a.id = t.agent_id "
+                              "WHERE a.name = 'cu'").fetchone()[0]
+    real = {"actions": [dict(made_up["actions"][0], reason=f"turns #{shown} and #987")]}
+    out = reflect_agent("cu", provider=Scripted(real), force=True)
+    assert out.status == "applied", out  # one cited turn it saw is enough
+    assert Memo("cu").entries("plays") == ["When releasing, always tag the commit first."]

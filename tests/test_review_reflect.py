@@ -88,7 +88,7 @@ def _full_library(monkeypatch):
 
 def _create(name: str, rule: str) -> dict:
     return {"type": "create_skill", "name": name, "description": f"When {name}: the rule.",
-            "body": f"- {rule}\n", "reason": "turn 1"}
+            "body": f"- {rule}\n", "reason": "the session shows it"}
 
 
 def test_two_creates_at_the_cap_evict_two_skills_and_say_so(monkeypatch):
@@ -115,7 +115,7 @@ def test_a_create_at_the_cap_does_not_evict_the_skill_another_action_patches(mon
     answer = {"actions": [
         {"type": "patch_skill", "name": "deploying", "old": "- When deploying, always run make deploy.",
          "new": "- When deploying, always run make deploy-prod.",
-         "reason": "turn 2"},
+         "reason": "the webshop session deploys to prod"},
         _create("releasing", "When releasing, always tag the commit first.")]}
     out = reflect_agent("rv", provider=_Scripted(answer), force=True)
     assert out.status == "applied" and out.rejected == [], out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,6 +202,7 @@ class _Answer:
     raw: str
     unlearned: list[tuple[Action, str]] = field(default_factory=list)  # corrections no rule came from
     person_kinds: set[str] = field(default_factory=set)  # danger classes in the person's own words
+    from_model: bool = False  # the actions are a model's (its reasons must cite turns it was shown)
 
 
 @dataclass
@@ -255,7 +257,7 @@ def _answer(r: _Run) -> _Answer | None:
         r.out.reason = (f"the provider failed ({'transient — the agent stays due' if exc.transient else 'not transient'}): {exc}")
         return None
     if parsed.actions:
-        return _Answer(parsed, raw)
+        return _Answer(parsed, raw, from_model=True)
     # A malformed, empty or refused answer teaches nothing, and must not consume the turns it was
     # about: the offline learner takes what it can from them instead.
     why = "; ".join(j.reason for j in parsed.rejections[:2]) or "an empty answer"
@@ -263,6 +265,18 @@ def _answer(r: _Run) -> _Answer | None:
     r.out.notes.append(f"the model's answer could not be used ({why[:200]}); the offline learner read the same turns")
     return _Answer(Parsed(actions=off.parsed.actions, rejections=parsed.rejections),
                    raw[:100_000] + "\n--- offline learner ---\n" + off.raw, off.unlearned, off.person_kinds)
+
+
+_CITED = re.compile(r"(?:\bturns?\b|#)\s*#?\s*(\d+(?:\s*(?:,|and|&|-|–|to)\s*#?\s*\d+)*)", re.I)
+
+
+def _cites_unshown_turns(reason: str, shown: list[int]) -> list[int]:
+    """The turn numbers a model's reason cites when none of them was in its bundle ([] when it
+    cites none, or at least one it saw)."""
+    cited = [int(n) for m in _CITED.finditer(reason or "") for n in re.findall(r"\d+", m.group(1))]
+    if not cited or set(cited) & set(shown):
+        return []
+    return sorted(set(cited))
 
 
 def _check(r: _Run, answer: _Answer) -> _Checked:
@@ -284,6 +298,12 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
         if missing:
             c.rejections.append(Rejection(action.to_dict(), f"no skill named {', '.join(missing)} "
                                           f"(the skill index lists the ones that exist)"))
+            continue
+        unshown = _cites_unshown_turns(action.reason, r.bundle.turn_ids) if answer.from_model else []
+        if unshown:
+            c.rejections.append(Rejection(action.to_dict(), (
+                f"its reason cites turn {', '.join(f'#{n}' for n in unshown)}, which the bundle did "
+                "not show: a rule must come from a turn that happened")))
             continue
         verdict = check_content(action)
         if not verdict.ok:
