@@ -143,3 +143,23 @@ def test_a_huge_message_or_tool_input_is_stored_capped_with_a_marker_and_observe
     content = stored.steps[0].call.input["content"]
     assert len(content) <= STORED_STRING_MAX and content.endswith("the end")
     assert shrink_for_storage(stored) == stored  # capped once: a re-ingest stores the same bytes
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://me:s3cr%zzet@127.0.0.1:1/db",  # the driver quotes the bad %-escape
+    "host=127.0.0.1 port=1 password=hunter2xyz user=me dbname=x",  # key=value form
+    "postgresql://me:hunter2xyz@127.0.0.1:1/db",
+    "postgresql://me@127.0.0.1:1/db?password=hunter2xyz",
+])
+def test_no_message_prints_the_ledgers_password(url: str, slowloop_home: Path, monkeypatch) -> None:
+    import subprocess
+    import sys
+
+    pytest.importorskip("psycopg")
+    monkeypatch.setenv("SLOWLOOP_DATABASE_URL", url)
+    for args in (["status"], ["config", "show"], ["doctor"]):
+        out = subprocess.run([sys.executable, "-m", "slowloop", *args], capture_output=True, text=True,
+                             timeout=60)
+        shown = out.stdout + out.stderr
+        assert "hunter2xyz" not in shown and "s3cr%zzet" not in shown and "s3cr" not in shown, (args, shown)
+    assert "***" in shown or "password" not in url

@@ -413,11 +413,35 @@ def render_toml(cfg: Config) -> str:
     return "\n".join(lines)
 
 
-def redact_url(url: str) -> str:
-    """A database URL without its password (``postgresql://me:***@host/db``), for display."""
-    import re
+_PASSWORD_FORMS = (
+    r"(?<=://)[^:/@\s]*:(?P<p>[^@/\s]*)@",  # postgresql://me:PASSWORD@host
+    r"(?:^|[\s?&])password\s*=\s*'(?P<p>(?:[^'\\]|\\.)*)'",  # key=value, quoted
+    r"(?:^|[\s?&])password\s*=\s*(?P<p>[^\s&']+)",  # key=value or ?password=…
+)
 
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
+
+def url_passwords(url: str) -> list[str]:
+    """The password(s) a database URL or key=value connection string carries, raw and decoded."""
+    import re
+    from urllib.parse import unquote
+
+    found: list[str] = []
+    for form in _PASSWORD_FORMS:
+        for m in re.finditer(form, url, re.I):
+            p = m.group("p")
+            if p:
+                found.extend({p, unquote(p)})
+    return sorted(set(found), key=len, reverse=True)
+
+
+def redact_url(url: str, text: str | None = None) -> str:
+    """``text`` (by default the URL itself) without the URL's password, for display:
+    ``postgresql://me:***@host/db``, ``host=db password=*** user=me``. An error a driver raised
+    about the URL may quote it (an invalid %-escape, a key=value parse error): pass it as ``text``."""
+    out = url if text is None else text
+    for p in url_passwords(url):
+        out = out.replace(p, "***")
+    return out
 
 
 def toml_value(value: Any) -> str:

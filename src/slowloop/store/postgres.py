@@ -186,6 +186,7 @@ class PostgresStore(Store):
                                         application_name="slowloop", **timeout)
         except (psycopg.Error, ValueError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            first = redact_url(self.url, first)  # the driver may quote the URL, password and all
             raise DataError(f"cannot open the PostgreSQL ledger at {self.path}: {first}",
                             hint="check SLOWLOOP_DATABASE_URL (or [ledger] database_url in "
                                  "config.toml) and that the server is running and reachable; "
