@@ -59,13 +59,18 @@ def read_text(path: Path, *, within: Path | None = None) -> tuple[str | None, st
     return _read_learned(Path(path), Path(within))
 
 
+def leads_outside(path: Path, top: Path) -> str | None:
+    """Where ``path`` really is, when links carry it outside ``top``; None when it stays inside."""
+    real_top, real = os.path.realpath(top), os.path.realpath(path)
+    return real if os.path.commonpath([real_top, real]) != real_top else None
+
+
 def _read_learned(path: Path, within: Path) -> tuple[str | None, str | None]:
     from .errors import DataError
 
     hint = "replace it with the file itself (slowloop reads only regular files in its folders)"
-    real_top = os.path.realpath(within)
-    real_parent = os.path.realpath(path.parent)
-    if os.path.commonpath([real_top, real_parent]) != real_top:
+    real_parent = leads_outside(path.parent, within)
+    if real_parent is not None:
         if not os.path.exists(real_parent):
             return None, None
         raise DataError(f"a linked folder leads outside {within} ({path.parent} -> {real_parent}); "
@@ -233,9 +238,8 @@ def confine(path: Path, root: Path | None = None) -> None:
     target = os.path.abspath(path)
     if os.path.commonpath([top, target]) != top:
         return
-    real_root = os.path.realpath(top)
-    real = os.path.realpath(target)
-    if os.path.commonpath([real_root, real]) != real_root:
+    real = leads_outside(Path(target), Path(top))
+    if real is not None:
         raise DataError(f"a symlink in the slowloop home leads outside it ({target} -> {real}); "
                         "not writing through it", path=target,
                         hint="remove the symlink; slowloop keeps everything it writes in its home")

@@ -11,7 +11,6 @@ notes appended by other processes from being lost while an archive runs (see ``a
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .. import clock
 from ..config import Config, MemorySettings, load_config
 from ..errors import ConflictError, DataError, UserError
-from ..fsutil import atomic_write, file_lock, lock_path_for, read_text
+from ..fsutil import atomic_write, file_lock, leads_outside, lock_path_for, read_text
 from ..paths import DEFAULT_AGENT, layout
 from ..tokens import estimate_tokens
 from . import debts as debts_mod, sections
@@ -142,8 +141,8 @@ class Memory:
     def _refuse_a_linked_root(self) -> None:
         """A memory folder linked out of its project (or home) is not written through: a repository
         could point ``memory/`` at a folder of the person's own."""
-        top, real = os.path.realpath(self.within), os.path.realpath(self.root)
-        if os.path.commonpath([top, real]) != top:
+        real = leads_outside(self.root, self.within)
+        if real is not None:
             raise DataError(f"the memory folder {self.root} leads outside {self.within} (to {real}); "
                             "not writing through it", path=str(self.root),
                             hint="replace the link with a real folder (`slowloop memory init --dir`)")
