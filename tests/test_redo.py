@@ -46,6 +46,25 @@ def edit(path: str, old: str, new: str) -> Act:
      "move", "services/api/", "src/"),
     ([run("npm install moment")], [run("npm uninstall moment")], "undo", "", ""),
     ([edit("src/Signup.tsx", "a", "b")], [edit("src/Login.tsx", "a", "b")], "target", "src/Login.tsx", "src/Signup.tsx"),
+    # a package taken out and another put in, in one command
+    ([run("npm install request")], [run("npm uninstall request"), run("npm install undici")], "swap", "undici", "request"),
+    ([run("dotnet add package Serilog")], [run("dotnet remove package Serilog"), run("dotnet add package NLog")],
+     "swap", "NLog", "Serilog"),
+    # the program run through the package runner
+    ([run("npx vitest run src/a.test.ts")], [run("pnpm test -- src/a.test.ts")], "swap", "pnpm test", "npx vitest"),
+    # another subcommand on the same thing, the first not used again
+    ([run("helm install web charts/web -n qa")], [run("helm upgrade --install web charts/web -n qa")], "swap",
+     "helm upgrade --install", "helm install"),
+    ([run("kubectl -n qa delete pod -l app=web")], [run("kubectl -n qa rollout restart deployment/web")], "swap",
+     "kubectl rollout restart", "kubectl delete pod"),
+    ([run("kubectl -n qa set image deployment/web web=web:2")], [run("kubectl -n qa rollout undo deployment/web")],
+     "undo", "", ""),
+    # a file the agent made, renamed in another case style where it is
+    ([Act("write", path="src/lib/DateFormat.ts", new="x")], [run("git mv src/lib/DateFormat.ts src/lib/date-format.ts")],
+     "rename", "kebab-case", "PascalCase"),
+    ([Act("write", path="pkg/store/orderStore.go", new="x")], [Act("write", path="pkg/store/order_store.go", new="x"),
+                                                                run("rm pkg/store/orderStore.go")],
+     "rename", "snake_case", "camelCase"),
 ])
 def test_the_difference_names_what_to_use_and_what_not(before, after, kind, use, avoid):
     r = find_redo(before, after)
@@ -68,6 +87,10 @@ def test_a_commit_rewritten_without_its_trailer():
     ([run("pytest -q")], [run("pytest -q"), run("npm test")]),  # both kept: more, not instead
     ([run("pytest -k test_cart")], [run("pytest -k test_total")]),  # which test: this task's
     ([run("ls"), run("cat README.md")], [run("grep -r foo .")]),  # looking around
+    ([run("terraform apply -auto-approve")], [run("terraform init -upgrade")]),  # a setup step
+    ([run("helm install web charts/web")], [run("helm status web")]),  # a look after the action
+    ([run("kubectl apply -f web.yaml")], [run("kubectl rollout status deployment/web")]),  # watching it roll
+    ([run("rm -rf dist")], [run("rm -rf build")]),  # no subcommand: other work
 ])
 def test_no_redo_where_the_agent_only_went_on(before, after):
     r = find_redo(before, after)
@@ -422,3 +445,50 @@ def test_the_same_work_again_elsewhere_is_no_move_and_no_correction():
     assert not observe_turn(again, wrote).corrected
     moved = _turn(1, "the API lives in services/api", ("Bash", {"command": "git mv clienti/export.py services/api/export.py"}))
     assert observe_turn(moved, wrote).corrected
+
+
+LIBRARY_SWAPS = [
+    # the person names what was wrong; the agent puts another library's API in its place
+    ([("fetch the rates in the async handler", [("Edit", {"file_path": "app/rates.py", "old_string": "",
+                                                           "new_string": "async def rates():\n    return requests.get(URL).json()"})]),
+      ("requests.get in an async def blocks the whole loop", [("Edit", {
+          "file_path": "app/rates.py", "old_string": "    return requests.get(URL).json()",
+          "new_string": "    async with httpx.AsyncClient() as c:\n        return (await c.get(URL)).json()"})])],
+     "httpx.AsyncClient", "requests.get"),
+    # a package taken out and the code rewritten on what it did not need
+    ([("memoize the parser regex", [("Bash", {"command": "cargo add once_cell"}),
+                                     ("Edit", {"file_path": "src/lex.rs", "old_string": "",
+                                               "new_string": "static RE: once_cell::sync::Lazy<Regex> = once_cell::sync::Lazy::new(|| re());"})]),
+      ("std has OnceLock since 1.70, we pin 1.79", [("Bash", {"command": "cargo remove once_cell"}), ("Edit", {
+          "file_path": "src/lex.rs",
+          "old_string": "static RE: once_cell::sync::Lazy<Regex> = once_cell::sync::Lazy::new(|| re());",
+          "new_string": "static RE: OnceLock<Regex> = OnceLock::new();"})])],
+     "OnceLock", "once_cell"),
+    # a base image swapped in a Dockerfile the agent just wrote
+    ([("dockerize the api", [("Write", {"file_path": "api/Dockerfile", "content": "FROM node:22\nCOPY . .\n"})]),
+      ("node:22-alpine please, the full image is 1GB", [("Edit", {"file_path": "api/Dockerfile", "old_string": "FROM node:22\n",
+                                                                 "new_string": "FROM node:22-alpine\n"})])],
+     "node:22-alpine", "node:22"),
+]
+
+
+@pytest.mark.parametrize("turns, use, avoid", LIBRARY_SWAPS)
+def test_a_library_or_image_swapped_in_code_just_written_is_a_standing_rule(tmp_path, turns, use, avoid):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any(f"always use `{use}`" in e and f"never `{avoid}`" in e for e in plays), plays
+
+
+def test_a_value_of_this_task_swapped_in_code_still_waits_for_the_person(tmp_path):
+    """A table name or a number changed in code just written is this task's value: no rule by guess."""
+    turns = [("count the archived orders", [("Edit", {"file_path": "jobs/count.py", "old_string": "",
+                                                       "new_string": "n = db.count(table=orders_old, limit=100)"})]),
+             ("orders_archive, and 500", [("Edit", {"file_path": "jobs/count.py",
+                                                    "old_string": "n = db.count(table=orders_old, limit=100)",
+                                                    "new_string": "n = db.count(table=orders_archive, limit=500)"})])]
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []

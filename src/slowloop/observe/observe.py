@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..config import Config
 from ..transcripts.anthropic import refusal_reason
 from ..transcripts.model import Turn
@@ -35,11 +37,27 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     if not points_at(redo, text):
         return Correction(False)
     low = text.lower()
-    if redo.kind == "api" and not any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
-                                      and t.rsplit(".", 1)[0].lower() in low for t in redo.gone):
-        return Correction(False)  # a new API the person asked for, not one they objected to
+    if redo.kind == "api" and not _names_any(redo.gone, low) and not (
+            _names_any(redo.came, low) and not _asks_more(text)):
+        # a new API the person asked for as more work ("also cache it with lru_cache"), not one
+        # they objected to or stated as the way ("LazyLock is in std now")
+        return Correction(False)
     what = "took back" if redo.kind == "undo" else "redid"
     return Correction(True, f"the agent {what} its action right after: {redo.before[:80]} → {redo.after[:80]}")
+
+
+def _names_any(tokens: tuple[str, ...], low: str) -> bool:
+    return any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
+               and t.rsplit(".", 1)[0].lower() in low for t in tokens)
+
+
+_MORE = re.compile(r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks)\b[\s,]*)*(?:add|also|now|make|let'?s|can you|could you"
+                   r"|please add|aggiungi|ajoute|añade|agrega|adiciona|füge)\b", re.I)
+
+
+def _asks_more(text: str) -> bool:
+    """"also cache it with lru_cache", "now add retries": more work, not something else."""
+    return bool(_MORE.search(text)) or follow_up(text)
 
 
 def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:

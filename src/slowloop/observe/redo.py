@@ -32,6 +32,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ..transcripts.model import ToolCall, Turn
+from .corrections import detect_language
 
 # -- the agent's actions ----------------------------------------------------------------------
 
@@ -167,6 +168,8 @@ class Cmd:
         if self.activity in ("install", "remove"):
             # the package manager is the choice (`pnpm`, not only `pnpm add`: never `npm ci` either)
             return self.prog
+        if self.prog in _EXEC and self.sub:
+            return f"{self.prog} {self.sub}"
         if self.prog in _RUNNERS and self.sub:
             return f"{self.prog} {self.sub}" if self.sub not in ("run",) else " ".join(self.words[:3])
         if self.prog == "docker" and self.sub == "compose":
@@ -243,7 +246,15 @@ def parse_cmd(text: str) -> Cmd | None:
         act = ("test" if mod in ("pytest", "unittest") else "install" if mod == "pip" and "install" in words
                else "lint" if mod in _LINT_PROGS else "python")
         return Cmd(text, tuple(words), prog, "", act)
+    if prog in _EXEC and sub:
+        # `npx jest src/x.test.ts`: jest, run through the package runner
+        inner = [w for w in words[1:] if not w.startswith("-")]
+        act = _activity(sub, inner[1] if len(inner) > 1 else "", inner, text)
+        return Cmd(text, tuple(words), prog, sub, act)
     return Cmd(text, tuple(words), prog, sub, _activity(prog, sub, words, text))
+
+
+_EXEC = {"npx", "pnpx", "bunx"}
 
 
 def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
@@ -359,6 +370,7 @@ class Redo:
     words: frozenset[str] = field(default_factory=frozenset)  # tokens of both actions
     gone: tuple[str, ...] = ()  # api: what the code change took out …
     came: tuple[str, ...] = ()  # … and put in
+    dropped: str = ""  # api: the package the agent took out before rewriting the code
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "scope": self.scope, "before": self.before, "after": self.after,
@@ -405,6 +417,10 @@ _TICKET = re.compile(r"^\[?[A-Z][A-Z0-9]+-\d+\]?")
 _TRAILER = re.compile(r"^([A-Z][A-Za-z-]+(?:-[a-z]+)*):\s", re.M)
 
 
+_LANGUAGE_NAMES = {"en": "English", "it": "Italian", "fr": "French", "de": "German", "es": "Spanish",
+                   "pt": "Portuguese", "zh": "Chinese", "ja": "Japanese"}
+
+
 def _commit_rule(m1: str, m2: str) -> tuple[str, str, str]:
     """(rule, use, avoid) from a commit message rewritten from ``m1`` to ``m2``."""
     t1 = {t for t in _TRAILER.findall(m1) if "-" in t or t in ("Signed", "Reviewed")}
@@ -425,6 +441,10 @@ def _commit_rule(m1: str, m2: str) -> tuple[str, str, str]:
         return (f"always start the message with the ticket id (like `{ticket.group(0) if ticket else ''}`).",
                 "ticket id", "")
     l1, l2 = m1.splitlines()[0] if m1 else "", m2.splitlines()[0] if m2 else ""
+    lang1, lang2 = detect_language(l1), detect_language(l2)
+    if lang1 and lang2 and lang1 != lang2 and len(l1.split()) >= 3 and len(l2.split()) >= 3:
+        name = _LANGUAGE_NAMES[lang2]
+        return f"always write the message in {name}.", name, _LANGUAGE_NAMES[lang1]
     if len(l1) > 72 >= len(l2) and l2:
         return "always keep the subject line at most 72 characters.", "72 characters", ""
     if l1[:1].isupper() and l2[:1].islower() and l1[1:] == l2[1:]:
@@ -455,7 +475,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _flag_redo,
-                   _undo_redo, _code_redo, _target_redo):
+                   _sub_redo, _undo_redo, _code_redo, _target_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             return r
@@ -563,7 +583,7 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
         for q in written_after:
             # written again elsewhere *and* taken away from where it was: moved (a copy beside the
             # first is more work — "now the same for the suppliers module" — not a move)
-            if q != p and q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] and p in removed:
+            if q != p and (q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] or _file_restyled(p, q)) and p in removed:
                 moves.append((p, q))
     for src, dst in moves:
         src_n, dst_n = src.rstrip("/"), dst.rstrip("/")
@@ -573,6 +593,9 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
         if dst.endswith("/"):
             dst_n = dst_n + "/" + src_n.rsplit("/", 1)[-1]
         sp, dp = src_n.split("/"), dst_n.split("/")
+        restyled = _file_restyled(src_n, dst_n)
+        if restyled is not None:
+            return restyled
         if sp[-1] != dp[-1]:
             # renamed: a file name for this task, not where things live
             return Redo("target", "working on this task's files", src, dst, dst, src, "", standing=False,
@@ -621,6 +644,111 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+# Subcommands that only look: a look after an action is more work, never the action redone.
+_LOOKS = {"status", "get", "describe", "logs", "log", "diff", "show", "list", "ls", "top", "version", "help",
+          "history", "view", "inspect", "info", "explain", "output", "show-ref", "fetch", "ps", "events"}
+
+
+def _sub_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The same program on the same thing with another subcommand, the first one not used again:
+    `helm install redis …` → `helm upgrade --install redis …`, `kubectl delete pod -l app=api` →
+    `kubectl rollout restart deployment/api`, `terraform apply` → `terraform plan`."""
+    for b in reversed(bcmds):
+        bw = _plain_words(b)
+        if not bw or bw[0] in _LOOKS | _SETUP or b.prog not in _SUB_CLIS:
+            continue
+        for a in acmds:
+            aw = _plain_words(a)
+            if a.prog != b.prog or not aw or aw[0] == bw[0] or aw[0] in _LOOKS or set(aw[1:2]) & _LOOKS:
+                continue
+            if any(c.prog == b.prog and _plain_words(c)[:1] == bw[:1] for c in acmds):
+                continue  # the first one is still used: both, not one instead of the other
+            # what each acts on: every word but the options and the subcommand (option values too:
+            # `-l app=api` and `deployment/api` name the same thing)
+            b_rest = _acted_on(b) - {bw[0]}
+            a_rest = _acted_on(a) - {aw[0]}
+            same_thing = bool(b_rest & a_rest) or (not b_rest and len(a_rest) <= 1) or \
+                _stem_overlap(b_rest, a_rest)
+            if not same_thing:
+                continue
+            use, avoid = _verb_of(a), _verb_of(b)
+            if use == avoid or set(aw[:1] + bw[:1]) & _SETUP or b.prog in _PKG and set(aw[:1] + bw[:1]) & (
+                    _INSTALL_SUBS | _REMOVE_SUBS):
+                continue  # a package added or taken out, a setup step: no tool instead of another
+            if set(aw[:2]) & _TAKE_BACK:
+                # `kubectl rollout undo`, `helm rollback`: the action taken back, nothing instead
+                return Redo("undo", "", b.text, a.text, standing=False, words=_tokens(b.text, a.text))
+            return Redo("swap", f"running `{b.prog}` commands", b.text, a.text, use, avoid,
+                        f"always use `{use}`, never `{avoid}`.", words=_tokens(b.text, a.text))
+    return None
+
+
+# Options whose next word is their value, not a subcommand (`kubectl -n staging delete pod`).
+_VALUE_FLAGS = {"-n", "--namespace", "--context", "--kube-context", "-f", "--file", "-c", "-C", "--kubeconfig",
+                "--project", "--region", "--profile", "-chdir", "-o", "--output", "-l", "--selector"}
+
+
+# Programs whose first word is what they do (`helm install`, `kubectl delete`, `terraform apply`).
+_SUB_CLIS = {"kubectl", "helm", "terraform", "terragrunt", "tofu", "docker", "podman", "gh", "glab", "aws",
+             "gcloud", "az", "flyctl", "fly", "heroku", "vercel", "supabase", "prisma", "alembic", "rails",
+             "cargo", "go", "dotnet", "kind", "minikube", "eksctl", "argocd", "flux", "pulumi", "sam", "cdk",
+             "serverless", "wrangler", "firebase", "gsutil", "bq", "skaffold", "tilt", "nomad", "vault", "consul"}
+_TAKE_BACK = {"undo", "rollback", "revert", "destroy", "uninstall", "delete", "rm", "remove"}
+_SETUP = {"init", "login", "auth", "config", "fetch", "update", "repo", "use-context", "pull"}
+_WHERE_FLAGS = {"-n", "--namespace", "--context", "--kube-context", "--kubeconfig", "--project", "--region",
+                "--profile"}
+
+
+def _acted_on(c: Cmd) -> set[str]:
+    """The words a command acts on — not where it runs (`-n staging`, `--context prod`)."""
+    out, skip = set(), False
+    for w in c.words[1:]:
+        if skip:
+            skip = False
+            continue
+        if w.startswith("-"):
+            skip = w in _WHERE_FLAGS
+            continue
+        out.add(w)
+    return out
+
+
+def _plain_words(c: Cmd) -> list[str]:
+    """The words after the program that are neither options nor their values."""
+    out, skip = [], False
+    for w in c.words[1:]:
+        if skip:
+            skip = False
+            continue
+        if w.startswith("-"):
+            skip = w in _VALUE_FLAGS
+            continue
+        out.append(w)
+    return out
+
+
+def _verb_of(c: Cmd) -> str:
+    """`helm upgrade --install`, `kubectl rollout restart`, `terraform plan`: the program, its
+    subcommand, a second subcommand word and a flag that changes what it does — never this task's
+    arguments."""
+    words = _plain_words(c)
+    out = [c.prog] + words[:1]
+    if len(words) > 1 and words[1] in _SECOND_WORDS:
+        out.append(words[1])
+    out += [f for f in c.words[1:] if f in ("--install", "--atomic", "--force-with-lease")][:1]
+    return " ".join(out)
+
+
+_SECOND_WORDS = {"restart", "undo", "pause", "resume", "pod", "pods", "deployment", "job", "secret"}
+
+
+def _stem_overlap(x: set[str], y: set[str]) -> bool:
+    """`deployment/api` and `app=api` name the same thing."""
+    def parts(ws: set[str]) -> set[str]:
+        return {p for w in ws for p in re.split(r"[/=:.,]", w) if len(p) >= 3}
+    return bool(parts(x) & parts(y))
+
+
 # Flags whose value is about this task (which test, which message), never a standing choice.
 _TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n",
                # fixing the last commit, not a way of working
@@ -663,6 +791,18 @@ def _imports(text: str) -> set[str]:
     return {n.split(".")[0] for n in out}
 
 
+_PKG_WORDS = frozenset({"package", "packages", "pkg"})  # `dotnet add package X`: no package's name
+
+
+def _installed_instead(acmds: list[Cmd], removed: Cmd, installed: set[str]) -> str:
+    """The one package installed right after ``removed`` took another out (`npm uninstall moment
+    && npm install date-fns`): one library instead of the other."""
+    got = [w for c in acmds[acmds.index(removed) + 1:] if c.activity == "install"
+           for w in c.args if w not in installed and w not in _PKG_WORDS]
+    names = list(dict.fromkeys(re.sub(r"(?<=.)@[^/]*$|[=<>~^].*$", "", w) for w in got))
+    return names[0] if len(names) == 1 else ""
+
+
 def _new_import(before: list[Act], after: list[Act], gone: str) -> str:
     """The one library the rewritten code imports that the agent's first version did not."""
     old = set().union(*(_imports(a.new) for a in before if a.kind in ("edit", "write"))) if before else set()
@@ -675,9 +815,18 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
     installed = {w for c in bcmds if c.activity == "install" for w in c.args}
     edited = {a.path for a in before if a.kind in ("edit", "write") and a.path}
     for c in acmds:
-        if c.activity == "remove" and set(c.args) & installed:
-            gone = sorted(set(c.args) & installed)[0]
-            instead = _new_import(before, after, gone)
+        if c.activity == "remove" and set(c.args) & installed - _PKG_WORDS:
+            gone = sorted(set(c.args) & installed - _PKG_WORDS)[0]
+            instead = _new_import(before, after, gone) or _installed_instead(acmds, c, installed)
+            if not instead:
+                # the package taken out and the code rewritten on something it did not need
+                # (`cargo remove lazy_static`, then `LazyLock::new`): the API the rewrite brought in
+                code = _code_redo(before, after, bcmds, acmds)
+                if code is not None and code.came:
+                    return Redo("api", code.scope, gone, code.after, code.use, gone,
+                                f"always use `{code.use}`, never `{gone}`.", standing=code.standing,
+                                words=code.words | _tokens(gone), gone=tuple(dict.fromkeys((gone, *code.gone))),
+                                came=code.came, dropped=gone)
             if instead:
                 # the package taken out and the code rewritten on another library: one instead of the other
                 return Redo("swap", "choosing libraries in this project", gone, instead, instead, gone,
@@ -773,10 +922,32 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+def _file_restyled(src: str, dst: str) -> Redo | None:
+    """A file the agent made, renamed in another case style in the same folder (`RelativeDate.ts`
+    → `relative-date.ts`): how files are named here, not this task's file."""
+    (sd, _, sf), (dd, _, df) = src.rpartition("/"), dst.rpartition("/")
+    (s_stem, _, s_ext), (d_stem, _, d_ext) = sf.partition("."), df.partition(".")
+    if sd != dd or s_ext != d_ext or s_stem == d_stem or _fold(s_stem) != _fold(d_stem):
+        return None
+    s_old, s_new = case_style(s_stem), case_style(d_stem)
+    if not s_old or not s_new or s_old == s_new:
+        return None
+    lang = next((v for k, v in _LANG_OF.items() if sf.endswith(k)), "")
+    return Redo("rename", f"naming {lang} files".replace("  ", " "), sf, df, s_new, s_old,
+                f"always name files in {s_new} (`{df}`), never {s_old} (`{sf}`).",
+                words=_tokens(src, dst, "name named naming file files filename filenames"))
+
+
 def _target_redo(before, after, bcmds, acmds) -> Redo | None:
     """The same kind of action on another file: "no, the other file"."""
     bpaths = {a.path for a in before if a.kind in ("edit", "write") and a.path}
     apaths = {a.path for a in after if a.kind in ("edit", "write") and a.path}
+    made = {a.path for a in before if a.kind == "write" and a.path}
+    for p in sorted(made):
+        for q in sorted(apaths - bpaths):
+            restyled = _file_restyled(p, q)
+            if restyled is not None:
+                return restyled
     if bpaths and apaths and not bpaths & apaths:
         b, a = sorted(bpaths)[0], sorted(apaths)[0]
         ext = lambda p: p.rsplit(".", 1)[-1] if "." in p.rsplit("/", 1)[-1] else ""  # noqa: E731
@@ -813,15 +984,48 @@ def focus(redo: Redo, text: str) -> Redo:
 
     came = [t for t in redo.came if named(t)]
     gone = [t for t in redo.gone if named(t)]
+    if not came and gone and redo.came and _LIB_NAME.match(redo.came[0]) and _LIB_NAME.match(gone[0]) \
+            and _root(redo.came[0]) != _root(gone[0]):
+        # "requests.get inside an async def": the person named what was wrong, the agent put
+        # another library's API in its place
+        came = [redo.came[0]]
     if not came:
         # nothing the person named: the change may be the fix or other work; no rule from it
         return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
                     gone=redo.gone, came=redo.came)
     use = " with ".join(f"`{t}`" for t in came[:2])
-    avoid = gone[0] if gone else (redo.gone[0] if len(redo.gone) == 1 else "")
+    avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
     return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
-                words=redo.words, gone=tuple(gone), came=tuple(came))
+                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped)
+
+
+# A library's API, not this task's value: a dotted name (`requests.get`, `org.junit.Test`), a
+# scoped path (`std::sync::LazyLock`), an image reference (`python:3.12-slim`).
+_LIB_NAME = re.compile(r"^[A-Za-z_][\w-]*(?:(?:\.|::)[A-Za-z_]\w*)+$")
+_IMAGE = re.compile(r"^[a-z0-9][\w./-]*:[\w.-]+$")
+
+
+def _root(name: str) -> str:
+    return re.split(r"\.|::", name.strip("`"), maxsplit=1)[0].lower()
+
+
+def library_swap(redo: Redo) -> bool:
+    """The code change puts one library's API, or one base image, in place of another — a way of
+    working, like a package swapped, never a value of this task (a table name, a number, a colour)."""
+    if redo.kind != "api":
+        return False
+    if redo.dropped:
+        return True
+    use, avoid = redo.use.strip("`"), redo.avoid.strip("`")
+    if not use or not avoid:
+        return False
+    if _IMAGE.match(use) and _IMAGE.match(avoid) and redo.scope == "writing Dockerfiles":
+        return True
+    if _LIB_NAME.match(use) and _LIB_NAME.match(avoid):
+        # another module (`requests.get` → `httpx.AsyncClient`), or a package path (`org.junit.Test`)
+        return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2
+    return False
 
 
 def points_at(redo: Redo, text: str) -> bool:
@@ -899,9 +1103,11 @@ def rerun_request(text: str) -> bool:
 _SELF_BLAME = re.compile(
     r"\b(?:my bad|my mistake|my fault|i (?:pasted|gave you|typed|wrote|said|sent|told you) (?:the |a )?wrong|i misread"
     r"|(?:sorry|oops|whoops)[^.!?]{0,30}\b(?:i|my)\b(?! told you)|colpa mia|errore mio|ho sbagliato io|scusa[^.!?]{0,30}\bho\b"
-    r"|(?:foi )?(?:erro|culpa) meu|minha culpa|falei errado|eu que (?:digitei|escrevi|falei)|me enganei"
+    r"|(?:foi )?(?:erro|culpa) meu|minha culpa|(?:falei|escrevi|digitei|passei|mandei) (?:\w+ )?errad[oa]|eu que (?:digitei|escrevi|falei)"
+    r"|me enganei|foi mal\b[^.!?]{0,40}\b(?:escrevi|digitei|falei|passei|mandei)"
     r"|ma faute|mon erreur|je me suis trompé|j'ai (?:collé|donné|tapé) (?:le |la )?mauvais"
-    r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b"
+    r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b|me (?:comí|salté|dejé)\b[^.!?]{0,30}\ben (?:la|el|mi)\b"
+    r"|(?:escribí|puse|pasé|di) mal\b"
     r"|mein fehler|von mir|ich hab(?:e)? mich (?:vertan|geirrt)|sorry, falsch)\b"
     r"|我(?:说|写|给)错|我搞错|抱歉[^。！？]{0,20}(?:我|看漏)|是我的错"
     r"|こちらの(?:伝え)?間違い|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"

@@ -40,6 +40,7 @@ from ..observe.redo import (
     find_redo,
     focus,
     follow_up,
+    library_swap,
     masked,
     points_at,
     rerun_request,
@@ -186,7 +187,7 @@ _NO_MORE = re.compile(r"(?:^|[.!;:]\s*)(?:no|niente|nada de|pas de|kein\w*|nessu
 def _lasts(text: str, redo: Redo) -> bool:
     """Something says a code change is a way of working, not this task's value."""
     return bool(_STANDING_MARK.search(text) or _USE_FORM.search(text) or _NO_MORE.search(text)
-                or category(redo.use, redo.avoid))
+                or category(redo.use, redo.avoid) or library_swap(redo))
 
 
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
