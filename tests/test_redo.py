@@ -492,3 +492,22 @@ def test_a_value_of_this_task_swapped_in_code_still_waits_for_the_person(tmp_pat
     f.write_text(cc_session(turns), encoding="utf-8")
     _learn(tmp_path / "home", f)
     assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+@pytest.mark.parametrize("said, corrected", [
+    # a consequence stated, and the agent rewrites what it had just written: a correction
+    ("that index build locks the orders table for twenty minutes", True),
+    ("ce lock bloque les écritures pendant vingt minutes", True),
+    # more work asked for, in any language: the agent adds, that is no correction
+    ("now make it configurable from an env var", False),
+    ("adesso rendilo configurabile da variabile d'ambiente", False),
+    ("ergänz noch einen Test für leere Listen", False),
+    ("why CONCURRENTLY?", False),  # a question
+])
+def test_code_rewritten_right_after_a_statement_is_a_correction(said, corrected):
+    prev = _turn(0, "add an index on orders.customer_id", ("Write", {
+        "file_path": "migrations/0042_idx.sql", "content": "CREATE INDEX idx_orders_customer ON orders (customer_id);\n"}))
+    turn = _turn(1, said, ("Edit", {"file_path": "migrations/0042_idx.sql",
+                                    "old_string": "CREATE INDEX idx_orders_customer ON orders (customer_id);",
+                                    "new_string": "CREATE INDEX CONCURRENTLY idx_orders_customer ON orders (customer_id);"}))
+    assert observe_turn(turn, prev).correction.corrected is corrected

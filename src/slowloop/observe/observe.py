@@ -32,13 +32,20 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
     additive = redo is not None and redo.kind in ("flag", "api", "add", "target")
-    if redo is None or redo.kind in ("target", "add") or (follow_up(text) and additive) or rerun_request(text):
-        return Correction(False)  # another file, an addition, more work, a rerun: requests
-    if not points_at(redo, text):
-        return Correction(False)
+    if redo is None or redo.kind == "target" or (follow_up(text) and additive) or rerun_request(text):
+        return Correction(False)  # another file, more work, a rerun: requests
+    # code the agent had just written, rewritten (not added to) right after the person said
+    # something that asks for nothing more: "that locks the table for twenty minutes"
+    rewrote = redo.kind == "api" or redo.kind == "add" and bool(redo.before)
+    if redo.kind in ("api", "add") and rewrote and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
+            and not points_at(redo, text):
+        return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
+                                f" → {redo.after[:80]}")
+    if redo.kind == "add" or not points_at(redo, text):
+        return Correction(False)  # an addition the words do not object to: more work
     low = text.lower()
     if redo.kind == "api" and not _names_any(redo.gone, low) and not (
-            _names_any(redo.came, low) and not _asks_more(text)):
+            _names_any(redo.came + redo.context, low) and not _asks_more(text) and "?" not in text[-3:]):
         # a new API the person asked for as more work ("also cache it with lru_cache"), not one
         # they objected to or stated as the way ("LazyLock is in std now")
         return Correction(False)
@@ -51,8 +58,11 @@ def _names_any(tokens: tuple[str, ...], low: str) -> bool:
                and t.rsplit(".", 1)[0].lower() in low for t in tokens)
 
 
-_MORE = re.compile(r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks)\b[\s,]*)*(?:add|also|now|make|let'?s|can you|could you"
-                   r"|please add|aggiungi|ajoute|añade|agrega|adiciona|füge)\b", re.I)
+_MORE = re.compile(
+    r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks|adesso|ora|poi|agora|maintenant|ahora|jetzt|dann|noch)\b[\s,]*)*"
+    r"(?:add|also|now|make|let'?s|can you|could you|please add|aggiungi|rendi|rendilo|fai|ajoute|rends|fais|añade|agrega|haz"
+    r"|hazlo|adiciona|acrescenta|faz|deixa|ergänz\w*|füg\w*|mach\w*|bau\w*)\b"
+    r"|^\W*(?:现在|再|顺便|另外|然后)?(?:加|加上|补|补上|再加|改成可)|^\W*(?:あと|次に|ついでに)|(?:追加して|も追加|にしてください$)", re.I)
 
 
 def _asks_more(text: str) -> bool:

@@ -371,6 +371,7 @@ class Redo:
     gone: tuple[str, ...] = ()  # api: what the code change took out …
     came: tuple[str, ...] = ()  # … and put in
     dropped: str = ""  # api: the package the agent took out before rewriting the code
+    context: tuple[str, ...] = ()  # api: other names on the lines the change rewrote
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "scope": self.scope, "before": self.before, "after": self.after,
@@ -903,9 +904,15 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
             came = [w for w in dict.fromkeys(new_w) if w not in old_w]
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
             x, y = gone[0], came[0]
+            new_lines = {ln.strip() for ln in a.new.splitlines()}
+            changed = [ln for ln in a.old.splitlines() if ln.strip() and ln.strip() not in new_lines]
+            # the names on the lines it changed: "that comparison with created_at blows up" points
+            # at the edit of `if obj.created_at < datetime.now()` without naming either API
+            context = tuple(n for n in dict.fromkeys(_IDENT.findall("\n".join(changed)))
+                            if len(n) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", n) and n not in gone)
             return Redo("api", scope, x, y, y, x, f"always use `{y}`, never `{x}`.",
-                        standing=len(gone) <= 3 and len(came) <= 3, words=_tokens(*gone, *came),
-                        gone=tuple(gone), came=tuple(came))
+                        standing=len(gone) <= 3 and len(came) <= 3, words=_tokens(*gone, *came, *context),
+                        gone=tuple(gone), came=tuple(came), context=context)
         old_lines = {ln.strip() for ln in a.old.splitlines() if ln.strip()}
         added = [ln.strip() for ln in a.new.splitlines() if ln.strip() and ln.strip() not in old_lines]
         removed = [ln for ln in old_lines if ln not in {x.strip() for x in a.new.splitlines()}]
