@@ -106,6 +106,14 @@ def turn_activity(store: Store, agent_id: int) -> tuple[int, str | None]:
     return int(r["n"]), r["last"]
 
 
+def turns_per_day(store: Store, agent_id: int) -> list[tuple[str, int, int]]:
+    """(day ``YYYY-MM-DD``, turns, turns the person corrected) for each day with a turn, by the
+    turn's own time (else when it was recorded)."""
+    return [(r["day"], int(r["n"]), int(r["c"] or 0)) for r in store.query(
+        "SELECT substr(COALESCE(started_at, recorded_at), 1, 10) AS day, COUNT(*) AS n,"
+        " SUM(corrected) AS c FROM turns WHERE agent_id = ? GROUP BY day ORDER BY day", (agent_id,))]
+
+
 # -- turns: recording -------------------------------------------------------------------------
 
 class TurnRecord(NamedTuple):
