@@ -503,6 +503,22 @@ def applied_reflections(store: Store, agent_id: int, *, limit: int) -> Sequence[
                        "status = 'applied' ORDER BY id DESC LIMIT ?", (agent_id, limit))
 
 
+def reflection_timeline(store: Store, agent_id: int, *, limit: int) -> Sequence[Row]:
+    """The latest reflections that applied something, newest first, with who proposed (provider,
+    model, where the bundle went) and the last turn their bundle covered."""
+    return store.query("SELECT id, started_at, finished_at, status, provider, model, sent_to, summary,"
+                       " watermark FROM reflections WHERE agent_id = ? AND status = 'applied'"
+                       " ORDER BY id DESC LIMIT ?", (agent_id, limit))
+
+
+def corrected_turns(store: Store, agent_id: int, *, after_id: int, upto_id: int,
+                    limit: int) -> Sequence[Row]:
+    """The turns the person corrected with ids in (after_id, upto_id], oldest first."""
+    return store.query("SELECT id, source, idx, session_id, started_at, user_text FROM turns"
+                       " WHERE agent_id = ? AND corrected = 1 AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                       (agent_id, after_id, upto_id, limit))
+
+
 # -- changes (history rows a reflection made) --------------------------------------------------
 
 def change_ids(store: Store, reflection_id: int) -> list[int]:
