@@ -244,7 +244,8 @@ def skill(page: Page, s: dict, note: dict[str, str] | None = None) -> str:
     base = f"/skills/{_u(s['name'])}"
     edit = page.form(f"{base}/edit", "Save", cls="edit", extra=(
         f'<label>Body (Markdown)<textarea name="body" rows="16">{_e(s["body"])}</textarea></label>'))
-    retire = "" if s["retired"] else page.form(f"{base}/retire", "Retire", cls="danger", extra=(
+    retire = "" if s["retired"] else page.form(f"{base}/retire", "Retire", {"back": page.base() + "/skills"},
+                                               cls="danger", extra=(
         '<label>Why <input name="reason" placeholder="kept in the history"></label>'))
     meta = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in s["metadata"].items())
     return page.frame(s["name"], f'<p>{_e(s["description"])}</p><p class="muted">{_e(s["path"])}</p>'

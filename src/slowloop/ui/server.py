@@ -15,6 +15,8 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import cookies
@@ -61,6 +63,9 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's signature
         return  # nothing on the terminal per request: the person watches for the URL and Ctrl-C
 
+    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002
+        sys.stderr.write(f"slowloop ui: {format % args}\n")
+
     def do_GET(self) -> None:
         self._serve("GET")
 
@@ -90,6 +95,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(status, body)
         except Refused as exc:
             return self._send(exc.status, pages.refused(str(exc)))
+        except Exception as exc:  # a bug: said on the page and the terminal, the server goes on
+            self.log_error("%s %s failed: %s", method, url.path, traceback.format_exc())
+            return self._send(500, pages.refused(f"this request failed: {exc!r}"))
 
     def _check_host(self, st: Settings) -> None:
         if "http://" + (self.headers.get("Host") or "") not in st.origins():
@@ -128,7 +136,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("X-Frame-Options", "DENY")
-        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("Referrer-Policy", "same-origin")  # "no-referrer" makes a form's Origin "null"
         self.send_header("Cache-Control", "no-store")
 
     def _send(self, status: int, body: str, ctype: str = "text/html; charset=utf-8") -> None:
