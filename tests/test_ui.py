@@ -112,6 +112,7 @@ def test_the_first_page_shows_the_lesson_with_the_words_that_taught_it(page, dem
     assert "offline learner" in text  # who proposed it
     assert page.locator(".chart svg rect.bar").count() >= 1  # corrections per week
     assert "Review (1)" in page.locator("nav").inner_text()
+    assert "Repeated-mistake" not in page.content()  # status --json has no such figure: none drawn
 
 
 def test_accept_with_an_edited_wording_lands_in_the_memo_and_the_history(page, demo: Served) -> None:
@@ -167,6 +168,7 @@ def test_undo_a_whole_reflection_then_the_undo(page, demo: Served) -> None:
 
 def test_edit_and_retire_a_learned_rule(page, demo: Served) -> None:
     page.click("nav >> text=Memo")
+    assert page.locator(".outcomes, .evidence").count() == 0  # memo show --json has none yet
     first = page.locator("article.rule").first
     first.locator("summary").click()
     first.locator("textarea[name=text]").fill("When installing packages here, always use pnpm, never npm or yarn.")
@@ -292,3 +294,21 @@ def test_listens_on_loopback_only_on_a_free_port_and_ctrl_c_stops_it(slowloop_ho
     for s in (one, two):
         assert s.proc.wait(timeout=10) == 0
         assert s.proc.stderr is not None and "stopped" in s.proc.stderr.read()
+
+
+def test_evidence_outcomes_and_the_rate_are_drawn_when_the_data_has_them() -> None:
+    # the shapes `memo show --json` and `status --json` give when the ledger measures them
+    from slowloop.ui import chart, pages
+
+    page = pages.Page("t", agent="demo")
+    view = {"path": "memo.md", "sections": {"plays": {"heading": "Plays", "cap": 1500, "chars": 60, "entries": [
+        {"text": "When installing packages, always use pnpm, never npm.",
+         "evidence": {"words": "No, use pnpm <b>", "proposer": "offline"},
+         "outcomes": {"relevant": 3, "followed": 2, "violated": 1, "corrected_again": 0}}]}}}
+    html = pages.memo(page, view)
+    assert "No, use pnpm &lt;b&gt;" in html and "violated <b>1</b>" in html
+    summary = {"repeated_mistakes": {"rate": 0.25, "weeks": [{"week": "2026-W47", "rate": 0.5}]}}
+    drawn = chart.weekly([{"week": "2026-W47", "turns": 5, "corrections": 2}], chart.repeat_series(summary))
+    assert "25%" in drawn and "polyline" in drawn
+    assert "polyline" not in chart.weekly([{"week": "2026-W47", "turns": 5, "corrections": 2}],
+                                          chart.repeat_series({}))
