@@ -17,7 +17,6 @@ import re
 import secrets
 import sys
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import cookies
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -120,9 +119,10 @@ class Handler(BaseHTTPRequestHandler):
             raise Refused(403, "a write must come from this page (sent from another site)")
         if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/x-www-form-urlencoded":
             raise Refused(415, "a write is a form of this page")
-        size = int(self.headers.get("Content-Length") or 0)
+        length = self.headers.get("Content-Length") or "0"
+        size = int(length) if length.isdigit() else -1
         if not 0 <= size <= MAX_FORM:
-            raise Refused(413, "the form is too large")
+            raise Refused(413, f"a form is at most {MAX_FORM} bytes (Content-Length {length!r})")
         form = {k: v[-1] for k, v in parse_qs(self.rfile.read(size).decode("utf-8", "replace"),
                                               keep_blank_values=True).items()}
         if not _same(form.pop("csrf", ""), st.token):
@@ -172,7 +172,6 @@ def _after(path: str, form: dict[str, str], outcome: tuple[str, str]) -> str:
 # -- routes -----------------------------------------------------------------------------------
 
 AGENT = r"/a/(?P<agent>[^/]+)"
-Reader = Callable[..., str]
 
 
 class UIServer(HTTPServer):
