@@ -305,6 +305,19 @@ class Memo:
         return out
 
 
+def memo_view(memo: Memo, sections: list[str] | None = None) -> dict:
+    """What ``memo show --json`` prints (and the review page shows): per section its heading, its
+    entries in order (numbered from 1 by replace/remove), its cap and size. Hand edits are
+    recorded first."""
+    memo.notice()
+    data = {}
+    for s in sections or list(SECTIONS):
+        entries = memo.entries(s)
+        data[s] = {"heading": HEADINGS[s], "entries": entries, "cap": memo.cap(s),
+                   "chars": section_chars(entries)}
+    return {"path": str(memo.path), "sections": data}
+
+
 def plan_memo_update(section: str, op: str, text: str | None = None, match: str | int | None = None,
                      *, agent: str = "default", home: Path | None = None,
                      config: Config | None = None) -> list[FileChange]:

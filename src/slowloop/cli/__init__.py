@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "hook": "hook:hook",
     "watch": "watch:watch",
     "mcp": "mcp:mcp",
+    "ui": "ui:ui",
 }
 
 

@@ -6,18 +6,15 @@ import difflib
 
 import click
 
-from ..errors import UserError
 from .common import agent_option, echo_json, get_app, json_option
 
 
 def _notice_all(agent: str) -> None:
-    """Record the person edits made by hand before showing or undoing anything."""
-    from ..memo import Memo
-    from ..skills import SkillLibrary
+    """Record the person edits made by hand before showing anything."""
+    from ..reflect.overview import notice_all
 
     app = get_app()
-    SkillLibrary(agent, home=app.home, store=app.store, config=app.config).list()
-    Memo(agent, home=app.home, config=app.config, store=app.store).notice()
+    notice_all(agent, home=app.home, store=app.store, config=app.config)
 
 
 def _summary(before: str | None, after: str | None, op: str = "", change_id: int = 0) -> str:
@@ -115,34 +112,17 @@ def undo(change: str, agent: str, as_json: bool) -> None:
       slowloop history undo 42
       slowloop history undo R7 --json
     """
-    from ..history import undo as _undo, undo_reflection
+    from ..reflect.overview import undo as _undo
 
-    store = get_app().store
-    _notice_all(agent)
-    if change[:1] in "Rr" and change[1:].isdigit():
-        ids = undo_reflection(store, agent, int(change[1:]))
-        _refresh(agent)
-        if as_json:
-            echo_json({"undone": change.upper(), "changes": ids})
-        else:
-            click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
-                       f"(changes {', '.join(map(str, ids))})")
-        return
-    if not change.isdigit():
-        raise UserError(f"{change!r} is not a change id", hint="give a number from `slowloop history`, or R<reflection id>")
-    new_id = _undo(store, agent, int(change))
-    _refresh(agent)
+    app = get_app()
+    ids, warnings = _undo(agent, change, home=app.home, store=app.store, config=app.config)
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
+    whole = change[:1] in "Rr"
     if as_json:
-        echo_json({"undone": int(change), "changes": [new_id]})
+        echo_json({"undone": change.upper() if whole else int(change), "changes": ids})
+    elif whole:
+        click.echo(f"undid reflection {change.upper()}: {len(ids)} file(s) restored "
+                   f"(changes {', '.join(map(str, ids))})")
     else:
-        click.echo(f"undid change {change} (recorded as change {new_id})")
-
-
-def _refresh(agent: str) -> None:
-    """The next session must not carry what was just undone: hook cache, AGENTS.md, skill links."""
-    from ..reflect.publish import changed
-
-    places, _synced = changed(get_app().home, agent, what="an undo")
-    for line in places:
-        if "FAILED" in line or line.startswith("could not"):
-            click.echo(f"warning: {line}", err=True)
+        click.echo(f"undid change {change} (recorded as change {ids[0]})")

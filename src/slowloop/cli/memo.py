@@ -38,15 +38,13 @@ def show(section: str | None, agent: str, as_json: bool) -> None:
     Example:
       slowloop memo show --section strengths --json
     """
-    from ..memo import HEADINGS, SECTIONS, section_chars
+    from ..memo import memo_view
 
     m = _memo(agent)
-    m.notice()
-    sections = [section] if section else list(SECTIONS)
-    data = {s: {"heading": HEADINGS[s], "entries": m.entries(s), "cap": m.cap(s),
-                "chars": section_chars(m.entries(s))} for s in sections}
+    view = memo_view(m, [section] if section else None)
+    data = view["sections"]
     if as_json:
-        echo_json({"path": str(m.path), "sections": data})
+        echo_json(view)
         return
     click.echo(f"# {m.path}")
     for s, d in data.items():

@@ -14,16 +14,6 @@ def _lib(agent: str):
     return SkillLibrary(agent, home=app.home, store=app.store, config=app.config)
 
 
-def _describe(lib, skill, metrics) -> dict:
-    meta = dict(skill.metadata)
-    last = lib.last_used(skill, metrics)
-    if last:
-        meta["lastUsedAt"] = last  # the ledger's value, which the file catches up with hourly
-    return {"name": skill.name, "description": skill.description, "metadata": meta,
-            "path": str(skill.path), "metrics": metrics.to_dict() if metrics else {},
-            "retired": skill.retired}
-
-
 @click.group()
 def skills() -> None:
     """Skills: SKILL.md files the agent writes for itself (Agent Skills format).
@@ -113,7 +103,7 @@ def show(name: str, agent: str, as_json: bool) -> None:
     lib.list()  # records a person's hand edits first
     skill = lib.get(name)
     m = lib.metrics([name])[name]
-    d = _describe(lib, skill, m)
+    d = lib.describe(skill, m)
     if as_json:
         d["body"] = skill.body
         echo_json(d)
@@ -142,7 +132,7 @@ def list_(retired: bool, agent: str, as_json: bool) -> None:
     lib = _lib(agent)
     items = lib.list(include_retired=retired)
     metrics = lib.metrics([s.name for s in items])
-    rows = [_describe(lib, s, metrics.get(s.name)) for s in items]
+    rows = [lib.describe(s, metrics.get(s.name)) for s in items]
     _, broken = lib.scan()
     if broken:
         warn(f"{len(broken)} skill file(s) skipped because they are broken: run `slowloop doctor`")

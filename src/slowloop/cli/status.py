@@ -8,68 +8,6 @@ import click
 from .common import echo_json, get_app, json_option
 
 
-def agent_summary(store, cfg, home, name: str, now: float) -> dict:
-    """Everything ``status`` shows about one agent (the JSON form)."""
-    from .. import clock
-    from ..history import learned
-    from ..places.targets import for_agent
-    from ..reflect import auto, lease as leases
-    from ..reflect.review import waiting
-    from ..reflect.scheduler import agent_status
-    from ..store import ledger
-
-    row = store.agent(name)
-    aid = int(row["id"])
-    s = agent_status(store, name, cfg, now=now)
-    n_turns, last_turn_at = ledger.turn_activity(store, aid)
-    last = ledger.last_reflection(store, aid)
-    last_applied = ledger.applied_reflections(store, aid, limit=1)
-    lease = leases.current(store, leases.agent_lease_name(name), now=now)
-    if lease is not None or auto.running(home, name):
-        nxt = "reflecting now"
-    elif s.due:
-        nxt = ("now: the next recorded turn starts it in the background" if auto.enabled(cfg)
-               else "at the next `slowloop reflect` (automatic reflection is off)")
-    elif s.cooldown_until:
-        nxt = f"not before {s.cooldown_until} (cooldown)"
-    elif not s.dirty:
-        nxt = "when something new is recorded"
-    else:
-        nxt = (f"when the pending score reaches {cfg.signals.threshold:g} "
-               f"(now {s.pending_score:g}), or {cfg.scheduler.force_after} after the last one")
-    return {
-        "agent": name,
-        "turns": n_turns,
-        "last_turn_at": last_turn_at,
-        "pending": {"turns": s.pending_turns, "worthy_turns": s.worthy_turns, "edits": s.pending_edits,
-                    "score": s.pending_score, "due": s.due, "reasons": s.reasons},
-        "last_reflection": dict(last) if last is not None else None,
-        "last_learned": ({**dict(last_applied[0]),
-                          "lessons": learned(store, name, int(last_applied[0]["id"]))}
-                         if last_applied else None),
-        "next_reflection": nxt,
-        "waiting": waiting(store, name),
-        "auto_reflect": auto.enabled(cfg),
-        "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
-                     for t in for_agent(home, name)],
-        "sync": _sync_state(home, name),
-        "now": clock.iso(now),
-    }
-
-
-def _sync_state(home, name: str) -> dict | None:
-    from ..paths import agent_dir
-    from ..sync import conflicted_skills, remote_url
-
-    repo = agent_dir(name, home)
-    if not (repo / ".git").is_dir():
-        return None
-    try:
-        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo)}
-    except Exception as exc:  # noqa: BLE001 — git missing or broken: say so, show the rest
-        return {"remote": None, "conflicts": [], "problem": str(exc)}
-
-
 @click.command()
 @click.option("--agent", "-a", "agents", multiple=True, help="Only this agent (repeatable).")
 @json_option
@@ -86,6 +24,7 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
     """
     from .. import clock
     from ..paths import validate_agent_name
+    from ..reflect.overview import agent_summary
 
     app = get_app()
     store, cfg = app.store, app.config

@@ -209,6 +209,16 @@ class SkillLibrary:
                               metrics.last_invoked_at if metrics else None) if v]
         return max(values, key=lambda v: clock.parse_iso(v) or 0.0) if values else None
 
+    def describe(self, skill: Skill, metrics: SkillMetrics | None) -> dict:
+        """One skill as ``skills list --json`` gives it: frontmatter, path, metrics, retired."""
+        meta = dict(skill.metadata)
+        last = self.last_used(skill, metrics)
+        if last:
+            meta["lastUsedAt"] = last  # the ledger's value, which the file catches up with hourly
+        return {"name": skill.name, "description": skill.description, "metadata": meta,
+                "path": str(skill.path), "metrics": metrics.to_dict() if metrics else {},
+                "retired": skill.retired}
+
     def metrics(self, names: builtins.list[str] | None = None) -> dict[str, SkillMetrics]:
         return skill_metrics(self.store, self.agent, names=names)
 

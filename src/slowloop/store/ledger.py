@@ -106,6 +106,14 @@ def turn_activity(store: Store, agent_id: int) -> tuple[int, str | None]:
     return int(r["n"]), r["last"]
 
 
+def turns_per_day(store: Store, agent_id: int) -> list[tuple[str, int, int]]:
+    """(day ``YYYY-MM-DD``, turns, turns the person corrected) for each day with a turn, by the
+    turn's own time (else when it was recorded)."""
+    return [(r["day"], int(r["n"]), int(r["c"] or 0)) for r in store.query(
+        "SELECT substr(COALESCE(started_at, recorded_at), 1, 10) AS day, COUNT(*) AS n,"
+        " SUM(corrected) AS c FROM turns WHERE agent_id = ? GROUP BY day ORDER BY day", (agent_id,))]
+
+
 # -- turns: recording -------------------------------------------------------------------------
 
 class TurnRecord(NamedTuple):
@@ -493,6 +501,22 @@ def applied_reflections(store: Store, agent_id: int, *, limit: int) -> Sequence[
     """The latest applied reflections (id, finished_at, summary), newest first."""
     return store.query("SELECT id, finished_at, summary FROM reflections WHERE agent_id = ? AND "
                        "status = 'applied' ORDER BY id DESC LIMIT ?", (agent_id, limit))
+
+
+def reflection_timeline(store: Store, agent_id: int, *, limit: int) -> Sequence[Row]:
+    """The latest reflections that applied something, newest first, with who proposed (provider,
+    model, where the bundle went) and the last turn their bundle covered."""
+    return store.query("SELECT id, started_at, finished_at, status, provider, model, sent_to, summary,"
+                       " watermark FROM reflections WHERE agent_id = ? AND status = 'applied'"
+                       " ORDER BY id DESC LIMIT ?", (agent_id, limit))
+
+
+def corrected_turns(store: Store, agent_id: int, *, after_id: int, upto_id: int,
+                    limit: int) -> Sequence[Row]:
+    """The turns the person corrected with ids in (after_id, upto_id], oldest first."""
+    return store.query("SELECT id, source, idx, session_id, started_at, user_text FROM turns"
+                       " WHERE agent_id = ? AND corrected = 1 AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                       (agent_id, after_id, upto_id, limit))
 
 
 # -- changes (history rows a reflection made) --------------------------------------------------
