@@ -82,11 +82,11 @@ def status_cmd(agent: str, as_json: bool) -> None:
       slowloop sync status --agent myproj --json
     """
     from ..paths import agent_dir
-    from ..sync import _changed, conflicted_skills, remote_url
+    from ..sync import changed, conflicted_skills, remote_url
 
     repo = agent_dir(agent, get_app().home)
     shared = (repo / ".git").is_dir()
-    uncommitted: list[str] = _changed(repo) if shared else []
+    uncommitted: list[str] = changed(repo) if shared else []
     conflicts: list[str] = conflicted_skills(repo) if shared else []
     out = {"agent": agent, "path": str(repo), "shared": shared,
            "remote": remote_url(repo) if shared else None,
