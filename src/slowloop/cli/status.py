@@ -59,15 +59,16 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
 
 def _sync_state(home, name: str) -> dict | None:
     from ..paths import agent_dir
-    from ..sync import conflicted_skills, remote_url
+    from ..sync import conflicted_skills, held, remote_url
 
     repo = agent_dir(name, home)
     if not (repo / ".git").is_dir():
         return None
     try:
-        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo)}
+        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo),
+                "quarantined": held(name, home)}
     except Exception as exc:  # noqa: BLE001 — git missing or broken: say so, show the rest
-        return {"remote": None, "conflicts": [], "problem": str(exc)}
+        return {"remote": None, "conflicts": [], "quarantined": [], "problem": str(exc)}
 
 
 @click.command()
@@ -152,3 +153,6 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"  shared with: {a['sync']['remote'] or '(no remote)'}")
             for c in a["sync"]["conflicts"]:
                 click.echo(f"  conflict to settle in skill {c} (both versions are in its SKILL.md)")
+            for q in a["sync"]["quarantined"]:
+                click.echo(f"  not merged from the remote: {q['path']} from {q['by']} ({q['reason']}) — "
+                           f"`slowloop sync show {q['id']} --agent {a['agent']}`")

@@ -48,7 +48,7 @@ from .outgoing import changed, commit, push_refusals
 from .result import SyncResult
 
 __all__ = ["CONFLICT_BEGIN", "CONFLICT_END", "SyncError", "SyncResult", "accept", "after_reflection", "changed",
-           "commit", "conflicted_skills", "drop", "held", "init", "is_synced", "merge_driver", "merge_lines",
+           "commit", "conflicted_skills", "describe_held", "drop", "held", "init", "is_synced", "merge_driver", "merge_lines",
            "merge_skill", "merged_text", "remote_url", "sync", "sync_repo"]
 
 IGNORED = ["recall.db", "recall.db-*", "*.lock", ".memory.lock", ".archive-staging/", "cache/",
@@ -192,6 +192,10 @@ def sync_repo(repo: Path, result: SyncResult, attempts: int = 3) -> SyncResult:
                             hint="check your write access to the remote")
     result.conflicts = conflicted_skills(repo)
     return result
+
+
+def describe_held(repo: Path, ident: int) -> dict:
+    return quarantine.describe(repo, ident)
 
 
 def held(agent: str, home: Path | None = None) -> list[dict]:

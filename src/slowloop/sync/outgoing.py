@@ -101,7 +101,7 @@ def push_refusals(repo: Path) -> list[str]:
     """Why a push must not happen: each secret (or file that is never shared) in the file versions
     the remote does not have yet, with its file and line."""
     listed = git(repo, "rev-list", "--objects", "HEAD", "--not", "--remotes=origin").stdout.splitlines()
-    named = {}
+    named: dict[str, str] = {}
     for line in listed:
         oid, _, path = line.partition(" ")
         if path:

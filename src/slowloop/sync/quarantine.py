@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..clock import iso
-from ..errors import UserError
-from ..fsutil import atomic_write
+from ..errors import DataError, UserError
+from ..fsutil import atomic_write, read_text
 from ..paths import quarantine_dir
 from ..safety.redact import redact
 from .git import Author
@@ -104,3 +104,18 @@ def add(repo: Path, *, path: str, refusal: Refusal, blob: str | None, base: str 
 def settle(repo: Path, h: Held, status: str) -> None:
     h.status = status
     save(repo, h)
+
+
+def describe(repo: Path, ident: int) -> dict:
+    """A kept change for the person: the record, the refused version (secrets redacted) and the lines
+    it adds to this machine's file."""
+    h = get(repo, ident)
+    copy = folder(repo) / f"{h.id}.txt"
+    text = copy.read_text(encoding="utf-8", errors="replace") if copy.is_file() else None
+    try:
+        current = read_text(repo / h.path, within=repo)[0] or ""
+    except DataError:  # this machine's file is itself not readable as a learned file
+        current = ""
+    had = set(current.splitlines())
+    adds = [ln for ln in (text or "").splitlines() if ln.strip() and ln not in had][:200]
+    return {**h.to_dict(), "text": text, "adds": adds}
