@@ -160,6 +160,16 @@ def test_a_remote_gitignore_is_never_taken_and_the_search_index_never_leaves(tea
     assert "pnpm -r" in _git(remote, "show", "main:memo.md")  # the victim's own work still went out
     held = {q["path"]: q for q in sync.held("shop", home)}
     assert held[".gitignore"]["kind"] == "own_file" and not held[".gitignore"]["acceptable"]
+    assert held[".gitattributes"]["kind"] == "own_file"
+
+
+def test_a_teammates_own_ignore_rules_are_not_taken_and_not_held_either(team: dict) -> None:
+    """A teammate who keeps memory/ private has a longer .gitignore: not taken, said once, not held."""
+    ours = (team["folder"] / ".gitignore").read_text()
+    team["mallory"].push("private memory", {".gitignore": ours + "memory/\n"})
+    r = sync.sync("shop", home=team["home"])
+    assert (team["folder"] / ".gitignore").read_text() == ours and sync.held("shop", team["home"]) == []
+    assert "the remote's .gitignore was not taken: this machine's own stays" in r.notes
 
 
 def test_a_huge_skill_is_refused_unread_and_the_victims_own_commits_still_go_out(team: dict) -> None:

@@ -15,6 +15,8 @@ def _show(r, as_json: bool) -> None:
         click.echo(f"committed: {c}")
     if r.pulled:
         click.echo(f"merged {r.pulled} commit(s) from the remote")
+    for m in r.merged_from:
+        click.echo(f"  took in: {m}")
     click.echo("pushed" if r.pushed else "not pushed")
     for h in r.held_back:
         click.echo(f"held back: {h}", err=True)

@@ -58,13 +58,13 @@ def _text(repo: Path, entry: Entry | None) -> str:
 
 
 def _judge(repo: Path, ch: Change, ours: Entry | None, room: int) -> _Verdict:
-    if ch.path in OWN_FILES:
-        return _Verdict(refusal=path_refusal(ch.path), shown=_text(repo, ch.new))
+    if ch.path in OWN_FILES:  # never taken; held for the person to see when it drops one of ours
+        theirs = _text(repo, ch.new)
+        dropped = set(_text(repo, ours).splitlines()) - set(theirs.splitlines()) - {""}
+        return _Verdict(refusal=path_refusal(ch.path) if dropped else None, shown=theirs)
     if ch.new is None:  # removed there: removed here too, unless this machine changed it since
         same = ours is not None and ch.old is not None and ours.oid == ch.old.oid
         return _Verdict(update=same)
-    if ours is not None and ours.oid == ch.new.oid:
-        return _Verdict()
     size = blob_size(repo, ch.new.oid)
     head = blob_bytes(repo, ch.new.oid, FILE_MAX + 1 if size <= FILE_MAX else PREVIEW)
     refused = (path_refusal(ch.path) or mode_refusal(ch.path, ch.new.mode) or size_refusal(ch.path, size)
@@ -103,7 +103,10 @@ def merge_incoming(repo: Path, result: SyncResult, theirs_ref: str) -> bool:
     room = MERGE_MAX
     lines = []
     for ch in changes(repo, base, theirs):
-        v = _judge(repo, ch, ours_tree.get(ch.path), room)
+        ours = ours_tree.get(ch.path)
+        if ours == ch.new:  # both sides already hold the same version
+            continue
+        v = _judge(repo, ch, ours, room)
         who = authors(repo, span, ch.path)
         if v.refusal is not None:
             h = quarantine.add(repo, path=ch.path, refusal=v.refusal, blob=ch.new.oid if ch.new else None,
@@ -113,7 +116,9 @@ def merge_incoming(repo: Path, result: SyncResult, theirs_ref: str) -> bool:
                 result.quarantined.append(h.to_dict())
                 lines.append(f"not merged, quarantined as {h.id}: {h.reason} (from {h.by()})")
             continue
-        if v.update:
+        if ch.path in OWN_FILES:
+            result.notes.append(f"the remote's {ch.path} was not taken: this machine's own stays")
+        elif v.update:
             updates[ch.path] = v.text
             room -= v.size
             by = ", ".join(dict.fromkeys(a.who() for a in who)) or "unknown author"
