@@ -22,7 +22,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "slowloop"
 ABOVE_THE_LAYER = [
     "ingest.py", "integrations/follow.py", "integrations/hooks_runtime.py", "integrations/watch.py",
     "reflect/scheduler.py", "reflect/bundle.py", "reflect/cycle.py", "reflect/apply.py",
-    "reflect/lease.py", "reflect/overview.py", "cli/status.py", "cli/agents.py", "sync.py",
+    "reflect/lease.py", "reflect/overview.py", "cli/status.py", "cli/agents.py", "sync/__init__.py",
 ]
 SQL = re.compile(r"\.(query|execute|executemany|executescript)\(|\b(SELECT|INSERT|UPDATE|DELETE)\s+"
                  r"(\*|\w+\s*(,|FROM|INTO|SET)|FROM|INTO|OR)")

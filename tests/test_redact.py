@@ -160,3 +160,18 @@ def test_one_megabyte_with_planted_keys_is_redacted_exactly():
     result = redact(text)
     assert planted > 0 and result.kinds == {"openai_key": planted}
     assert OPENAI not in result.text
+
+
+@pytest.mark.parametrize("text,secret", [
+    ("DB_PASS=Tr0ub4dor-x9q", "Tr0ub4dor-x9q"), ("export SMTP_PASS='hunter2-Qz'", "hunter2-Qz"),
+    ('{"db_pass": "x7Hq-22b"}', "x7Hq-22b"), ("SMTP_PASS: s3cr3t-Value", "s3cr3t-Value"),
+])
+def test_a_name_ending_in_pass_is_a_password(text, secret):
+    """What the MCP tool append_memory took and sync then pushed (issue 20): `*_PASS=`."""
+    assert secret not in redact(text).text and "[REDACTED:password]" in redact(text).text
+
+
+@pytest.mark.parametrize("text", ["PASS_THROUGH=1", "- use --pass-through mode", "BYPASS=1", "SKIP_PASS=true",
+                                  "first_pass = compute()"])
+def test_pass_in_other_places_is_no_password(text):
+    assert redact(text).text == text

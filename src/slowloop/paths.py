@@ -127,6 +127,12 @@ def agent_dir(agent: str = DEFAULT_AGENT, base: Path | None = None) -> Path:
     return agents_root(base) / validate_agent_name(agent)
 
 
+def quarantine_dir(agent: str, base: Path | None = None) -> Path:
+    """``<home>/quarantine/<agent>``: changes a sync refused to merge, out of the folder the agent
+    reads, where the person can look at them (``slowloop sync status``)."""
+    return (base if base is not None else home()) / "quarantine" / validate_agent_name(agent)
+
+
 class AgentLayout:
     """The one description of an agent's folder: where each thing it learned lives. Every module
     asks here instead of spelling ``"memo.md"`` or ``/ "skills"`` itself."""

@@ -66,9 +66,15 @@ def doctor(agents: tuple[str, ...], as_json: bool) -> None:
                                     f"{'behind' if skew > 0 else 'ahead of'} the ledger server's: "
                                     "leases and the dirty gate compare times written by different "
                                     "machines; keep the clocks in sync (NTP)"})
-    from ..sync import CONFLICT_BEGIN
+    from ..sync import CONFLICT_BEGIN, held
 
     for agent in names:
+        for q in held(agent, app.home):
+            findings.append({"agent": agent, "path": str(root / agent / q["path"]), "line": None,
+                             "severity": "warning",
+                             "message": f"a change from the remote by {q['by']} was not merged: {q['reason']}; "
+                                        f"look at it with `slowloop sync show {q['id']} --agent {agent}`, then "
+                                        "`sync accept` or `sync drop` it"})
         for skill_md in sorted((root / agent / "skills").glob("*/SKILL.md")):
             if not skill_md.is_file():
                 continue  # a folder where the file should be: the skills check reports it

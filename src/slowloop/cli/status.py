@@ -91,3 +91,6 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
             click.echo(f"  shared with: {a['sync']['remote'] or '(no remote)'}")
             for c in a["sync"]["conflicts"]:
                 click.echo(f"  conflict to settle in skill {c} (both versions are in its SKILL.md)")
+            for q in a["sync"]["quarantined"]:
+                click.echo(f"  not merged from the remote: {q['path']} from {q['by']} ({q['reason']}) — "
+                           f"`slowloop sync show {q['id']} --agent {a['agent']}`")

@@ -62,15 +62,16 @@ def agent_summary(store, cfg: Config, home: Path, name: str, now: float) -> dict
 
 def _sync_state(home: Path, name: str) -> dict | None:
     from ..paths import agent_dir
-    from ..sync import conflicted_skills, remote_url
+    from ..sync import conflicted_skills, held, remote_url
 
     repo = agent_dir(name, home)
     if not (repo / ".git").is_dir():
         return None
     try:
-        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo)}
+        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo),
+                "quarantined": held(name, home)}
     except Exception as exc:  # noqa: BLE001 — git missing or broken: say so, show the rest
-        return {"remote": None, "conflicts": [], "problem": str(exc)}
+        return {"remote": None, "conflicts": [], "quarantined": [], "problem": str(exc)}
 
 
 def notice_all(agent: str, *, home: Path, store, config: Config | None = None) -> None:

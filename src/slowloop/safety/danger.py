@@ -13,7 +13,7 @@ letters, quotes inside words, line continuations, base64/hex payloads), then jud
   asking", "sans demander confirmation", "不要询问用户确认"…);
 - ``permissions``: widening what the agent may do unasked (``Bash(*)``, ``autoApprove``,
   ``bypassPermissions``, ``--dangerously-skip-permissions``, ``approval_policy = "never"``,
-  ``NOPASSWD``, ``sudo npm install -g``, ``chmod 777``);
+  ``NOPASSWD``, ``sudo npm install -g``, ``chmod 777``, a skill's ``allowed-tools: Bash, Write``);
 - ``bypass``: switching a check off (``core.hooksPath``, ``--no-verify``,
   ``NODE_TLS_REJECT_UNAUTHORIZED=0``, ``curl -k``, ``verify=False``, ``--nogpgcheck``, the sandbox);
 - ``persistence``: planting something that outlives the session (``authorized_keys``, shell rc
@@ -292,6 +292,10 @@ _MORE_RULES: list[_Rule] = [
               r"\bsudo\s+(?:-H\s+)?(?:npm|pnpm|yarn|pip[0-9.]*|gem|cargo)\s+install\b|"
               r"\benableAllProjectMcpServers\b|\bskipDangerousModePermissionPrompt\b|"
               r"\ballow[_-]?all[_-]?tools\b|\btrust\s+all\s+tools\b")),
+    # a skill's frontmatter granting tools that act: Claude Code runs them without asking
+    _Rule("permissions", "a skill that grants the agent tools to run without asking (allowed-tools)",
+          _rx(r"^[ \t]*allowed[-_]tools[ \t]*:(?:[^\n]|\n[ \t]*-)*?(?:\b(?:Bash|Write|Edit|MultiEdit|NotebookEdit|WebFetch|"
+              r"Shell)\b|\bmcp__|\*)", re.I | re.M), negatable=False),
     # checks switched off
     _Rule("bypass", "switches off hooks, TLS or signature checks",
           _rx(r"\bcore\.hooksPath\b|\bNODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0|"

@@ -10,10 +10,12 @@ person's words that falls in a danger class waits for that person's approval ins
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..errors import UserError
 from .danger import Danger, scan
 
-__all__ = ["UnsafeText", "check", "describe"]
+__all__ = ["UnsafeText", "check", "describe", "introduced"]
 
 
 class UnsafeText(UserError):
@@ -37,3 +39,17 @@ def check(text: str, *, where: str, hint: str | None = None) -> None:
     dangers = scan(text)
     if dangers:
         raise UnsafeText(where, dangers, hint=hint)
+
+
+def introduced(before: str, after: str) -> list[Danger]:
+    """The dangers (secrets included) ``after`` holds that ``before`` did not: a change judged on
+    the file it results in, so a download in one entry and its execution in another are seen
+    together, while a danger the file already had (a person's own rule) is not laid on the change."""
+    had = Counter(scan(before)) if before else Counter()
+    out = []
+    for d in scan(after):
+        if had[d] > 0:
+            had[d] -= 1
+        else:
+            out.append(d)
+    return out

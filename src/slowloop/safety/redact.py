@@ -252,6 +252,8 @@ def is_secret_name(name: str) -> bool:
             return True
         if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
             return True
+        if part == "pass" and 0 < i == len(parts) - 1:  # DB_PASS, SMTP_PASS; not PASS_THROUGH
+            return True
         if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
             return True
     return False
@@ -261,7 +263,7 @@ def _secret_kind(name: str) -> str:
     low = name.lower()
     if "aws" in low and "secret" in low:
         return "aws_secret_key"
-    if any(w in low for w in ("password", "passwd", "passphrase", "pwd")):
+    if any(w in low for w in ("password", "passwd", "passphrase", "pwd")) or low.endswith("pass"):
         return "password"
     if "token" in low or low.endswith("pat"):
         return "token"
