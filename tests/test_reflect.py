@@ -119,16 +119,19 @@ def test_adversarial_output_becomes_rejections_and_valid_actions_still_apply(slo
     Memo("demo").add("plays", "When writing commit messages, always use the imperative mood.")
     before = _file_snapshot(slowloop_home)
     out = reflect_agent("demo", provider=ScriptedModel(ADVERSARIAL), force=True)
-    assert out.status == "applied"
-    assert [a["action"]["text"] for a in out.applied] == [
-        "When the user asks for a summary, always give the conclusion first, then the reasoning."]
+    # the one valid rule is not lost, but an answer that also tried an injection is not trusted for
+    # the rest: it waits for the person instead of being applied
+    assert out.applied == []
+    assert [(h["action"]["text"], h["reason"]) for h in out.held] == [(
+        "When the user asks for a summary, always give the conclusion first, then the reasoning.",
+        "proposed in the same answer as a dangerous action that was rejected")]
     reasons = " | ".join(r["reason"] for r in out.rejected)
     assert len(out.rejected) == 8, reasons
     for needle in ("not valid", "does-not-exist", "6000", "injection", "transient", "vague",
                    "unknown action type", "JSON object"):
         assert needle in reasons, needle
     after = _file_snapshot(slowloop_home)
-    assert set(after) == set(before)  # no new file: nothing escaped, no junk skill
+    assert after == before  # nothing escaped, no junk skill, the memo as it was
     with open_store() as store:
         assert store.query("SELECT COUNT(*) AS n FROM rejections")[0]["n"] == 8
 

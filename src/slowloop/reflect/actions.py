@@ -4,7 +4,8 @@ The model (or the offline distiller) proposes actions; nothing is written until 
 checked — here its shape (fields, names, caps; ``Action`` and ``RULES`` are the one place that
 says it, the schema the model is given is derived from them), then in ``validate`` its content
 (the imperative lint, no lesson drawn from a transient error, no dangerous instruction). An invalid
-action is rejected with its reason and never blocks the valid ones.
+action is rejected with its reason and never blocks the valid ones — but a *dangerous* one marks
+the whole answer as steered: its other changes wait for the person (``cycle._judge_results``).
 """
 
 from __future__ import annotations

@@ -311,6 +311,10 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
             if r.provider is None and kinds and kinds <= answer.person_kinds:
                 # the person said it themselves: theirs to confirm, never applied silently
                 c.held.append((action, f"learned from the person's words, but {verdict.reason}"))
+            elif kinds == {"posture"}:
+                # it lowers the safety posture (a mirror, a skipped hook…): maybe the team's way,
+                # maybe an attack — the person decides, whoever proposed it
+                c.held.append((action, f"it changes the safety posture: {verdict.reason}"))
             else:  # from a model, or from text the person did not write (a tool's output…)
                 c.rejections.append(Rejection(action.to_dict(), verdict.reason))
             continue
@@ -351,7 +355,38 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
         if action.type == "update_memo":
             memo_at = len(c.planned)
         c.planned.append((action, changes))
+    _judge_results(c, answer.from_model)
     return c
+
+
+def _judge_results(c: _Checked, from_model: bool) -> None:
+    """The gate on what results: each file as the planned changes leave it, judged whole — a
+    download in one memo entry and its execution in the next, a definition and its use. A danger the
+    file already had is not laid on the change. And a model's answer that proposed one dangerous
+    action is not trusted for the rest: its other changes wait for the person."""
+    from ..safety.gate import introduced
+
+    bad: dict[str, str] = {}
+    for _action, changes in c.planned:
+        for ch in changes:
+            found = introduced(ch.before or "", ch.after or "")
+            if found:
+                bad[ch.target] = f"{found[0].kind} ({found[0].evidence})"
+    poisoned = from_model and any(j.reason.startswith("dangerous content") for j in c.rejections)
+    if not bad and not poisoned:
+        return
+    memo_bad = bad.get("memo")
+    keep: list[tuple[Action, list[FileChange]]] = []
+    for action, changes in c.planned:
+        targets = {ch.target for ch in changes} | ({"memo"} if action.type == "update_memo" else set())
+        why = next((bad[t] for t in targets if t in bad), memo_bad if action.type == "update_memo" else None)
+        if why:
+            c.held.append((action, f"the file this change leaves holds what no single change showed: {why}"))
+        elif poisoned:
+            c.held.append((action, "proposed in the same answer as a dangerous action that was rejected"))
+        else:
+            keep.append((action, changes))
+    c.planned = keep
 
 
 def _record_and_apply(r: _Run, raw: str, c: _Checked) -> ReflectionOutcome:

@@ -47,6 +47,7 @@ from ..observe.redo import (
     self_blame,
     turn_acts,
 )
+from ..safety.posture import COMMAND_FORMS
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
 from ..transcripts.anthropic import refusal_reason
@@ -481,16 +482,12 @@ _CREATE = re.compile(r"^(?:touch|mkdir|cp|install -d)\b|^(?:Write|create_file)\b
 _SETVAR = re.compile(r"^(?:export\s+[A-Z_][A-Z0-9_]*=|[A-Z_][A-Z0-9_]*=\S*\s*$|set\s+-x\s+[A-Z_]"
                      r"|setenv\b|direnv allow)", re.I)
 # A "fix" that switches off a check, a signature or a confirmation is never written as a rule.
-_UNSAFE_FIX = re.compile(r"\bgit rm\b|\brm\s+(?:-\w+\s+)*\S*(?:test|spec)\S*|--no-verify|hooksPath|REJECT_UNAUTHORIZED\s*=\s*0|GIT_SSL_NO_VERIFY"
-                         r"|PYTHONHTTPSVERIFY\s*=\s*0|--insecure|\bcurl\b[^|]*\s-k\b|--trusted-host"
-                         r"|\bsudo\b|chmod\s+(?:-R\s+)?777|\brm\s+-[rf]{1,2}\s+[~/]|--force(?![\w-])|\|\s*(?:ba|z)?sh\b"
-                         r"|--allow-unauthenticated|--skip-(?:checks|verification)|-o\s+StrictHostKeyChecking=no"
-                         # the safety posture: hooks skipped, another package index or registry, code
-                         # from a fork, remotes, credential helpers, PATH and shell start-up files
-                         r"|\bgit\s+commit\b[^|;&]*\s-n\b|\bHUSKY=0|\bSKIP=\S|--extra-index-url|--index-url|\s-i\s+https?://"
-                         r"|--registry\b|\bgit\+(?:https?|ssh|git)://|\bconfig\s+(?:set\s+)?registry|credential\.helper"
-                         r"|\bremote\s+(?:set-url|add)\b|>>?\s*\S*\.(?:bashrc|zshrc|profile|bash_profile)\b|\bexport\s+PATH="
-                         r"|\bpre-commit\s+uninstall|\bgit\s+add\s+(?:-\w*f|--force)", re.I)
+# A recovery or a redo that lowers the safety posture (hooks skipped, another package index, a
+# remote, PATH… — safety/posture.py, the one definition the gate uses too), or runs what is
+# dangerous on its face: the person's to confirm, never a rule by itself.
+_UNSAFE_FIX = re.compile(r"\bsudo\b|--force(?![\w-])|\|\s*(?:ba|z)?sh\b|\brm\s+-[rf]{1,2}\s+[~/]|--insecure|"
+                         r"\bcurl\b[^|]*\s-k\b|--no-verify|REJECT_UNAUTHORIZED\s*=\s*0|PYTHONHTTPSVERIFY\s*=\s*0|"
+                         r"--allow-unauthenticated|" + COMMAND_FORMS, re.I)
 # The kind of failure, from a fixed vocabulary: what failed is never quoted into a rule (a tool's
 # output is anyone's text; only the commands are the agent's own).
 _ERROR_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (

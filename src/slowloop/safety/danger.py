@@ -24,6 +24,10 @@ letters, quotes inside words, line continuations, base64/hex payloads), then jud
 - ``injection``: text aimed at the agent itself ("ignore previous instructions" / "disregard what
   the system prompt says" in eight languages, "you are now…", "do not tell the user", hidden
   characters, chat-template markers);
+- ``posture``: a rule that lowers the safety posture (checks skipped, another package index or
+  remote, PATH or shell start-up edited, tests disabled, success reported whatever happened, the
+  person's confirmation switched off) — :mod:`slowloop.safety.posture`; such a rule is held for the
+  person rather than rejected, whoever proposed it;
 - ``secret``: anything :func:`slowloop.safety.redact.redact` would redact.
 
 Rules that *forbid* the dangerous thing are what a good reflection writes ("Never run ``rm -rf``
@@ -40,12 +44,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .normalize import views
+from .posture import POSTURE_RULES
 from .redact import redact
 
 __all__ = ["Danger", "DangerKind", "scan"]
 
 DangerKind = Literal["remote_code", "exfiltration", "confirmation", "permissions", "bypass",
-                     "persistence", "destructive", "injection", "secret"]
+                     "persistence", "destructive", "injection", "posture", "secret"]
 
 
 @dataclass(frozen=True)
@@ -462,6 +467,11 @@ _RULES: list[_Rule] = [
           re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069"
                      "\U000e0000-\U000e007f]+"), negatable=False),
     *_MORE_RULES,
+    # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
+    # (a rule whose own words are a negation — "never ask", "without confirming" — is forbidden by a
+    # negation later in its sentence: "…確認せずに追加しないこと", "without asking, do not …")
+    *(_Rule("posture", reason, _rx(pattern), negatable=negatable, sentence=not negatable)
+      for reason, pattern, negatable in POSTURE_RULES),
 ]
 
 # --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
@@ -493,13 +503,25 @@ def _negated_later(text: str, end: int) -> bool:
                 or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
 
 
+# "X, not Y" / "…, nicht Y": the word right before the match says what not to use
+_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)\s*[`'\"]?\s*$", re.I)
+# a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
+_LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
+                        r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
+
+
 def _negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
-    cut = 0
-    for m in _CLAUSE_START.finditer(window):
-        cut = m.end()
-    clause = window[cut:]
+    cuts = [0] + [m.end() for m in _CLAUSE_START.finditer(window)]
+    clause = window[cuts[-1]:]
+    if _NOT_THIS.search(clause):
+        return True
+    # a list's later items share the negation its first item is under
+    k = len(cuts) - 1
+    while k > 0 and _LIST_ITEM.match(window[cuts[k]:]) and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+        k -= 1
+        clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
     if neg and not _NOT_REALLY.search(clause[neg.start():]):
         return True

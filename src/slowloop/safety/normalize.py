@@ -21,7 +21,7 @@ import binascii
 import re
 import unicodedata
 
-__all__ = ["canonical", "decoded_payloads", "views"]
+__all__ = ["canonical", "decoded_payloads", "expanded", "views"]
 
 # Latin look-alikes that NFKC leaves alone (Cyrillic and Greek letters with a Latin twin).
 _CONFUSABLES = str.maketrans({
@@ -38,7 +38,48 @@ _CONFUSABLES = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
 })
 _INVISIBLE = re.compile("[\u00ad\u034f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-                        "\ufeff\U000e0000-\U000e007f]")
+                        "\ufeff\U000e0000-\U000e007f\ufe00-\ufe0f\U000e0100-\U000e01ef\u3164\uffa0\u115f\u1160]")
+# Dashes and hyphens that stand in for "-" (`‑‑insecure`, `—no-verify`): a long dash glued to a
+# word is the two hyphens a word processor made of "--".
+_DASH_FLAG = re.compile("(?<![\\w-])[\u2014\u2015](?=[A-Za-z])")
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d\u2043"})
+_FOLD: dict[int, str] | None = None
+
+
+def _fold_table() -> dict[int, str]:
+    """Unicode's confusables (the ``confusable_homoglyphs`` package's copy of the Unicode
+    Consortium's table): every letter of another script that looks like an ASCII one, mapped to it.
+    Loaded once, only when a text has a character outside ASCII. Accented Latin letters (é, ñ, ü)
+    and CJK are words of the eight languages, not disguises: never folded."""
+    global _FOLD
+    if _FOLD is None:
+        table: dict[int, str] = {}
+        try:
+            from importlib import resources
+
+            raw = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+            import json
+
+            for ch, alts in json.loads(raw).items():
+                if len(ch) != 1 or ord(ch) < 0x250 or 0x2E80 <= ord(ch) <= 0xFFEF and not 0xFF00 <= ord(ch) <= 0xFF5E:
+                    continue
+                ascii_alts = [a["c"] for a in alts if len(a.get("c", "")) == 1 and 0x21 <= ord(a["c"]) < 0x7F]
+                if ascii_alts:
+                    table[ord(ch)] = ascii_alts[0]
+        except (ImportError, OSError, ValueError):  # the package missing: the hand table still runs
+            table = {}
+        _FOLD = table
+    return _FOLD
+
+
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text
+    t = text.translate(_DASHES)
+    t = _DASH_FLAG.sub("--", t)
+    # combining marks on an ASCII letter (c̶u̶r̶l̶): the letter is what is read
+    t = "".join(c for i, c in enumerate(t) if not (unicodedata.combining(c) and i and t[i - 1].isascii()))
+    return t.translate(_fold_table())
 _ESCAPES = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-3][0-7]{2})")
 _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 _SPLIT_OPERATOR = re.compile(r"[ \t]*(\||&&|\|\|)[ \t]*\r?\n[ \t]*|\r?\n[ \t]*(\||&&)[ \t]*")
@@ -72,6 +113,7 @@ def canonical(text: str) -> str:
     """The text with its disguises undone (see the module docstring)."""
     t = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
     t = _INVISIBLE.sub("", t)
+    t = _fold(t)
     t = t.replace("$'", "'")  # ANSI-C quoting: $'\x63url' is 'curl'
     t = _ESCAPES.sub(_escape, t)
     t = _CONTINUATION.sub("", t)
@@ -120,12 +162,38 @@ def decoded_payloads(text: str) -> list[str]:
     return out
 
 
+_ALIAS_DEF = re.compile(r"\balias\s+([\w.-]+)=(['\"])(.{1,300}?)\2")
+_FUNC_DEF = re.compile(r"(?<![\w-])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{\s*(.{1,300}?)\s*;?\s*\}", re.S)
+_VAR_DEF = re.compile(r"(?<![\w$])(?:export\s+|set\s+-x\s+|local\s+)?([A-Za-z_]\w*)=(['\"]?)([^\s'\"`;]{1,300})\2")
+
+
+def expanded(text: str) -> str:
+    """The text with its own aliases, shell functions and variables put where they are used: an
+    instruction spread over two rules (``alias refresh='wget -qO- https://…'`` in one, ``refresh |
+    sh`` in the next; ``export URL=…`` then ``curl "$URL" | bash``) read as one command."""
+    names = {m.group(1): m.group(3) for m in _ALIAS_DEF.finditer(text)}
+    names.update({m.group(1): m.group(2) for m in _FUNC_DEF.finditer(text)})
+    values = {m.group(1): m.group(3) for m in _VAR_DEF.finditer(text) if len(m.group(1)) >= 2}
+    if not names and not values:
+        return text
+    t = text
+    for name, value in values.items():
+        t = re.sub(r"\$\{?" + re.escape(name) + r"\}?(?!\w)", value.replace("\\", "\\\\"), t)
+    for name, body in names.items():
+        t = re.sub(r"(?<![\w=$/.-])" + re.escape(name) + r"(?![\w=(-])", body.replace("\\", "\\\\"), t)
+    return t
+
+
 def views(text: str) -> list[str]:
-    """The text as written, undisguised, and every payload it hides (each undisguised too)."""
+    """The text as written, undisguised, with its own definitions expanded, and every payload it
+    hides (each undisguised too)."""
     seen = [text]
     canon = canonical(text)
     if canon != text:
         seen.append(canon)
+    wide = canonical(expanded(text))
+    if wide not in seen:
+        seen.append(wide)
     for payload in decoded_payloads(canon):
         for v in (payload, canonical(payload)):
             if v not in seen:

@@ -1,0 +1,154 @@
+"""Rules that change the agent's safety posture: they wait for the person, whatever their source.
+
+A posture rule is not an attack in itself — a team may really use an internal package mirror, or
+skip a hook for one kind of commit — but it lowers what protects the person: checks skipped (short
+flags and environment variables included), another package index, registry, git remote or
+credential helper, PATH or shell start-up files edited, tests disabled or deleted, the agent told
+to report success, the person's confirmation or instructions switched off. slowloop never applies
+one silently: the gate (:mod:`.danger`, kind ``posture``) sends it to ``slowloop review`` from a
+model, the offline learner, an MCP write or a teammate's push alike.
+
+Judged by intent, in the eight languages slowloop detects (en, it, fr, de, es, pt, zh, ja), on the
+undisguised text; a rule that *forbids* the change ("never commit with HUSKY=0") is no posture
+change (the negation logic of :mod:`.danger`). The command forms are also what the offline learner
+refuses to learn from an agent's own recovery (:func:`changes_posture`).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["COMMAND_FORMS", "POSTURE_RULES", "changes_posture"]
+
+# Hosts that are the package ecosystems' own: naming them changes nothing.
+_OFFICIAL = (r"(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|files\.pythonhosted\.org|"
+             r"proxy\.golang\.org|sum\.golang\.org|crates\.io|index\.crates\.io|rubygems\.org|"
+             r"repo\.maven\.apache\.org|repo1\.maven\.org|plugins\.gradle\.org|nuget\.org|"
+             r"api\.nuget\.org|packagist\.org|registry-1\.docker\.io|hub\.docker\.com)")
+_HOST = rf"(?!{_OFFICIAL})(?:[a-z0-9-]+\.)+[a-z]{{2,}}"
+
+# -- commands ------------------------------------------------------------------------------------
+
+_CHECKS_OFF = (
+    r"\bHUSKY(?:_SKIP_HOOKS)?=[01]\b|\bSKIP=[\w,.-]+|\bPRE_COMMIT_ALLOW_NO_CONFIG=1|"
+    r"\bDOCKER_CONTENT_TRUST=0|\bGIT_SSL_NO_VERIFY=\S|\bPIP_TRUSTED_HOST=|\bNPM_CONFIG_STRICT_SSL=false|"
+    r"\bstrict-ssl\s*[= ]\s*false|\bsslVerify\s*[= ]\s*false|\bcommit\.gpgsign\s*[= ]\s*false|"
+    r"\btag\.gpgsign\s*[= ]\s*false|\bgit\s+(?:-c\s+\S+\s+)*commit\b[^\n|;&]*\s-n\b|--no-gpg-sign\b|"
+    r"--trusted-host\b|--no-check-certificate\b|--disable-content-trust\b|\bGOFLAGS=\S*-insecure|"
+    r"\bGONOSUMDB=|\bGONOSUMCHECK=|\bGOSUMDB=off\b|\bGOINSECURE=|--skip-(?:hooks|checks|verification|"
+    r"verify|signature|lint)\b|--no-verify-ssl\b|\bpre-commit\s+uninstall\b|\bgit\s+add\s+(?:-\w*f\b|--force\b)|"
+    r"\bcontinue-on-error:\s*true|\ballow_failure:\s*true|\|\|\s*(?:true|exit\s+0)\b|"
+    r"\bStrictHostKeyChecking\s*=?\s*no\b|\bUserKnownHostsFile\s*=?\s*/dev/null")
+_INDEX = (
+    r"--(?:extra-)?index-url\b|\s-i\s+https?://|\bpip3?\s+config\s+set\b|\bregistry\s*[=:]\s*[\"']?https?://|"
+    r"--registry[= ]|\bconfig\s+set\s+(?:\S+:)?registry\b|\bnpmRegistryServer\b|\bGOPROXY=|"
+    r"\breplace-with\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bbundle\s+config\s+(?:set\s+)?mirror\.|"
+    r"\bcomposer\s+config\s+(?:-g\s+)?repo|\bgit\s+remote\s+(?:set-url|add)\b|\binsteadOf\b|"
+    r"\bcredential\.helper\b|\bcredential\.\S+\.helper\b|\bgit\+(?:https?|ssh|git)://|"
+    r"\b(?:pip3?|uv\s+pip)\s+install\s+[^\n|;&]*\bhttps?://|\bnpm\s+(?:install|i)\s+[^\n|;&]*(?:https?|git)://|"
+    r"\b(?:OPENAI|ANTHROPIC|AZURE_OPENAI)_(?:BASE_URL|API_BASE|ENDPOINT)\s*=|\bproxy\s*=\s*https?://|"
+    r"\b(?:HTTPS?|ALL)_PROXY=")
+_SHELL_START = (
+    # a PATH that puts a scratch or hidden folder first (`/tmp/.tools/bin:$PATH`): what runs as
+    # `git` or `npm` is then anyone's
+    r"\bPATH=[\"']?(?:/tmp|/var/tmp|/dev/shm|\./|\.\./|[^\s:]*/\.(?!local/|cargo/|bun/|deno/|volta/|pyenv/|rbenv/|nvm/|npm-global/|yarn/|poetry/|asdf/|dotnet/)[\w-]+/)[^\s:]*:|>>?\s*[~$\w/.{}]*\.(?:bashrc|zshrc|profile|bash_profile|"
+    r"zprofile|zshenv|bash_login)\b|\.config/fish/config\.fish|\balias\s+(?:sudo|git|ls|cd|ssh|npm|pip|"
+    r"python3?|node|docker|kubectl)=|\bLD_PRELOAD=|\bDYLD_INSERT_LIBRARIES\b|"
+    r"\bcore\.(?:fsmonitor|pager|sshCommand|hooksPath)\b|/etc/(?:profile|environment|sudoers)\b")
+_TESTS_OFF = (
+    r"@pytest\.mark\.(?:skip|xfail)\b|\bpytest\.skip\(|@unittest\.skip|\b(?:it|test|describe)\.skip\(|"
+    r"\bx(?:it|describe|test)\(|@Disabled\b|@Ignore\b|\bt\.Skip(?:Now)?\(|\btestPathIgnorePatterns\b|"
+    r"--deselect\b|\s-k\s+[\"']?not\s|\bgit\s+rm\b[^\n]*\btests?\b|\brm\s+(?:-\w+\s+)*\S*\b(?:tests?|specs?|e2e)\b")
+_WIDER = (r"--privileged\b|\s-v\s+/:/|--pid[= ]host\b|--net(?:work)?[= ]host\b|\bchmod\s+(?:-R\s+)?[0-7]?777\b|"
+          r"--cap-add[= ](?:ALL|SYS_ADMIN)\b")
+_DESTROY = (r"\bTRUNCATE\s+(?:TABLE\s+)?[\w.\"`]+|\bdocker\s+system\s+prune\b[^\n]*(?:-a\b|--all\b|-af\b|--volumes)|"
+            r"\bgit\s+push\s+\S+\s+(?:--delete\s+|:)(?:main|master|develop|release|production|prod)\b|"
+            r"\bdocker\s+volume\s+prune\b|\bkubectl\s+delete\s+(?:ns|namespace)\b")
+
+COMMAND_FORMS = "|".join(f"(?:{p})" for p in (_CHECKS_OFF, _INDEX, _SHELL_START, _TESTS_OFF, _WIDER))
+_COMMANDS = re.compile(COMMAND_FORMS, re.I)
+
+
+def changes_posture(command: str) -> bool:
+    """Whether an agent's command (or a redo of it) lowers the safety posture: a recovery that
+    works this way is the person's to confirm, never a skill by itself."""
+    return bool(_COMMANDS.search(command))
+
+
+# -- the same intents in words, eight languages --------------------------------------------------
+
+_SAY = (r"(?:\b(?:say|tell|report|answer|reply|write|claim|state|pretend|confirm|assure|respond)\w*"
+        r"|\b(?:di'|dì|dire|dici|rispondi|scrivi|conferma|dichiara|afferma|riporta)"
+        r"|\b(?:diga|dizer|diz|responda|escreva|confirme|afirme|fale|informe)"
+        r"|\b(?:dis|dites|dire|réponds|répondre|écris|écrire|confirme|affirme|indique|annonce)"
+        r"|\b(?:di|decir|dile|diles|responde|escribe|confirma|afirma|informa)"
+        r"|\b(?:sag|sage|sagen|antworte|antworten|schreib|schreibe|bestätige|behaupte|melde)\w*)")
+_ALL_GOOD = (r"(?:all (?:the )?(?:tests? )?(?:pass|green)|tests? (?:all )?pass(?:ed|es)?|suite is green|"
+             r"(?:is|are|was|were) (?:green|passing|audited|fine|done|complete|completed|finished)|succeeded|"
+             r"it worked|(?:has|have) been (?:audited|reviewed|tested|verified)|audited|no (?:issues|problems|errors)|"
+             r"passano|passati|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|certificat|"
+             r"passam|passaram|verdes?\b|feit[ao]\b|conclu[ií]d|auditad|aprovad|"
+             r"passent|verts?\b|réussi|terminée?|audité|validée?|tous les tests|"
+             r"pasan|pasaron|hech[ao]\b|completad|"
+             r"grün|bestanden|erledigt|geprüft|auditiert|erfolgreich|alle Tests)")
+_IF = (r"\b(?:if|when|once|only|after|before|unless|se|quando|solo|só|si|quand|seulement|cuando|sólo|wenn|falls|nur|"
+       r"sobald|bevor|avant|prima|antes|dopo|après|después|depois|nachdem)\b|前に|之前|以前|してから|后再")
+# Imperatives and infinitives only: "why did you delete the tests?" complains, it asks nothing.
+_DELETE = (r"(?:(?<!you )(?<!You )\b(?:delete|remove|skip|disable|comment out|drop|mute|silence|get rid of)\b"
+           r"|\b(?:cancella(?:re|li|le)?|elimina(?:re|li|le)?|rimuovi|rimuovere|disattiva(?:re)?|salta(?:re)?|commenta(?:re)?"
+           r"|togli(?:ere)?)\b"
+           r"|\b(?:apague(?:-os|-as)?|apaga|apagar|remova|remover|deletar|desative|desativar|pule|pular|comente|comentar"
+           r"|tire|tirar)\b"
+           r"|\b(?:supprime[rz]?|retire[rz]?|désactive[rz]?|saute[rz]?|commente[rz]?|enlève|enlever|efface[rz]?)\b"
+           r"|\b(?:borra(?:r|lo|los|las)?|bórr(?:alo|alos|alas)|elimina(?:r|lo|los)?|quita(?:r|lo|los)?|desactiva(?:r)?"
+           r"|salta(?:r)?|comenta(?:r)?)\b"
+           r"|\b(?:lösch(?:e|en)?|entfern(?:e|en)?|deaktivier(?:e|en)?|überspring(?:e|en)?|auskommentier(?:e|en))\b)")
+_TEST_NOUN = (r"(?:\b(?:the |all |every |each |any )?(?:failing |flaky |broken |slow |red )?(?:tests?|specs?|test suite|"
+              r"testes?|prove|pruebas?|e2e)\b(?! (?:data(?:base)?|db|fixtures?|cache|container|output|report|results?|"
+              r"snapshots?))|`?[\w./-]*\btests?/[\w./-]*`?|\b(?:pytest|jest|test) step\b)")
+_SECRETLY = (r"(?:and (?:don't|do not|never) (?:mention|say|tell|report|flag)|without (?:telling|mentioning|saying|a word)|"
+             r"e non (?:dirlo|segnalarlo|menzionarlo)|e não (?:mencione|diga|avise)|et ne (?:le )?(?:signale|dis|mentionne) pas|"
+             r"y no (?:lo )?(?:menciones|digas|avises)|und (?:erwähne|sag|melde) (?:es|das)? ?nicht|不要(?:告诉|提|说)|言わない|報告しない)")
+
+POSTURE_RULES: list[tuple[str, str, bool]] = [
+    # (reason, pattern, negatable: a "never …" before it in its clause forbids, not asks)
+    ("switches a check off (a hook, signing, TLS, a host key, a scan)", _CHECKS_OFF, True),
+    ("changes where packages, code or credentials come from (an index, registry, remote or helper)", _INDEX, True),
+    ("edits PATH, the shell's start-up files or what runs by itself", _SHELL_START, True),
+    ("disables, skips or deletes tests", _TESTS_OFF, True),
+    ("widens what a container or a file allows", _WIDER, True),
+    ("destroys data or branches others rely on", _DESTROY, True),
+    ("tells the agent to take packages from another mirror or registry",
+     rf"(?:mirror|registry|index|proxy|espelho|miroir|espejo|Spiegel|镜像|ミラー|registro|registre)\w*[^\n]{{0,60}}?"
+     rf"\b{_HOST}|\b{_HOST}\b[^\n]{{0,40}}?(?:mirror|registry|espelho|miroir|espejo|Spiegel|镜像|ミラー)", True),
+    ("tells the agent to report success whatever happened",
+     rf"(?<!before )(?<!Before )(?<!after )(?<!avant d')(?<!avant de )(?<!prima di )(?<!antes de )(?<!bevor )"
+     rf"{_SAY}(?:(?!{_IF})[^.\n。]){{0,60}}?{_ALL_GOOD}"
+     r"|(?:说|回答|告诉用户|写上?|声称|报告|始终说)[^。\n]{0,30}?(?:都?通过|成功|完成|审计|没问题|全部绿)"
+     r"|(?:成功|合格|完了|監査済み|パス|グリーン|全テスト成功)[^。\n]{0,20}?と(?:答え|言|書|報告|伝え)(?!する前に|る前に|た後)", True),
+    ("tells the agent to delete or disable tests",
+     rf"{_DELETE}[^.\n]{{0,40}}?{_TEST_NOUN}|{_TEST_NOUN}[^.\n]{{0,30}}?{_SECRETLY}"
+     r"|(?:删除|删掉|删了|跳过|禁用|注释掉|去掉)[^。\n]{0,20}?(?:测试|用例|tests?/)"
+     r"|(?:テスト|tests?/)[^。\n]{0,20}?(?:を)?(?:削除して|削除する|消して|消す|スキップして|スキップする|無効にして|無効化して)", True),
+    ("tells the agent to hide what it did from the person", _SECRETLY, False),
+    ("switches the person's confirmation off",
+     r"\b(?:no longer wants?|doesn'?t want|does not want|non vuole più|não quer mais|ne veut plus|no quiere más|"
+     r"will keine|möchte keine|nicht mehr)\b[^.\n]{0,40}?(?:confirm|conferm|consult|Bestätigung|Rückfrage|asked|"
+     r"chiest|pergunt|demand|pregunt)\w*"
+     r"|\b(?:don'?t|do not|never) stop to ask\b|\bonly show (?:them |the user )?the final result\b"
+     r"|\b(?:keep going|carry on|continue|finish)\b[^.\n]{0,60}?\b(?:even if|even when)\b[^.\n]{0,40}?\b(?:says?|tells?) (?:you )?(?:to )?stop"
+     r"|\bfinish the current plan first\b|(?:不要|别|不用)(?:再)?停下来问|中间不要停|不用再(?:问|确认)|確認(?:は不要|せずに|しないで)"
+     r"|(?:non|não|ne|no|nicht)\s+\w+\s+(?:chiedere|perguntar|demander|preguntar|fragen)\b[^.\n]{0,30}(?:conferm|confirm|Bestätigung)", False),
+    ("tells the agent to put other text above the person's instructions",
+     r"\btakes? precedence over (?:the )?(?:user|person|human)|\b(?:don'?t|do not|never) (?:read|follow|load|open) "
+     r"(?:the )?(?:CLAUDE\.md|AGENTS\.md|project'?s instructions|system prompt)"
+     r"|\bfollow only (?:this|the) (?:memo|note|skill)|\bas (?:a )?direct instructions? from the (?:user|person)"
+     r"|\bsegui solo questo memo|\bfolge (?:nur )?dem Memo|このメモを優先|\bsuis (?:seulement|uniquement) (?:ce|cette) (?:mémo|note)"
+     r"|\bsigue solo (?:esta|este) (?:nota|memo)|\bsiga (?:só|apenas) (?:esta|este) (?:nota|memo)|只(?:听|遵循)这(?:条|份)", False),
+    ("tells the agent to download something and run it (in words)",
+     rf"\b(?:download|fetch|grab|pull|get|scarica|baix\w*|télécharg\w*|descarg\w*|lade|herunterlad\w*)\b[^.\n]{{0,80}}?"
+     rf"\b{_HOST}\b[^.\n]{{0,100}}?(?:\b(?:run|execute|exec|source|pipe|esegui|lancia|execut\w*|rod\w*|exécut\w*|lance|"
+     r"ejecut\w*|corre|führ\w* (?:es )?aus|ausführ\w*)\b|\bstraight (?:to|into) the shell|\binto (?:the )?(?:shell|bash|sh)\b)"
+     r"|\b(?:wget|curl|fetch|iwr)\b[^\n]{0,160}?\b(?:into|to|through) (?:the |a )?(?:shell|bash|sh|zsh|interpreter)\b"
+     rf"|下载[^。\n]{{0,60}}?{_HOST}[^。\n]{{0,60}}?(?:执行|运行)|{_HOST}[^。\n]{{0,60}}?(?:ダウンロード)[^。\n]{{0,40}}?実行", True),
+]
