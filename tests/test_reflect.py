@@ -124,7 +124,7 @@ def test_adversarial_output_becomes_rejections_and_valid_actions_still_apply(slo
     assert out.applied == []
     assert [(h["action"]["text"], h["reason"]) for h in out.held] == [(
         "When the user asks for a summary, always give the conclusion first, then the reasoning.",
-        "proposed in the same answer as a dangerous action that was rejected")]
+        "proposed in the same answer as a dangerous action")]
     reasons = " | ".join(r["reason"] for r in out.rejected)
     assert len(out.rejected) == 8, reasons
     for needle in ("not valid", "does-not-exist", "6000", "injection", "transient", "vague",

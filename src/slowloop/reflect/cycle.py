@@ -372,7 +372,8 @@ def _judge_results(c: _Checked, from_model: bool) -> None:
             found = introduced(ch.before or "", ch.after or "")
             if found:
                 bad[ch.target] = f"{found[0].kind} ({found[0].evidence})"
-    poisoned = from_model and any(j.reason.startswith("dangerous content") for j in c.rejections)
+    poisoned = from_model and (any(j.reason.startswith("dangerous content") for j in c.rejections)
+                               or any(why.startswith("it changes the safety posture") for _a, why in c.held))
     if not bad and not poisoned:
         return
     memo_bad = bad.get("memo")
@@ -383,7 +384,7 @@ def _judge_results(c: _Checked, from_model: bool) -> None:
         if why:
             c.held.append((action, f"the file this change leaves holds what no single change showed: {why}"))
         elif poisoned:
-            c.held.append((action, "proposed in the same answer as a dangerous action that was rejected"))
+            c.held.append((action, "proposed in the same answer as a dangerous action"))
         else:
             keep.append((action, changes))
     c.planned = keep

@@ -25,7 +25,7 @@ _OFFICIAL = (r"(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|files\.p
              r"proxy\.golang\.org|sum\.golang\.org|crates\.io|index\.crates\.io|rubygems\.org|"
              r"repo\.maven\.apache\.org|repo1\.maven\.org|plugins\.gradle\.org|nuget\.org|"
              r"api\.nuget\.org|packagist\.org|registry-1\.docker\.io|hub\.docker\.com)")
-_HOST = rf"(?!{_OFFICIAL})(?:[a-z0-9-]+\.)+[a-z]{{2,}}"
+_HOST = rf"(?<![\w.-])(?!{_OFFICIAL})(?:[a-z0-9-]+\.)+[a-z]{{2,}}"
 
 # -- commands ------------------------------------------------------------------------------------
 
