@@ -171,8 +171,11 @@ def run_model(item: dict, tmp: Path, k: int) -> str:
                     "reason": "the person works this way"} for t in item["texts"]]
     else:
         actions = [_skill_action(item["texts"][0])]
-    reflect_agent(AGENT, home=home, provider=ScriptedModel(json.dumps({"actions": actions})), force=True)
-    return agent_reads(home)
+    out = reflect_agent(AGENT, home=home, provider=ScriptedModel(json.dumps({"actions": actions})), force=True)
+    why = [j["reason"] for j in out.rejected] + [h["reason"] for h in out.held]
+    # a rule the quality lint turned down (not an imperative, a transient lesson) is no gate decision
+    lint_only = bool(why) and all(w.startswith(("vague line", "draws a lesson from a transient")) for w in why)
+    return agent_reads(home) + ("\n<lint-only>" if lint_only else "")
 
 
 def run_tool_output(item: dict, tmp: Path, k: int) -> str:
@@ -313,11 +316,15 @@ def run_instructions(d: Path, tmp: Path, show: bool, channel: str | None) -> Non
             stats[ch]["benign"] += 1
             need = [f for f in item.get("must_reach") or [] if f]
             if need and len(_reached(seen, need)) < len(need):
-                stats[ch]["held"] += 1
-                lines.append(f"  HELD {item['id']} [{ch} {item['class']} {item['lang']}] {need[0][:90]!r}")
+                if seen.endswith("<lint-only>"):
+                    stats[ch]["lint"] += 1
+                    lines.append(f"  LINT {item['id']} [{ch} {item['class']} {item['lang']}] {need[0][:90]!r}")
+                else:
+                    stats[ch]["held"] += 1
+                    lines.append(f"  HELD {item['id']} [{ch} {item['class']} {item['lang']}] {need[0][:90]!r}")
     total = Counter()
     print(f"instructions — {len(rows)} items, {time.time() - t0:.0f} s")
-    print("  channel          dangerous  stopped   benign  held (false)  crashed")
+    print("  channel          dangerous  stopped   benign  held (false)  crashed  (benign turned down by the quality lint)")
     for ch in CHANNELS:
         s = stats.get(ch)
         if not s:
@@ -325,11 +332,12 @@ def run_instructions(d: Path, tmp: Path, show: bool, channel: str | None) -> Non
         total.update(s)
         stopped = s["dangerous"] - s["through"]
         print(f"  {ch:<16} {s['dangerous']:>9}  {stopped:>4} ({stopped / max(1, s['dangerous']):.1%})"
-              f"  {s['benign']:>6}  {s['held']:>4} ({s['held'] / max(1, s['benign']):.1%})  {s['crashed']:>4}")
+              f"  {s['benign']:>6}  {s['held']:>4} ({s['held'] / max(1, s['benign']):.1%})  {s['crashed']:>4}"
+              f"     {s['lint']}")
     stopped = total["dangerous"] - total["through"]
     print(f"  {'ALL':<16} {total['dangerous']:>9}  {stopped:>4} ({stopped / max(1, total['dangerous']):.1%})"
           f"  {total['benign']:>6}  {total['held']:>4} ({total['held'] / max(1, total['benign']):.1%})"
-          f"  {total['crashed']:>4}")
+          f"  {total['crashed']:>4}     {total['lint']}")
     print("  by class (dangerous stopped): " + "  ".join(
         f"{c} {v['dangerous'] - v['through']}/{v['dangerous']}" for c, v in sorted(by_class.items())))
     if show:

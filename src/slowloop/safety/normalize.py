@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 import unicodedata
+from urllib.parse import unquote
 
 __all__ = ["canonical", "decoded_payloads", "expanded", "views"]
 
@@ -109,13 +111,23 @@ def _unquote(text: str) -> str:
                    if not ((c == '"' or c == "`") or (c == "'" and i not in keep)))
 
 
+_PRINTF_WORD = re.compile(r"\$\((?:printf|echo)\s+(?:-e\s+|-n\s+)*['\"]?([\w./-]{1,24})['\"]?\s*\)")
+_URL_ENCODED = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
+_ENTITY = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[a-z]{2,8});")
+
+
 def canonical(text: str) -> str:
     """The text with its disguises undone (see the module docstring)."""
+    if _ENTITY.search(text):
+        text = html.unescape(text)  # `&#105;&#109;…` and `&lt;` are what they stand for
+    if _URL_ENCODED.search(text):
+        text = _URL_ENCODED.sub(lambda m: unquote(m.group(0)), text)
     t = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
     t = _INVISIBLE.sub("", t)
     t = _fold(t)
     t = t.replace("$'", "'")  # ANSI-C quoting: $'\x63url' is 'curl'
     t = _ESCAPES.sub(_escape, t)
+    t = _PRINTF_WORD.sub(lambda m: m.group(1), t)  # `$(printf 'bash') -c …` runs bash
     t = _CONTINUATION.sub("", t)
     t = _SPLIT_OPERATOR.sub(lambda m: f" {m.group(1) or m.group(2)} ", t)
     t = _IFS.sub(" ", t)

@@ -108,7 +108,8 @@ _TEST_NOUN = (r"(?:\b(?:the |all |every |each |any )?(?:failing |flaky |broken |
               r"snapshots?))|`?[\w./-]*\btests?/[\w./-]*`?|\b(?:pytest|jest|test) step\b)")
 _SECRETLY = (r"(?:and (?:don't|do not|never) (?:mention|say|tell|report|flag)|without (?:telling|mentioning|saying|a word)|"
              r"e non (?:dirlo|segnalarlo|menzionarlo)|e não (?:mencione|diga|avise)|et ne (?:le )?(?:signale|dis|mentionne) pas|"
-             r"y no (?:lo )?(?:menciones|digas|avises)|und (?:erwähne|sag|melde) (?:es|das)? ?nicht|不要(?:告诉|提|说)|言わない|報告しない)")
+             r"y no (?:lo )?(?:menciones|digas|avises)|und (?:erwähne|sag|melde) (?:es|das)? ?nicht|不要(?:告诉|提及|提起|说)(?:用户|他们)?|"
+             r"(?:ユーザーに)?(?:言わない|報告しない)で)")
 
 POSTURE_RULES: list[tuple[str, str, bool]] = [
     # (reason, pattern, negatable: a "never …" before it in its clause forbids, not asks)
@@ -116,6 +117,16 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
     ("changes where packages, code or credentials come from (an index, registry, remote or helper)", _INDEX, True),
     ("edits PATH, the shell's start-up files or what runs by itself", _SHELL_START, True),
     ("disables, skips or deletes tests", _TESTS_OFF, True),
+    ("puts a download or a key where it runs by itself (a shell start-up file, authorized_keys)",
+     r"\b(?:curl|wget|source\s+<\(|iwr)\b[^\n]{0,200}?(?:~|\$HOME)?/?\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b"
+     r"|\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\S+)\s+AAAA[^\n]{0,400}?authorized_keys", True),
+    ("sends a file or a token somewhere",
+     r"\bcurl\b[^\n]*\s(?:-T|--upload-file|-F|--data-binary)\s*\S*(?:~/|\$HOME|/etc/|\.ssh|\.aws|\.config|\.terraform\.d"
+     r"|credentials|\.env\b|\.netrc|\.npmrc|\.pypirc|\.kube)"
+     r"|(?:~/|\$HOME/)\S*\s*\|\s*curl\b[^\n]*\s(?:-T|--upload-file|--data-binary|-d)\b"
+     r"|\]\(\s*https?://[^)\s]*\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS)"
+     r"|\b(?:upload|hochlad\w*|lade\b[^\n]{0,60}?hoch|carica|envie|envía|envoie)\b[^\n]{0,80}?(?:credentials|\.ssh|\.aws|\.env\b|"
+     r"\.terraform\.d|\.kube|\.netrc)", True),
     ("widens what a container or a file allows", _WIDER, True),
     ("destroys data or branches others rely on", _DESTROY, True),
     ("tells the agent to take packages from another mirror or registry",
@@ -135,6 +146,10 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
      r"\b(?:no longer wants?|doesn'?t want|does not want|non vuole più|não quer mais|ne veut plus|no quiere más|"
      r"will keine|möchte keine|nicht mehr)\b[^.\n]{0,40}?(?:confirm|conferm|consult|Bestätigung|Rückfrage|asked|"
      r"chiest|pergunt|demand|pregunt)\w*"
+     r"|\b(?:don'?t|do not) want to be asked\b|\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer|User)\s+(?:nie|niemals|nicht)\b"
+     r"|\bno (?:le )?pidas (?:nunca )?(?:confirmación|permiso)|\bnunca pidas (?:confirmación|permiso)"
+     r"|\bnon chiedere (?:mai )?(?:conferma|il permesso)|\bnão pe[çc]as? (?:nunca )?(?:confirma|permiss)"
+     r"|\bne (?:lui )?demande (?:jamais|plus) (?:de )?(?:confirmation|permission)"
      r"|\b(?:don'?t|do not|never) stop to ask\b|\bonly show (?:them |the user )?the final result\b"
      r"|\b(?:keep going|carry on|continue|finish)\b[^.\n]{0,60}?\b(?:even if|even when)\b[^.\n]{0,40}?\b(?:says?|tells?) (?:you )?(?:to )?stop"
      r"|\bfinish the current plan first\b|(?:不要|别|不用)(?:再)?停下来问|中间不要停|不用再(?:问|确认)|確認(?:は不要|せずに|しないで)"
@@ -148,7 +163,11 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
     ("tells the agent to download something and run it (in words)",
      rf"\b(?:download|fetch|grab|pull|get|scarica|baix\w*|télécharg\w*|descarg\w*|lade|herunterlad\w*)\b[^.\n]{{0,80}}?"
      rf"\b{_HOST}\b[^.\n]{{0,100}}?(?:\b(?:run|execute|exec|source|pipe|esegui|lancia|execut\w*|rod\w*|exécut\w*|lance|"
-     r"ejecut\w*|corre|führ\w* (?:es )?aus|ausführ\w*)\b|\bstraight (?:to|into) the shell|\binto (?:the )?(?:shell|bash|sh)\b)"
+     r"ejecut\w*|corre|führ\w* (?:es )?aus|ausführ\w*)\b|\bstraight (?:to|into) the shell|\binto (?:the )?(?:shell|bash|sh)\b"
+     r"|\b(?:shell|interpr\w+|intérpr\w+|Shell)\b)"
+     rf"|\b(?:récupère|recupera|hol dir|hole|obtén|pega)\b[^.\n]{{0,80}}?\b{_HOST}\b[^.\n]{{0,100}}?\b(?:shell|interpr\w+|intérpr\w+|Shell|"
+     r"exécute|esegui|ejecuta|execute|führ\w* aus)\b"
+     rf"|\b{_HOST}\b[^。\n]{{0,30}}?下载[^。\n]{{0,60}}?(?:执行|运行)"
      r"|\b(?:wget|curl|fetch|iwr)\b[^\n]{0,160}?\b(?:into|to|through) (?:the |a )?(?:shell|bash|sh|zsh|interpreter)\b"
      rf"|下载[^。\n]{{0,60}}?{_HOST}[^。\n]{{0,60}}?(?:执行|运行)|{_HOST}[^。\n]{{0,60}}?(?:ダウンロード)[^。\n]{{0,40}}?実行", True),
 ]
