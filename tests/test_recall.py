@@ -309,3 +309,32 @@ def test_words_common_to_a_large_index_do_not_drown_the_rare_ones(tmp_path: Path
     common = search_index(idx, "tests green", k=3)  # every entry: the latest ones, unranked
     assert [h.source for h in common] == ["turn:5999", "turn:5998", "turn:5997"]
     idx.close()
+
+
+def test_the_index_stores_turns_with_their_secrets_redacted(slowloop_home: Path) -> None:
+    """`slowloop search`, the MCP search tool and anyone copying recall.db see the past without
+    the secrets a tool printed or the agent quoted."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from slowloop.ingest import record_turns
+
+    cfg = load_config(slowloop_home)
+    store = open_store(home=slowloop_home)
+    secret = "ghp_" + "Q7xLm2Rt9Zp4Kd8Nq3Wv6Yb1Hs5Jc0Fa2Eg7Ui"
+    t = Turn(source="<memory>", format="openai", index=0, user_text="why does the deploy fail?",
+             steps=(Step("tool_call", call=ToolCall("c1", "Bash", {"command": "./deploy.sh"})),
+                    Step("tool_result", result=ToolResult("c1", "Bash", f"auth failed for token {secret}",
+                                                          is_error=True)),
+                    Step("text", text=f"The deploy token {secret} was rejected by the registry.")),
+             session_id="s1", started_at="2025-01-09T10:00:00Z")
+    record_turns([t], agent="default", store=store, cfg=cfg)
+    refresh("default")
+    db = sqlite3.connect(next(slowloop_home.rglob("recall.db")))
+    stored = "\n".join(a + b for a, b in db.execute("SELECT text, context FROM entries"))
+    db.close()
+    assert "deploy token [REDACTED:github_token]" in stored and secret not in stored
+    out = subprocess.run([sys.executable, "-m", "slowloop", "search", "deploy token registry", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "deploy token" in out and secret not in out

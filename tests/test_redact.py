@@ -175,3 +175,37 @@ def test_a_name_ending_in_pass_is_a_password(text, secret):
                                   "first_pass = compute()"])
 def test_pass_in_other_places_is_no_password(text):
     assert redact(text).text == text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("$ redis-cli -h cache-1 -a Zq8pLm2VtR4x PING", "Zq8pLm2VtR4x"),
+    ("$ ldapsearch -x -D 'cn=admin,dc=corp' -w Hn7tQ2pLx9Vb -b 'dc=corp'", "Hn7tQ2pLx9Vb"),
+    ("keytool -list -keystore app.jks -storepass Kd82!mQpa7Lr", "Kd82!mQpa7Lr"),
+    ("openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:Tr5Yq2xWm8Pz", "Tr5Yq2xWm8Pz"),
+    ("htpasswd -bc /etc/nginx/.htpasswd ops Vb3Nq8sLt2Kx", "Vb3Nq8sLt2Kx"),
+    ("zip -r -P Qm4Rt8Zx2Lp9 out.zip out/", "Qm4Rt8Zx2Lp9"),
+    ('sqlcmd -S db.corp -U app -P "Wx7#pQ2rLm9t" -Q "SELECT 1"', "Wx7#pQ2rLm9t"),
+    ("docker login registry.corp -u ci -p Gh5Tq9Lm2Xz8", "Gh5Tq9Lm2Xz8"),
+    ("CREATE USER 'r'@'%' IDENTIFIED BY 'Lp3Qz8Xm5Rt2';", "Lp3Qz8Xm5Rt2"),
+    ("<server><id>rel</id><password>Nb6Rx2Qp9Lt4</password></server>", "Nb6Rx2Qp9Lt4"),
+    ("machine nexus.corp login ci password Mz7Qp3Lx8Rt2", "Mz7Qp3Lx8Rt2"),
+    ("db.corp:5432:app:app_user:Qx5Lm9Rt2Pz7", "Qx5Lm9Rt2Pz7"),
+    ("define( 'AUTH_KEY', 'Kx9Lm2Qp7Rt5Zb' );", "Kx9Lm2Qp7Rt5Zb"),
+    ("spring.datasource.password=oQ.Lm7Xp.Z2rTq9", "oQ.Lm7Xp.Z2rTq9"),
+    ("\x1b[2mToken:\x1b[0m \x1b[33mghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + "\x1b[0m",
+     "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"),
+    ("export GOOGLE_TOKEN=ya29.a0AfB_byC3xLm9QpRt2Zw8", "ya29.a0AfB_byC3xLm9QpRt2Zw8"),
+    ("curl -X POST 'https://chat.example.com/hooks/Zx9Lm2Qp7Rt5Zb8Kd3Nq6WvYu'", "Zx9Lm2Qp7Rt5Zb8Kd3Nq6WvYu"),
+])
+def test_a_credential_its_place_gives_away(text, secret):
+    assert secret not in redact(text).text, redact(text).text
+
+
+@pytest.mark.parametrize("text", [
+    "settings.SECRET_KEY = os.environ['SECRET_KEY']",
+    "$ git log --oneline -1\n\x1b[33mcf731a6\x1b[m (HEAD -> main) fix totals",
+    "redis-cli -h cache-1 -a $REDIS_PASSWORD PING",
+    "zip -r out.zip out/",
+])
+def test_what_only_looks_like_a_credential_stays(text):
+    assert redact(text).text == text

@@ -18,11 +18,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..fsutil import confine
+from ..safety.redact import redact
 from ..sqlite import SQLiteFile
 from ..text import CJK as CJK_CHARS
 from .model import Entry
 
-SCHEMA_VERSION = 1
+# 2: entries stored with their secrets redacted (an index built before held them raw)
+SCHEMA_VERSION = 2
 
 # Han, kana, Hangul: scripts written without spaces, which unicode61 would keep as one long token.
 CJK = re.compile(f"[{CJK_CHARS}]")
@@ -125,11 +127,15 @@ class RecallIndex(SQLiteFile):
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _insert(self, db: sqlite3.Connection, e: Entry) -> None:
+        # Stored redacted: the index is what `slowloop search`, the MCP `search` tool and a model
+        # see of the past, and a file anyone may copy; the hash stays the source's, so a change
+        # is still noticed.
+        text, context = redact(e.text).text, redact(e.context).text
         db.execute(
             "INSERT INTO entries(source, origin, kind, time, text, context, hash, ehash, cjk) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (e.source, e.origin, e.kind, e.time, e.text, e.context, e.hash, e.embed_hash,
-             int(has_cjk(e.text) or has_cjk(e.context))))
+            (e.source, e.origin, e.kind, e.time, text, context, e.hash, e.embed_hash,
+             int(has_cjk(text) or has_cjk(context))))
 
     def upsert(self, entries: Iterable[Entry]) -> tuple[int, int]:
         """Insert new sources, replace changed ones; returns ``(added, updated)``."""

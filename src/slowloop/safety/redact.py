@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .credentials import CONTEXTUAL
+
 __all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
 
 
@@ -274,6 +276,16 @@ def _secret_kind(name: str) -> str:
     return "secret"
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _random_looking(value: str) -> bool:
+    """`oZ.AQM2Tj.PXrLFmMH`, not `settings.SECRET_KEY`: letters and digits mixed inside its parts."""
+    parts = re.split(r"[._]", value)
+    return len(value) >= 10 and any(re.search(r"[a-z][A-Z0-9]|[A-Z][0-9]|[0-9][A-Za-z]", p) for p in parts) \
+        and bool(re.search(r"[0-9]", value)) and bool(re.search(r"[A-Z]", value)) and bool(re.search(r"[a-z]", value))
+
+
 def _value_is_secret(raw: str, name: str) -> bool:
     quoted = raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2
     value = raw[1:-1] if quoted else raw
@@ -281,7 +293,7 @@ def _value_is_secret(raw: str, name: str) -> bool:
         return False
     if _ENV_REF.match(value):
         return False
-    if not quoted and (_CODE_REF.search(value) or value.lower() in name.lower()):
+    if not quoted and ((_CODE_REF.search(value) and not _random_looking(value)) or value.lower() in name.lower()):
         return False
     return True
 
@@ -411,6 +423,21 @@ def _literal_prefix(pattern: str) -> str:
 
 
 Replacer = Callable[[re.Match[str], Counter], str]
+
+
+def _in_place(kind: str) -> Replacer:
+    """The match with only its secret (the last group that matched) replaced: quotes, flags and
+    the rest of the line stay as they were."""
+    def sub(m: re.Match[str], counts: Counter) -> str:
+        g = max((i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)), default=0)
+        value = m.group(g) if g else ""
+        if not value or "[REDACTED:" in value or _PLACEHOLDER.match(value) or _ENV_REF.match(value) \
+                or value.startswith(("$", "%", "{{", "<")):
+            return m.group(0)
+        counts[kind] += 1
+        s, e = m.start(g) - m.start(), m.end(g) - m.start()
+        return m.group(0)[:s] + _marker(kind) + m.group(0)[e:]
+    return sub
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     *[((_literal_prefix(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
@@ -420,11 +447,20 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     (("Basic",), _BASIC, _basic),
     (("://",), _URL_PASSWORD, _url_password),
     *[(hints, pattern, _contextual(kind)) for kind, hints, pattern in _CONTEXTUAL],
+    *[(hints, pattern, _in_place(kind)) for kind, hints, pattern in CONTEXTUAL],
 ]
 
 
 def redact(text: str) -> RedactResult:
     """Replace every secret in ``text`` with ``[REDACTED:<kind>]``; count them by kind."""
+    if "\x1b[" in text:
+        # colours can split a token from what names it: read without them when that finds more
+        plain, coloured = _redact(_ANSI.sub("", text)), _redact(text)
+        return plain if plain.count > coloured.count else coloured
+    return _redact(text)
+
+
+def _redact(text: str) -> RedactResult:
     counts: Counter = Counter()
     for hints, pattern, fn in _STEPS:
         if any(h in text for h in hints):
