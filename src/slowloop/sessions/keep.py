@@ -119,11 +119,12 @@ def _keep_session(mem: Memory, turns: list[TurnIn], where_at: tuple[str, str], p
     where, at = where_at
     d = digest(turns, where=where, at=at, project=project)
     marker = f"session {d.tag}"
-    has_entry = mem.exists() and marker in mem.text("chronicle.md")
-    if not d.has_news and not has_entry:
+    if not d.has_news and not mem.exists():
         return  # nothing new: no entry, and no memory created for it
     with mem.lock():
-        refs = _debts(mem, d, out)
+        refs = _debts(mem, d, out)  # a session with no other news may still close a debt
+        if not (d.has_news or refs.closed or marker in mem.text("chronicle.md")):
+            return
         res = mem.session_entry(marker, at, redact(render_entry(d, refs)).text)
     if res is not None:
         out.entries.append(d.tag)
