@@ -43,6 +43,10 @@ SESSIONS = {
 }
 
 
+GIT_ENV = {"GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@example.org", "GIT_COMMITTER_NAME": "p",
+           "GIT_COMMITTER_EMAIL": "p@example.org"}
+
+
 def policy(api: str, body: dict) -> Reply:
     """Each session's prompt runs its one shell command; then the model says it is done."""
     if ends_with_tool_result(api, body):
@@ -102,8 +106,7 @@ def _check(firsts: list[str], proj: Path) -> None:
 
 def test_claude_code_sessions_carry_where_we_left_off(claude_bin: Path, world: dict) -> None:  # noqa: F811
     env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
-    env = {**env, "GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@example.org", "GIT_COMMITTER_NAME": "p",
-           "GIT_COMMITTER_EMAIL": "p@example.org"}
+    env = {**env, **GIT_ENV}
     _slowloop(["hooks", "install", "claude-code", "--project", "--agent", "shop"], env, proj)
     assert (proj / "memory" / "system-state.md").is_file()  # the project keeps its memory
     with ScriptedModel(policy) as srv:
@@ -115,8 +118,7 @@ def test_claude_code_sessions_carry_where_we_left_off(claude_bin: Path, world: d
 
 def test_codex_sessions_carry_where_we_left_off(codex_bin: Path, world: dict) -> None:  # noqa: F811
     env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
-    env = {**env, "GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@example.org", "GIT_COMMITTER_NAME": "p",
-           "GIT_COMMITTER_EMAIL": "p@example.org"}
+    env = {**env, **GIT_ENV}
     with ScriptedModel(policy) as srv:
         ch = _codex_home(world, srv.url)
         env = {**env, "CODEX_HOME": str(ch), "SCRIPTED_API_KEY": "x", "SLOWLOOP_CODEX_BIN": str(codex_bin)}
