@@ -193,7 +193,8 @@ def test_the_bootstrap_leads_with_where_we_are_and_says_how_to_add_to_it(tmp_pat
     text = slowloop("prompt", "--agent", "shop").stdout
     assert text.startswith("# Operational memory")
     assert text.index("Asked: “add the cart total”") < text.index("D-0001 [open] tests fail")
-    assert 'slowloop memory note --agent shop "…"' in text and "append_memory, add_debt, set_state" in text
+    assert '`slowloop memory note "…"`' in text and "(each with --agent shop)" in text
+    assert "append_memory, add_debt, set_state" in text
 
 
 def test_a_project_install_keeps_the_memory_in_the_project_and_the_hooks_write_it(

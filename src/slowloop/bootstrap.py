@@ -174,13 +174,12 @@ def project_memory_part(project: Path, config: Config) -> str:
 
 
 def how_to_keep(flags: str = "") -> str:
-    """The lines that tell the agent how to add to the memory itself."""
-    cmd = "slowloop memory" + (f" {{}} {flags}" if flags else " {}")
-    return ("To keep this memory current, record a decision with "
-            f"`{cmd.format('note')} \"…\"`, a debt with `{cmd.format('debt add')} \"…\"`, a line of "
-            f"today's state with `{cmd.format('state set')} \"SECTION\" \"…\"` (through slowloop's MCP "
-            "server, when it is connected: append_memory, add_debt, set_state). Each session's summary "
-            "and its failing tests are recorded by themselves.")
+    """The line that tells the agent how to add to the memory itself (each session's entry and
+    its debts are written by slowloop)."""
+    return ("Add to this memory: a decision `slowloop memory note \"…\"`, a debt `slowloop memory debt "
+            "add \"…\"`, a state line `slowloop memory state set \"SECTION\" \"…\"`"
+            + (f" (each with {flags})" if flags else "")
+            + "; or slowloop's MCP tools append_memory, add_debt, set_state.")
 
 
 def project_parts(project: Path, config: Config, context: str | None = None) -> list[str]:

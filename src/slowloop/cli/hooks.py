@@ -187,8 +187,19 @@ def remove(harness: str, scope: str, agent: str, as_json: bool) -> None:
     \b
     Example:
       slowloop hooks remove claude-code --project
+
+    A project memory nothing was written in yet goes too; one that holds anything stays.
     """
-    _show(_module(harness).remove(scope, agent=agent), as_json, "remove")
+    report = _module(harness).remove(scope, agent=agent)
+    if scope == "project":
+        from ..integrations.claude_code import project_dir
+        from ..integrations.project_memory import tear_down
+        from ..paths import home as default_home
+
+        note = tear_down(default_home(), project_dir())
+        if note:
+            report.notes.append(note)
+    _show(report, as_json, "remove")
 
 
 @hooks.command("uninstall", hidden=True)

@@ -44,3 +44,42 @@ def _foreign(root: Path) -> bool:
     if not root.is_dir() or (root / STATE).is_file():
         return False
     return any(True for _ in root.iterdir())
+
+
+def tear_down(home: Path, project: Path) -> str | None:
+    """After the project's last install was removed: a memory still as install made it (headers
+    only, nothing archived) goes too, so the project is left as install found it; one that holds
+    anything is the project's history and stays. One line for the person, or None."""
+    from ..places.targets import load
+    from .claude_code import release_from_git
+
+    if any(t.get("project") == str(project) for t in load(home)):
+        return None  # another harness's install of this project still uses it
+    mem = Memory.for_dir(project)
+    if not (mem.root / STATE).is_file():
+        return None
+    if not _untouched(mem):
+        return f"the project's memory stays in {mem.root} (it is the project's history)"
+    for p in sorted(mem.root.rglob("*"), key=lambda x: -len(x.parts)):  # what is inside first
+        if p.is_dir():
+            p.rmdir()
+        else:
+            p.unlink()
+    mem.root.rmdir()
+    release_from_git(project, [mem.root])
+    return f"removed the project's memory {mem.root}: nothing was written in it yet"
+
+
+def _untouched(mem: Memory) -> bool:
+    from ..memory import sections
+    from ..memory.files import _GITIGNORE
+    from ..memory.layout import CHRONICLE, HEADERS, PAST
+
+    expected = {n: HEADERS[n] + "\n" for n in HEADERS if n != CHRONICLE} | {".gitignore": _GITIGNORE}
+    names = {p.name for p in mem.root.iterdir()}
+    if names - set(expected) - {CHRONICLE, PAST} or any((mem.root / PAST).iterdir()):
+        return False
+    if any(mem.path(n).read_text(encoding="utf-8") != text for n, text in expected.items() if n in names):
+        return False
+    pre, entries = sections.chronicle_entries(mem.text(CHRONICLE))
+    return not entries and all(x.startswith("Cycle 1 · started") for x in pre[1:] if x.strip())
