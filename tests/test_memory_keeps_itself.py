@@ -220,6 +220,8 @@ def test_a_project_install_keeps_the_memory_in_the_project_and_the_hooks_write_i
     assert str(proj / "memory") in shown and "add the cart total" in shown
     slowloop("hooks", "install", "claude-code", "--project", "--agent", "shop", "--memory", "private", cwd=proj)
     assert "/memory/" in (proj / ".git" / "info" / "exclude").read_text()
+    out = slowloop("hooks", "remove", "claude-code", "--project", cwd=proj)
+    assert "stays" in out.stdout + out.stderr and "add the cart total" in (proj / "memory" / "chronicle.md").read_text()
 
 
 def test_the_hook_worker_and_an_ingest_of_the_same_session_leave_one_entry(tmp_path: Path,
