@@ -1,10 +1,11 @@
 """What happens after turns are recorded — one path, whoever recorded them: the hooks' worker,
 `slowloop watch`, `slowloop ingest`, the Python API and the MCP ``record_turn`` tool.
 
-1. the search index catches up (here for a few turns, in a background process for many);
-2. the operational memory keeps itself: each session the turns belong to leaves its chronicle
+1. the operational memory keeps itself: each session the turns belong to leaves its chronicle
    entry and opens or closes debts (``sessions.keep``; the project's memory when the project keeps
    one), and the archive runs when the chronicle passes its cap;
+2. the search index catches up — the turns and what the memory just kept (here for a few turns,
+   in a background process for many);
 3. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
 4. a reflection starts by itself in the background when the agent is due ([reflect] auto);
 5. when the caller is one install (a hook), that install's places are brought up to date: its
@@ -49,6 +50,14 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
     out = AfterRecorded()
     if changed:
         try:
+            from ..sessions import keep_memory
+
+            kept = keep_memory(store, agent, home=home, config=cfg,
+                               project=project if project is not None else agent_project(home, agent))
+            out.memory = kept.note()
+        except Exception as exc:  # noqa: BLE001 — the turns are recorded; the next pass catches up
+            out.notes.append(f"the memory could not keep these sessions: {exc}")
+        try:
             if changed >= BACKGROUND_INDEX_TURNS:
                 from ..recall.background import refresh_in_background
 
@@ -60,14 +69,6 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
                 out.index = "current"
         except Exception as exc:  # noqa: BLE001 — the turns are recorded; search catches up later
             out.notes.append(f"the search index could not catch up: {exc}")
-        try:
-            from ..sessions import keep_memory
-
-            kept = keep_memory(store, agent, home=home, config=cfg,
-                               project=project if project is not None else agent_project(home, agent))
-            out.memory = kept.note()
-        except Exception as exc:  # noqa: BLE001 — the turns are recorded; the next pass catches up
-            out.notes.append(f"the memory could not keep these sessions: {exc}")
     try:
         from ..bootstrap_cache import cached_bootstrap
 
