@@ -58,6 +58,8 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
         out["debts"] = _text(await s.call_tool("list_debts", {}))
         out["update"] = _text(await s.call_tool("update_debt", {"debt_id": debt.id, "status": "closed"}))
         out["bad_debt"] = await s.call_tool("update_debt", {"debt_id": "D-9999", "status": "closed"})
+        out["add_debt"] = _text(await s.call_tool("add_debt", {"text": "the nightly backup is not verified"}))
+        out["state"] = _text(await s.call_tool("set_state", {"section": "CI", "text": "arm64 runners"}))
         out["turn"] = _text(await s.call_tool("record_turn", {"messages": [
             {"role": "user", "content": "deploy it"},
             {"role": "assistant", "content": "Deployed."},
@@ -70,7 +72,7 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
     out = _session(slowloop_home, calls)
     assert set(out["tools"]) == {"list_skills", "read_skill", "show_memo", "show_memory", "append_memory",
                                  "list_debts", "update_debt", "search", "record_turn", "record_edit",
-                                 "list_contexts", "load_context"}
+                                 "list_contexts", "load_context", "add_debt", "set_state"}
     assert all(len(d or "") > 30 for d in out["tools"].values())  # each says what it is for
     assert "run-tests" in out["list"]
     assert "1. How to run this repo's tests" in out["read"]
@@ -80,6 +82,9 @@ def test_every_tool_through_a_real_client(slowloop_home: Path) -> None:
     assert "flaky arm64 job" in out["debts"]
     assert json.loads(out["update"])["status"] == "closed"
     assert out["bad_debt"].is_error and "D-9999" in _text(out["bad_debt"])
+    assert json.loads(out["add_debt"])["id"] == "D-0002"
+    assert "D-0002 [open] the nightly backup is not verified" in mem.path("debts.md").read_text()
+    assert "## CI\narm64 runners" in mem.path("system-state.md").read_text()
     # the agent's account of a turn is recorded, but its "user" words are never the person's
     # correction: an injected agent could otherwise invent lessons in the person's name
     assert "staging" in out["turn"] and '"corrected": false' in out["turn"].replace(": False", ": false")

@@ -223,8 +223,11 @@ def test_bootstrap_shows_everything_when_it_fits(mem: Memory) -> None:
     for needle in ("## State (system-state.md)", "queue worker", "D-0004 [deferred]", "entry 0:",
                    "entry 11:", "old decision 39", "Cycle 1 · started"):
         assert needle in text
-    assert text.index("## State") < text.index("## Open debts") < text.index("## Recent chronicle") \
-        < text.index("## Past summary")
+    # where we are first (the last session, what is open, today's state), then how we got here
+    assert text.index("## Last session") < text.index("## Open debts") < text.index("## State") \
+        < text.index("## Earlier in this cycle") < text.index("## Past summary")
+    last = text.split("## Last session")[1].split("## Open debts")[0]
+    assert "entry 11:" in last and "entry 10:" not in last
 
 
 def test_bootstrap_trims_summary_then_oldest_chronicle_then_deferred_debts_then_state(mem: Memory) -> None:
@@ -245,7 +248,8 @@ def test_bootstrap_trims_summary_then_oldest_chronicle_then_deferred_debts_then_
     for budget in range(full, 30, -7):
         t = memory_bootstrap(mem, budget)
         assert estimate_tokens(t) <= budget
-        chron = t.split("## Recent chronicle")[1] if "## Recent chronicle" in t else ""
+        chron = "".join(t.split(h)[1].split("\n## ")[0] for h in ("## Last session", "## Earlier in this cycle")
+                        if h in t)
         if "more open debts cut" in t:
             saw_debt_cut = True
             assert "entry " not in chron and "old decision" not in t

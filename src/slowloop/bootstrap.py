@@ -2,22 +2,23 @@
 
 In this order, each part under its own budget so the whole stays small by construction:
 
-1. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
+1. **where we are**: the operational memory — the project's own (``<project>/memory``, when the
+   project keeps one) and the agent's — each ``slowloop.memory.memory_bootstrap`` within
+   ``bootstrap.memory_tokens``: the last session's entry, the open debts, today's state, then the
+   earlier entries and the past summary (it trims itself, oldest first); and one line on how the
+   agent records a decision, a debt or a state line (the CLI command, or the MCP tool);
+2. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
    overfilled by hand is cut from the end of the section, `slowloop doctor` says so);
-2. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
+3. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
    skills are ranked by lexical relevance to it (stemmed terms shared with the name and the
    description, the name counting double), then by use; without one, by use and recency (ledger
    invocations and last use, then the file's ``updatedAt``). Descriptions longer than 240 characters
    are shortened in the index; when the budget runs out the lowest-ranked skills are dropped first
    and a line says how many were left out;
-3. **how to read a skill** (``slowloop skills read NAME`` or the ``SKILL.md`` path);
-4. **the operational memory root**, ``slowloop.memory.memory_bootstrap`` within
-   ``bootstrap.memory_tokens`` (it trims itself: past summary, then the oldest chronicle, then
-   debts, then state);
+4. **how to read a skill** (``slowloop skills read NAME`` or the ``SKILL.md`` path);
 5. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end);
-6. **the project's own memory and contexts**, when ``project`` is a folder with them (``slowloop
-   memory init --dir``, ``slowloop ctx new --dir``): its memory root within
-   ``bootstrap.memory_tokens`` and an index of its contexts (name, what it is for, how to load it).
+6. **the project's contexts**, when ``project`` is a folder with them (``slowloop ctx new --dir``):
+   an index (name, what it is for, how to load it) and the named one.
 
 When the host lists the learned skills itself (Claude Code and Codex load the linked skill folders
 and show each one's description), ``skills_listed_by_host`` replaces the index with one line, so
@@ -163,17 +164,30 @@ def _memory_or_why(mem: Memory, budget: int) -> str:
                 f"{exc.message.split(': ', 1)[-1]})")
 
 
+def project_memory_part(project: Path, config: Config) -> str:
+    """The project's memory root, when the project keeps one ("" otherwise)."""
+    mem = Memory.for_dir(Path(project), config=config)
+    if not (mem.root / "system-state.md").is_file():
+        return ""
+    text = _memory_or_why(mem, config.bootstrap.memory_tokens).strip()
+    return f"# Project memory ({mem.root})\n\n{text}" if text else ""
+
+
+def how_to_keep(flags: str = "") -> str:
+    """The line that tells the agent how to add to the memory itself (each session's entry and
+    its debts are written by slowloop)."""
+    return ("Add to this memory: a decision `slowloop memory note \"…\"`, a debt `slowloop memory debt "
+            "add \"…\"`, a state line `slowloop memory state set \"SECTION\" \"…\"`"
+            + (f" (each with {flags})" if flags else "")
+            + "; or slowloop's MCP tools append_memory, add_debt, set_state.")
+
+
 def project_parts(project: Path, config: Config, context: str | None = None) -> list[str]:
-    """The project's memory root and context index, when the project folder has them."""
+    """The project's context index and named context, when the project folder has them."""
     from .memory.contexts import Contexts
 
     project = Path(project)
     parts: list[str] = []
-    mem = Memory.for_dir(project, config=config)
-    if (mem.root / "system-state.md").is_file():
-        text = _memory_or_why(mem, config.bootstrap.memory_tokens).strip()
-        if text:
-            parts.append(f"# Project memory ({mem.root})\n\n{text}")
     try:
         ctxs = Contexts.for_dir(project).list()
     except (DataError, OSError):
@@ -192,6 +206,20 @@ def project_parts(project: Path, config: Config, context: str | None = None) -> 
     return parts
 
 
+def memory_parts(agent: str, home: Path, config: Config, project: Path | None) -> list[str]:
+    """Where we are, first in the bootstrap: the project's memory (when it keeps one) and the
+    agent's, then how the agent adds to them."""
+    parts = [project_memory_part(project, config)] if project is not None else []
+    mem_text = _memory_or_why(Memory.for_agent(agent, home=home, config=config),
+                              config.bootstrap.memory_tokens)
+    parts.append(mem_text.strip())
+    parts = [p for p in parts if p]
+    if parts:
+        in_project = project is not None and bool(parts[0].startswith("# Project memory"))
+        parts.append(how_to_keep("" if in_project or agent == "default" else f"--agent {agent}"))
+    return parts
+
+
 def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Path | None = None,
                     record_impressions: bool = True, context: str | None = None,
                     config: Config | None = None, store: Store | None = None,
@@ -202,7 +230,7 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     store = store or open_store(home=home)
     lib = SkillLibrary(agent, home=home, store=store, config=config)
     now = clock.now()
-    parts: list[str] = []
+    parts: list[str] = memory_parts(agent, home, config, project)
 
     memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
     if memo:
@@ -238,10 +266,6 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
                         "`slowloop skills list`)")
         parts.append(section + "\n\n" + read_how)
 
-    mem_budget = config.bootstrap.memory_tokens
-    mem_text = _memory_or_why(Memory.for_agent(agent, home=home, config=config), mem_budget)
-    if mem_text.strip():
-        parts.append(mem_text.strip())
     project_context = None
     if context:
         try:

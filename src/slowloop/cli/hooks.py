@@ -86,9 +86,13 @@ def hooks() -> None:
 @click.option("--trust", is_flag=True,
               help="Codex only: record Codex's trust for exactly slowloop's hooks now (what /hooks → "
                    "Trust does); without it Codex asks you at its next start.")
+@click.option("--memory", "memory_mode", type=click.Choice(["committed", "private", "home"]), default=None,
+              help="--project only: keep the operational memory in the project's memory/ folder, "
+                   "committed with it (the default) or private to this machine (left out of git), or "
+                   "in the slowloop home. Default: what the project has, else committed.")
 @json_option
 def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | None, reflect_with: str | None,
-            trust: bool, as_json: bool, model: str = "") -> None:
+            trust: bool, as_json: bool, model: str = "", memory_mode: str | None = None) -> None:
     """Add slowloop's hooks (only its own entries; running it again changes nothing).
 
     From then on each session starts with what was learned, each finished turn is observed, and
@@ -100,6 +104,10 @@ def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | No
       slowloop hooks install claude-code --project --agent myproj
       slowloop hooks install claude-code --user --reflect-with claude --model sonnet
       slowloop hooks install codex --project --agent myproj --trust
+      slowloop hooks install claude-code --project --agent myproj --memory private
+
+    A project install keeps the operational memory in the project (memory/, versioned with it,
+    unless --memory says otherwise): each session leaves its entry there by itself.
 
     In a terminal, the first install asks once whether to reflect with your own agent CLI
     (saying what is sent where and about how many tokens); elsewhere it stays offline and says
@@ -115,8 +123,18 @@ def install(harness: str, scope: str, agent: str, no_skills: bool, via: str | No
     offered = None
     if reflect_with is None and not as_json:
         reflect_with, model, offered = _offer_reflector(harness, model)
+    if memory_mode is not None and scope != "project":
+        from ..errors import UserError
+
+        raise UserError("--memory is for a project install",
+                        hint="a user install keeps the memory in the slowloop home; add --project")
     report = mod.install(scope, agent=agent, export_skills=not no_skills, reflect_with=reflect_with,
                          model=model, **kw)
+    if scope == "project":
+        from ..integrations.claude_code import project_dir
+        from ..integrations.project_memory import set_up
+
+        report.notes.append(set_up(project_dir(), agent, memory_mode))
     if offered:
         report.notes.append(offered)
     _show(report, as_json, "install")
@@ -169,8 +187,19 @@ def remove(harness: str, scope: str, agent: str, as_json: bool) -> None:
     \b
     Example:
       slowloop hooks remove claude-code --project
+
+    A project memory nothing was written in yet goes too; one that holds anything stays.
     """
-    _show(_module(harness).remove(scope, agent=agent), as_json, "remove")
+    report = _module(harness).remove(scope, agent=agent)
+    if scope == "project":
+        from ..integrations.claude_code import project_dir
+        from ..integrations.project_memory import tear_down
+        from ..paths import home as default_home
+
+        note = tear_down(default_home(), project_dir())
+        if note:
+            report.notes.append(note)
+    _show(report, as_json, "remove")
 
 
 @hooks.command("uninstall", hidden=True)

@@ -21,11 +21,23 @@ def memory_options(fn: Callable) -> Callable:
 
 
 def open_memory(agent: str, directory: Path | None):
+    """``--dir``'s memory; else, with no ``--agent`` given, the memory of the project installed
+    around the working folder (``hooks install --project``): its own when it keeps one, else its
+    agent's; else the agent's."""
     from ..memory import Memory
 
     app = get_app()
     if directory is not None:
         return Memory.for_dir(directory, config=app.config)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.get_parameter_source("agent") == click.core.ParameterSource.DEFAULT:
+        from ..places.targets import install_around
+
+        found = install_around(app.home)
+        if found is not None:
+            from ..sessions import memory_for
+
+            return memory_for(app.home, str(found["agent"]), app.config, Path(found["project"]))
     return Memory.for_agent(agent, home=app.home, config=app.config)
 
 
@@ -43,6 +55,8 @@ def memory() -> None:
     Five names with strict roles: system-state.md (the truth of today), debts.md (what is open),
     chronicle.md (the recent causal chain), past-summary.md (the compressed past) and past/ (earlier
     cycles, layer under layer). By default in the agent's directory; --dir keeps it in a project.
+    Inside a project installed with `slowloop hooks install … --project`, no flag is needed: the
+    commands use the project's memory (or its agent's, when the project keeps none).
 
     \b
     Example:

@@ -270,7 +270,7 @@ def defer_to_project(home: Path, harness: str, scope: str | None, payload: dict[
 # -- Stop / SessionEnd --------------------------------------------------------------------------
 
 def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
-                       agents_md: Path | None = None) -> str:
+                       agents_md: Path | None = None, project: Path | None = None) -> str:
     """Observe what is new in ``transcript``; refresh recall, the bootstrap cache, the skill links.
     Returns a one-line summary for the log."""
     from ..config import load_config
@@ -292,7 +292,8 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
     with open_store(home=home) as store:
         res = observe_new(transcript, agent=agent, store=store, cfg=cfg, weakness=weakness, home=home)
         after = turns_recorded(home, agent, store, cfg, changed=res.new + res.updated,
-                               why=f"turns from {transcript.name}", skills_dir=skills_dir, agents_md=agents_md)
+                               why=f"turns from {transcript.name}", skills_dir=skills_dir, agents_md=agents_md,
+                               project=project)
         started = after.reflection_pid
         for note in after.notes:
             log(home, f"{agent}: {note}")
@@ -304,6 +305,8 @@ def observe_transcript(home: Path, agent: str, transcript: Path, skills_dir: Pat
         summary += f"; read from the start ({res.reset})"
     if res.skipped:
         summary += f"; skipped: {res.skipped}"
+    if after.memory:
+        summary += f"; {after.memory}"
     for p in res.problems[:5]:
         summary += f"; problem: {p}"
     if started:
@@ -378,7 +381,7 @@ def _background(home: Path) -> bool:
 
 
 def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | None,
-                 agents_md: Path | None = None) -> int:
+                 agents_md: Path | None = None, project: Path | None = None) -> int:
     """Start the observation in a detached process that outlives the hook (and the session)."""
     args = ["-m", MODULE, "--worker", "--agent", agent, "--home", str(home),
             "--transcript", str(transcript)]
@@ -386,6 +389,8 @@ def spawn_worker(home: Path, agent: str, transcript: Path, skills_dir: Path | No
         args += ["--skills-dir", str(skills_dir)]
     if agents_md is not None:
         args += ["--agents-md", str(agents_md)]
+    if project is not None:
+        args += ["--project", str(project)]
     return spawn_detached(home, args, "hooks.log")
 
 
@@ -438,7 +443,7 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
             what = "worker"
             worker_transcript = Path(opts["transcript"] or "")
             missed = (agent, worker_transcript)
-            summary = observe_transcript(home, agent, worker_transcript, skills_dir, md)
+            summary = observe_transcript(home, agent, worker_transcript, skills_dir, md, project)
             log(home, f"worker {agent} {worker_transcript}: {summary} ({_ms(started)} ms)")
             return 0
         if len(opts["positional"]) != 2:
@@ -473,11 +478,11 @@ def run(argv: list[str], stdin=None, stdout=None) -> int:
             return 0
         missed = (agent, transcript)
         if _background(home):
-            pid = spawn_worker(home, agent, transcript, skills_dir, md)
+            pid = spawn_worker(home, agent, transcript, skills_dir, md, project)
             log(home, f"{harness} {event} {agent}: observing {transcript} in worker pid {pid}"
                       f" ({_ms(started)} ms)")
         else:
-            summary = observe_transcript(home, agent, transcript, skills_dir, md)
+            summary = observe_transcript(home, agent, transcript, skills_dir, md, project)
             log(home, f"{harness} {event} {agent} {transcript}: {summary} ({_ms(started)} ms)")
         return 0
     except BaseException as exc:  # fail-open: the user's session must never break because of us

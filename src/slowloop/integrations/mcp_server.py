@@ -152,6 +152,23 @@ def build_server(agent: str = "default", home: Path | None = None, project: Path
         mem.require()
         return [d.to_json() for d in mem.debts(include_closed=include_closed)]
 
+    @_tool(server, tool_error, "Register something left open (a debt) in debts.md: one line saying "
+                             "what is open; it gets a stable id (D-0007) a later session closes.")
+    def add_debt(text: str) -> dict[str, Any]:
+        _gated(text, "the debts register")
+        mem = memory()
+        mem.require()
+        return mem.add_debt(text).to_json()
+
+    @_tool(server, tool_error, "Set one section of system-state.md, the truth of today (what the "
+                             "project uses now, its caveats, its sources of truth): no history there.")
+    def set_state(section: str, text: str) -> dict[str, Any]:
+        _gated(section, "the system state")
+        _gated(text, "the system state")
+        mem = memory()
+        mem.set_state(section, text)
+        return {"section": section, "path": str(mem.path("system-state.md"))}
+
     @_tool(server, tool_error, "Update one debt by id (e.g. D-0003): its status (open, in-progress, "
                              "deferred, closed), its text, or add a note line.")
     def update_debt(debt_id: str, status: str | None = None, text: str | None = None,

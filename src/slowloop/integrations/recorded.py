@@ -1,10 +1,14 @@
 """What happens after turns are recorded — one path, whoever recorded them: the hooks' worker,
 `slowloop watch`, `slowloop ingest`, the Python API and the MCP ``record_turn`` tool.
 
-1. the search index catches up (here for a few turns, in a background process for many);
-2. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
-3. a reflection starts by itself in the background when the agent is due ([reflect] auto);
-4. when the caller is one install (a hook), that install's places are brought up to date: its
+1. the operational memory keeps itself: each session the turns belong to leaves its chronicle
+   entry and opens or closes debts (``sessions.keep``; the project's memory when the project keeps
+   one), and the archive runs when the chronicle passes its cap;
+2. the search index catches up — the turns and what the memory just kept (here for a few turns,
+   in a background process for many);
+3. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
+4. a reflection starts by itself in the background when the agent is due ([reflect] auto);
+5. when the caller is one install (a hook), that install's places are brought up to date: its
    AGENTS.md/CLAUDE.md block and its skill links.
 
 Nothing here raises for a step that fails after the turns are recorded: the turns are kept, and
@@ -27,21 +31,32 @@ class AfterRecorded:
     index_pid: int | None = None
     reflection_pid: int | None = None  # a background reflection started
     bootstrap: str = ""  # the bootstrap text as rebuilt (when asked for)
+    memory: str = ""  # what the memory kept of the sessions ("" when nothing)
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"index": self.index, "index_pid": self.index_pid, "reflection_pid": self.reflection_pid,
-                "notes": self.notes}
+                "memory": self.memory, "notes": self.notes}
 
 
 def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str,
                    skills_dir: Path | None = None, agents_md: Path | None = None,
-                   reflect: bool = True) -> AfterRecorded:
+                   reflect: bool = True, project: Path | None = None) -> AfterRecorded:
     """Run the steps above for ``changed`` turns recorded new or grown (0: nothing changed, so
     nothing to do but keep this install's places current). ``why`` names the recorder in the logs.
-    ``reflect=False``: the caller starts no reflection (`slowloop ingest --no-reflect`)."""
+    ``reflect=False``: the caller starts no reflection (`slowloop ingest --no-reflect`).
+    ``project``: the project the turns were recorded for (a project install's hook); without it,
+    the project of the agent's one project install, if any."""
     out = AfterRecorded()
     if changed:
+        try:
+            from ..sessions import keep_memory
+
+            kept = keep_memory(store, agent, home=home, config=cfg,
+                               project=project if project is not None else agent_project(home, agent))
+            out.memory = kept.note()
+        except Exception as exc:  # noqa: BLE001 — the turns are recorded; the next pass catches up
+            out.notes.append(f"the memory could not keep these sessions: {exc}")
         try:
             if changed >= BACKGROUND_INDEX_TURNS:
                 from ..recall.background import refresh_in_background
@@ -77,3 +92,12 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
 
         sync(layout(agent, home).skills, skills_dir)
     return out
+
+
+def agent_project(home: Path, agent: str) -> Path | None:
+    """The project of the agent's project install(s), when they name exactly one: a session that
+    ``watch`` or ``ingest`` records for it belongs to that project's memory too."""
+    from ..places.targets import for_agent
+
+    found = {t["project"] for t in for_agent(home, agent) if t.get("scope") == "project" and t.get("project")}
+    return Path(found.pop()) if len(found) == 1 else None

@@ -1,6 +1,7 @@
 """What a session reads from the memory, within a token budget; and every entry, for recall.
 
-``memory_bootstrap`` renders, in this order: state, open debts, recent chronicle, past summary.
+``memory_bootstrap`` renders, in this order, where we are — the last session's entry, the open
+debts, the state — then how we got here: the cycle's earlier entries and the past summary.
 When the whole does not fit ``budget_tokens`` it trims in this stated order, each step only as far
 as needed, and leaves a one-line marker saying what was cut and where to find it:
 
@@ -53,7 +54,8 @@ def _body(text: str) -> str:
 
 def _render_debt(d: debts_mod.Debt) -> str:
     since = f" (since {d.opened[:10]})" if d.opened else ""
-    return "\n".join([f"- {d.id} [{d.status}] {d.text}{since}"] + [f"  {n}" for n in d.notes])
+    notes = [n for n in d.notes if not n.startswith(debts_mod.AUTO_NOTE)]  # slowloop's bookkeeping
+    return "\n".join([f"- {d.id} [{d.status}] {d.text}{since}"] + [f"  {n}" for n in notes])
 
 
 def _as_memory(mem: Memory | Path | str) -> Memory:
@@ -81,14 +83,18 @@ def memory_bootstrap(mem: Memory | Path, budget_tokens: int) -> str:
     cut: dict[str, str] = {}
 
     def render(st: str, debts: list[debts_mod.Debt], ents: list[sections.ChronicleEntry], summ: str) -> str:
+        # where we are first: the last session, what is still open, the truth of today; then how
+        # we got here
         parts = [title]
-        parts.append("## State (system-state.md)\n" + (st or "(empty)") + cut.get("state", ""))
+        last = f"### {ents[-1].at}\n{ents[-1].text}".rstrip() if ents else ""
+        parts.append("## Last session (chronicle.md)\n" + (last or cut.get("last", "(no entries yet)")))
         dl = "\n".join(_render_debt(d) for d in debts) or "(none open)"
         parts.append(f"## Open debts (debts.md) · {len(open_debts)}\n" + dl + cut.get("debts", ""))
+        parts.append("## State (system-state.md)\n" + (st or "(empty)") + cut.get("state", ""))
         ch = [cycle_line] if cycle_line else []
-        ch += [f"### {e.at}\n{e.text}".rstrip() for e in ents]
-        parts.append("## Recent chronicle (chronicle.md)\n" + cut.get("chronicle", "") +
-                     ("\n\n".join(ch) or "(no entries yet)"))
+        ch += [f"### {e.at}\n{e.text}".rstrip() for e in ents[:-1]]
+        if ch or cut.get("chronicle"):
+            parts.append("## Earlier in this cycle (chronicle.md)\n" + cut.get("chronicle", "") + "\n\n".join(ch))
         if summ or cut.get("summary"):
             parts.append("## Past summary (past-summary.md)\n" + summ + cut.get("summary", ""))
         return "\n\n".join(parts) + "\n"
@@ -108,6 +114,7 @@ def memory_bootstrap(mem: Memory | Path, budget_tokens: int) -> str:
         ents.pop(0)
         dropped += 1
         cut["chronicle"] = f"[… {dropped} older entries cut to fit; read chronicle.md]\n"
+        cut["last"] = "(cut to fit; read chronicle.md)"
         text = render(st, debts, ents, summ)
     # 3. debts: deferred first, then from the end
     while estimate_tokens(text) > budget_tokens and debts:

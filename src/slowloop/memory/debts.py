@@ -23,6 +23,10 @@ STATUSES: tuple[DebtStatus, ...] = get_args(DebtStatus)
 # Everything but closed is carried into the next cycle by an archive.
 OPEN_STATUSES: tuple[str, ...] = ("open", "in-progress", "deferred")
 
+# A note line slowloop keeps on a debt it opened from a session (its key, the session): how a later
+# session recognises the debt it closes. Kept in the file, left out of the bootstrap.
+AUTO_NOTE = "auto: "
+
 DEBT_ID = re.compile(r"^D-\d{4,}$")
 _LINE = re.compile(r"^- (?P<id>\S+) \[(?P<status>[^\]]*)\] (?P<rest>.*\S)\s*$")
 _META = re.compile(r"\s+\((?P<meta>(?:opened|updated|closed) [^()]*)\)$")

@@ -208,6 +208,8 @@ class Memory:
             for _ in range(_RETRIES):
                 text, digest = self.read(name)
                 new, result = change(text)
+                if new == text and digest is not None:
+                    return result  # nothing to change: the file (and its mtime) stay as they were
                 try:
                     atomic_write(self.path(name), new, expect=digest)
                     return result
@@ -227,11 +229,29 @@ class Memory:
         with self.lock():
             self.require()
             self._update(CHRONICLE, lambda t: (t.rstrip("\n") + "\n\n" + sections.render_entry(stamp, body), None))
-            if self.settings.auto_archive and self.over_threshold():
-                from .archive import archive
-
-                archived = archive(self, reason="threshold", summarize=summarize)
+            archived = self._archive_if_over(summarize)
         return NoteResult(stamp, body, archived)
+
+    def session_entry(self, marker: str, at: str, body: str, *,
+                      summarize: Callable[[str], str] | None = None) -> NoteResult | None:
+        """Write one session's chronicle entry, ``## {at} · {marker}``: replaced in place when the
+        session wrote one already (the same session recorded twice leaves one entry), created with
+        the memory when there is none yet. ``None`` when the entry was already as given."""
+        with self.lock():
+            if not self.exists():
+                self.init()
+            changed = self._update(CHRONICLE, lambda t: sections.upsert_entry(t, marker, at, body.strip()))
+            if not changed:
+                return None
+            return NoteResult(at, body.strip(), self._archive_if_over(summarize))
+
+    def _archive_if_over(self, summarize: Callable[[str], str] | None) -> ArchiveResult | None:
+        """The archive runs by itself once the chronicle passes its cap (``memory.auto_archive``)."""
+        if not (self.settings.auto_archive and self.over_threshold()):
+            return None
+        from .archive import archive
+
+        return archive(self, reason="threshold", summarize=summarize)
 
     def set_state(self, section: str, text: str) -> None:
         """Replace the body of one ``## section`` of system-state.md (added when missing)."""
@@ -256,7 +276,7 @@ class Memory:
                 nums += [d.number for d in debts_mod.parse_debts(p.read_text(encoding="utf-8"), str(p)).debts]
         return nums
 
-    def add_debt(self, text: str, *, status: str = "open") -> debts_mod.Debt:
+    def add_debt(self, text: str, *, status: str = "open", notes: tuple[str, ...] = ()) -> debts_mod.Debt:
         title = debts_mod.clean_text(text)
         st = debts_mod.validate_status(status)
         with self.lock():
@@ -264,7 +284,8 @@ class Memory:
             number = max(self._all_debt_numbers(), default=0) + 1
             stamp = clock.iso()
             debt = debts_mod.Debt(debts_mod.format_id(number), st, title, opened=stamp,
-                                  closed=stamp if st == "closed" else None)
+                                  closed=stamp if st == "closed" else None,
+                                  notes=tuple(" ".join(n.split()) for n in notes if n.strip()))
 
             def change(t: str) -> tuple[str, debts_mod.Debt]:
                 f = debts_mod.parse_debts(t, str(self.path(DEBTS)))

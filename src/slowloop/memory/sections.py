@@ -82,3 +82,23 @@ def render_entry(at: str, text: str) -> str:
     """One chronicle entry as written by ``memory note``: a dated heading, then the text."""
     body = "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
     return f"## {at}\n{body}\n"
+
+
+def upsert_entry(text: str, marker: str, at: str, body: str) -> tuple[str, bool]:
+    """``text`` with the entry whose heading ends in ``· {marker}`` replaced in place by a new one
+    (``## {at} · {marker}`` and ``body``), or appended when there is none. Also says whether the
+    text changed: the same entry written again leaves the file as it was."""
+    heading_line = f"## {at} · {marker}"
+    entry = render_entry(at + " · " + marker, body).rstrip("\n").split("\n")
+    lines = text.splitlines()
+    _pre, found = markdown.split_sections(text, starts=is_entry_heading)
+    for i, s in enumerate(found):
+        if s.title.endswith("· " + marker):
+            end = found[i + 1].line - 1 if i + 1 < len(found) else len(lines)
+            while end > s.line and not lines[end - 1].strip():
+                end -= 1  # the blank lines before the next entry stay
+            new = lines[:s.line - 1] + entry + lines[end:]
+            out = "\n".join(new).rstrip("\n") + "\n"
+            return out, out != (text if text.endswith("\n") else text + "\n")
+    assert entry[0] == heading_line
+    return text.rstrip("\n") + "\n\n" + "\n".join(entry) + "\n", True

@@ -118,15 +118,22 @@ def project_install_covering(home: Path, harness: str, cwd: str | None) -> dict[
     return best
 
 
-def project_around(home: Path, cwd: Path | None = None) -> Path | None:
-    """The project installed (``hooks install --project``) around ``cwd`` — where ``prompt``,
-    ``search`` and ``slowloop mcp`` find a project's own memory and contexts by default."""
+def install_around(home: Path, cwd: Path | None = None) -> dict[str, Any] | None:
+    """The project install (``hooks install --project``) around ``cwd``, of either harness."""
     where = os.path.realpath(cwd or Path.cwd())
     for harness in ("claude-code", "codex"):
         t = project_install_covering(home, harness, where)
         if t is not None:
-            return Path(t["project"])
+            return t
     return None
+
+
+def project_around(home: Path, cwd: Path | None = None) -> Path | None:
+    """The project installed (``hooks install --project``) around ``cwd`` — where ``prompt``,
+    ``search``, ``slowloop mcp`` and ``slowloop memory`` find a project's own memory and contexts
+    by default."""
+    t = install_around(home, cwd)
+    return Path(t["project"]) if t is not None else None
 
 
 def refresh(home: Path, agent: str, store: Store | None = None) -> list[str]:
