@@ -255,7 +255,7 @@ def run_mcp(items: list[dict], tmp: Path) -> dict[str, str]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    home = _seed_home(tmp, "mcp")
+    home = _seed_home(tmp, f"mcp{len(list(tmp.glob('mcp*')))}")
     from slowloop.memory import Memory
 
     Memory.for_agent(AGENT, home=home).init()
