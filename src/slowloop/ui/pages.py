@@ -139,9 +139,26 @@ def _said(ev: dict) -> str:
 
 # -- deciding ---------------------------------------------------------------------------------
 
-def review(page: Page, rows: list[dict], decided: list[dict], note: dict[str, str] | None = None) -> str:
+def _quarantined(page: Page, h: dict) -> str:
+    """A teammate's change a sync refused: who wrote it, why it was refused, accept or drop."""
+    if not h.get("acceptable"):
+        accept = f'<p class="muted">It cannot be taken in ({_e(h["kind"])}): ask its author to change it.</p>'
+    elif h.get("dangerous"):
+        accept = page.form(f"/quarantine/{h['id']}/accept", "Take it in anyway", {"dangerous": "yes"}, cls="danger")
+    else:
+        accept = page.form(f"/quarantine/{h['id']}/accept", "Take it in")
+    drop = page.form(f"/quarantine/{h['id']}/drop", "Drop it")
+    return (f'<article class="proposal" id="Q{h["id"]}"><h3>Q{h["id"]} · {_e(h["path"])} · from {_e(h["by"])}</h3>'
+            f'<p class="why">Refused by the sync because: {_e(h["reason"])}</p>'
+            f'<div class="actions">{accept}{drop}</div></article>')
+
+
+def review(page: Page, rows: list[dict], decided: list[dict], note: dict[str, str] | None = None,
+           quarantined: list[dict] | None = None) -> str:
     parts = []
-    if not rows:
+    if quarantined:
+        parts.append("<h2>From a teammate, refused by the sync</h2>" + "".join(_quarantined(page, h) for h in quarantined))
+    if not rows and not quarantined:
         parts.append("<p>Nothing waits for you. Rules learned from your words that touch a danger class, "
                      "corrections no rule could be built from, and changes to text you wrote wait here.</p>")
     for p in rows:
@@ -161,7 +178,8 @@ def review(page: Page, rows: list[dict], decided: list[dict], note: dict[str, st
         parts.append("<h2>Decided</h2><ul>" + "".join(
             f'<li>P{d["id"]} {_e(d["status"])} at {_e(d["decided_at"])}: {_e(d["summary"])} — {_e(d["outcome"])}</li>'
             for d in decided) + "</ul>")
-    return page.frame("Waiting for you", "".join(parts), tab="review", waiting=len(rows), note=note)
+    return page.frame("Waiting for you", "".join(parts), tab="review", waiting=len(rows) + len(quarantined or []),
+                      note=note)
 
 
 def memo(page: Page, view: dict, note: dict[str, str] | None = None) -> str:

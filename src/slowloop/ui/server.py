@@ -240,7 +240,8 @@ def _page(ctx: views.Ctx, page: pages.Page, rest: str, query: dict[str, str], no
         return pages.overview(page, views.summary(ctx, agent), views.lessons(ctx, agent), note)
     if rest == "/review":
         decided = [p for p in views.review_queue(ctx, agent, decided=True) if p["status"] != "pending"]
-        return pages.review(page, views.review_queue(ctx, agent), decided[:20], note)
+        return pages.review(page, views.review_queue(ctx, agent), decided[:20], note,
+                            quarantined=views.quarantined(ctx, agent))
     if rest == "/memo":
         return pages.memo(page, views.memo(ctx, agent), note)
     if rest == "/skills":
@@ -263,6 +264,10 @@ def _do(ctx: views.Ctx, agent: str, rest: str, form: dict[str, str]) -> str:
         if m[2] == "approve":
             return views.approve(ctx, agent, int(m[1]), form.get("text"))
         return views.decline(ctx, agent, int(m[1]))
+    if m := re.fullmatch(r"/quarantine/(\d+)/(accept|drop)", rest):
+        if m[2] == "accept":
+            return views.quarantine_accept(ctx, agent, int(m[1]), form.get("dangerous") == "yes")
+        return views.quarantine_drop(ctx, agent, int(m[1]))
     if m := re.fullmatch(r"/memo/(replace|remove)", rest):
         section, expect = form.get("section", ""), form.get("expect", "")
         number = int(form["n"]) if form.get("n", "").isdigit() else 0

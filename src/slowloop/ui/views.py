@@ -134,6 +134,32 @@ def review_queue(ctx: Ctx, agent: str, *, decided: bool = False) -> list[dict]:
             for p in proposals(ctx.store, agent, include_decided=decided)]
 
 
+def quarantined(ctx: Ctx, agent: str) -> list[dict]:
+    """A teammate's changes a sync refused, waiting for the person (`slowloop sync status`)."""
+    from ..sync import held
+
+    try:
+        return [h for h in held(agent, ctx.home) if h.get("status", "held") == "held"]
+    except Exception:  # noqa: BLE001 — not shared, or git missing: nothing waits from a remote
+        return []
+
+
+def quarantine_accept(ctx: Ctx, agent: str, ident: int, dangerous: bool) -> str:
+    from ..paths import agent_dir
+    from ..sync.incoming import accept
+
+    h, _result, warning = accept(agent_dir(agent, ctx.home), ident, dangerous=dangerous)
+    return f"took in {h.path} from {h.by()}" + (f" — {warning}" if warning else "")
+
+
+def quarantine_drop(ctx: Ctx, agent: str, ident: int) -> str:
+    from ..paths import agent_dir
+    from ..sync.incoming import drop
+
+    h = drop(agent_dir(agent, ctx.home), ident)
+    return f"dropped {h.path} from {h.by()}; this machine's version stays"
+
+
 def memo(ctx: Ctx, agent: str) -> dict:
     from ..memo import memo_view
 
