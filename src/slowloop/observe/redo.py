@@ -978,6 +978,11 @@ def focus(redo: Redo, text: str) -> Redo:
     def named(tok: str) -> bool:
         if tok.lower() in quoted:
             return True
+        # a word of code the agent just wrote, said as it is ("todas las fechas van en timestamptz")
+        if len(tok) >= 5 and tok.lower() not in _COMMON and re.search(
+                rf"(?<![\w.-]){re.escape(tok)}(?![\w-])", text, re.I) and not re.fullmatch(r"[a-z]+(?:ing|ed|ly|s)?", tok) \
+                or len(tok) >= 5 and tok.lower() not in _COMMON and tok.lower() in _code_words(text):
+            return True
         # an API's name, not a word of the language ("format"): dotted, %-verb, CAPS, snake, digits
         if not re.search(r"[._%0-9:]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
             return False
@@ -1033,6 +1038,13 @@ def library_swap(redo: Redo) -> bool:
         # another module (`requests.get` → `httpx.AsyncClient`), or a package path (`org.junit.Test`)
         return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2
     return False
+
+
+def _code_words(text: str) -> set[str]:
+    """Words written as code in a message: in backticks, or with a digit or an underscore inside."""
+    out = {q.lower() for q in re.findall(r"`([^`]{1,60})`", text)}
+    out |= {w.lower() for w in re.findall(r"\b[A-Za-z]+(?:[_0-9][A-Za-z0-9_]*)+\b|\b[a-z]+tz\b", text)}
+    return out
 
 
 def points_at(redo: Redo, text: str) -> bool:

@@ -185,10 +185,23 @@ _NO_MORE = re.compile(r"(?:^|[.!;:]\s*)(?:no|niente|nada de|pas de|kein\w*|nessu
                       r"|不再|别再|もう\S{0,6}(?:ない|ません)", re.I)
 
 
+# "all the other handlers log structured", "en esta base todas las fechas van en timestamptz",
+# "il resto del codice usa timezone.now": the words say how it is everywhere, not in this one place
+_EVERYWHERE = re.compile(
+    r"\b(?:all (?:the |our )?(?:other )?\w+s\b|every\w*|the whole|the rest of|the other \w+s|in this (?:repo|codebase|"
+    r"project|database|db|service|team)|everywhere|we (?:always|use|do|write|log|keep)"
+    r"|tutt[ieao]\b|ogni|il resto|gli altri|le altre|in questo (?:repo|progetto|codice)|da noi|qui da noi"
+    r"|tous|toutes|tout le|chaque|le reste|les autres|chez nous|dans ce (?:repo|projet|code)"
+    r"|todos|todas|todo el|cada|el resto|los demás|las demás|en este (?:repo|proyecto|código)|en esta base"
+    r"|todo o|o resto|os outros|as outras|neste (?:repo|projeto|código)|aqui (?:a gente|usamos|é)"
+    r"|alle(?:n)?\b|jede[rsn]?\b|überall|der Rest|die anderen|bei uns|in diesem (?:Repo|Projekt|Code))"
+    r"|所有|全部|一律|其他|其余|我们这|整个项目|すべて|全て|他の|ほかの|うちは|このリポジトリ", re.I)
+
+
 def _lasts(text: str, redo: Redo) -> bool:
     """Something says a code change is a way of working, not this task's value."""
     return bool(_STANDING_MARK.search(text) or _USE_FORM.search(text) or _NO_MORE.search(text)
-                or category(redo.use, redo.avoid) or library_swap(redo))
+                or category(redo.use, redo.avoid) or library_swap(redo) or _EVERYWHERE.search(text))
 
 
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
