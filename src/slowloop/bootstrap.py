@@ -2,6 +2,8 @@
 
 In this order, each part under its own budget so the whole stays small by construction:
 
+0. **the rules broken after they were learned** (``rules.escalated_section``: at most five, each
+   restated with its trigger and the action that broke it), first, where the agent weighs it most;
 1. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
    overfilled by hand is cut from the end of the section, `slowloop doctor` says so);
 2. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
@@ -41,6 +43,7 @@ from .errors import DataError, UserError
 from .memo import HEADINGS, SECTIONS, Memo, MemoContent, memo_cap, parse_memo
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
+from .rules import escalated_section
 from .skills.format import Skill
 from .skills.library import SkillLibrary
 from .store import Store, artifacts, ledger, open_store
@@ -204,6 +207,9 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     now = clock.now()
     parts: list[str] = []
 
+    escalated = escalated_section(store, agent)
+    if escalated:
+        parts.append(escalated)
     memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
     if memo:
         parts.append(memo)

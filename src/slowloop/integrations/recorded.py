@@ -2,9 +2,13 @@
 `slowloop watch`, `slowloop ingest`, the Python API and the MCP ``record_turn`` tool.
 
 1. the search index catches up (here for a few turns, in a background process for many);
-2. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
-3. a reflection starts by itself in the background when the agent is due ([reflect] auto);
-4. when the caller is one install (a hook), that install's places are brought up to date: its
+2. each learned rule is judged on the new turns (``rules.update``: relevant, followed, violated,
+   corrected again — no model); a rule broken after it was learned is escalated, one never
+   relevant for weeks archived (through the history);
+3. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds (with the
+   escalated rules at its top);
+4. a reflection starts by itself in the background when the agent is due ([reflect] auto);
+5. when the caller is one install (a hook), that install's places are brought up to date: its
    AGENTS.md/CLAUDE.md block and its skill links.
 
 Nothing here raises for a step that fails after the turns are recorded: the turns are kept, and
@@ -54,6 +58,8 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
                 out.index = "current"
         except Exception as exc:  # noqa: BLE001 — the turns are recorded; search catches up later
             out.notes.append(f"the search index could not catch up: {exc}")
+    if changed:
+        _judge_rules(home, agent, store, cfg, out)
     try:
         from ..bootstrap_cache import cached_bootstrap
 
@@ -77,3 +83,24 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
 
         sync(layout(agent, home).skills, skills_dir)
     return out
+
+
+def _judge_rules(home: Path, agent: str, store, cfg, out: AfterRecorded) -> None:
+    """Step 2: the rules judged on the new turns; what was done about them said in the notes."""
+    try:
+        from ..rules import update
+
+        done = update(store, agent, home, cfg)
+    except Exception as exc:  # noqa: BLE001 — the turns are recorded; the rules are judged next time
+        out.notes.append(f"the rules could not be judged on the new turns: {exc}")
+        return
+    out.notes += [f"a rule was broken after it was learned; it now opens the next session: {t}"
+                  for t in done.escalated]
+    out.notes += [f"a rule was broken again after it was escalated (see `slowloop status`): {t}"
+                  for t in done.reported]
+    out.notes += [f"archived, never relevant for {cfg.memo.archive_after} (`slowloop history` to undo): {t}"
+                  for t in done.archived]
+    if done.archived:
+        from ..reflect.publish import changed as published
+
+        published(home, agent, store, what="archiving rules never relevant")

@@ -1,0 +1,125 @@
+"""What a person (and the agent) reads about the rules: each one's evidence and outcomes, what
+needs attention, and the escalated rules a session starts with."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .. import clock
+from ..store import Store, rules as q
+from .check import read_rule
+from .records import LIVE, norm, sync_rules
+
+ESCALATED_MAX = 5  # escalated rules at the top of a session start, newest first
+_WHEN = re.compile(r"^when\s+(?P<phrase>[^,]+),\s*(?P<body>.+)$", re.I | re.S)
+
+
+def _counts(c: dict[str, int]) -> dict[str, int]:
+    return {k: c.get(k, 0) for k in ("relevant", "followed", "violated", "corrected_again")}
+
+
+def _last(store: Store, agent_id: int, rule_id: int, outcome: str) -> dict | None:
+    rows = q.outcomes(store, agent_id, rule_id=rule_id, kinds=(outcome,))
+    after = [r for r in rows if r["phase"] == "after"]
+    if not after:
+        return None
+    r = after[-1]
+    return {"turn_id": r["turn_id"], "session_id": r["session_id"], "at": r["at"], "action": r["detail"]}
+
+
+def _stale(rec: dict, check, last_turn_at: str | None, window_days: float) -> bool:
+    """The rule names files, tools or commands none of which appeared in the agent's work for the
+    window, while work went on (turns were recorded within it)."""
+    if not check.literals or rec["status"] not in LIVE:
+        return False
+    now = clock.now()
+    seen = clock.parse_iso(rec["last_seen_at"] or rec["created_at"]) or now
+    recent = clock.parse_iso(last_turn_at) if last_turn_at else None
+    return recent is not None and now - recent < window_days * 86400 and now - seen >= window_days * 86400
+
+
+def view(store: Store, agent_id: int, rec: dict, counts: dict, *, last_turn_at: str | None,
+         window_days: float) -> dict:
+    """One rule as ``memo show --json`` and ``skills show --json`` give it."""
+    check = read_rule(rec["text"])
+    after, before = counts.get("after", {}), counts.get("before", {})
+    d = {"rule": rec["id"], "kind": rec["kind"], "target": rec["target"], "text": rec["text"],
+         "status": rec["status"], "proposer": rec["proposer"], "created_at": rec["created_at"],
+         "evidence": json.loads(rec["evidence"] or "{}"),
+         "outcomes": _counts(after) if check.checkable else "not checkable",
+         "before": _counts(before) if check.checkable else None,
+         "check": check.to_dict(),
+         "possibly_stale": _stale(rec, check, last_turn_at, window_days)}
+    if rec["status"] == "escalated" or rec["reported_turn"]:
+        d["escalated"] = {"at": rec["escalated_at"], "turn_id": rec["escalated_turn"],
+                          "broken_again_at_turn": rec["reported_turn"]}
+    if after.get("violated"):
+        d["last_violation"] = _last(store, agent_id, int(rec["id"]), "violated")
+    if rec["status"] == "archived":
+        d["archived"] = {"change": rec["archived_change"],
+                         "restore": f"slowloop history undo {rec['archived_change']}"}
+    return d
+
+
+def rules_report(store: Store, agent: str, home: Path, cfg, *, include_old: bool = False) -> list[dict]:
+    """Every rule the agent reads now (and, with ``include_old``, the archived and gone ones)."""
+    from ..store import ledger
+
+    agent_id = store.agent_id(agent)
+    records, _lines = sync_rules(store, agent, home, cfg)
+    keep = [r for r in records if include_old or r["status"] in LIVE]
+    counts = q.outcome_counts(store, [r["id"] for r in keep])
+    _n, last_at = ledger.turn_activity(store, agent_id)
+    window = cfg.memo.archive_after.seconds / 86400
+    return [view(store, agent_id, r, counts.get(int(r["id"]), {}), last_turn_at=last_at, window_days=window)
+            for r in keep]
+
+
+def for_entries(views: list[dict], kind: str, target: str, entries: list[str]) -> list[dict | None]:
+    """The view of each entry of one memo section or skill, in order (None: not a rule)."""
+    by_norm = {norm(v["text"]): v for v in views if v["kind"] == kind}
+    return [by_norm.get(norm(e)) for e in entries]
+
+
+def attention(views: list[dict], archived: list[dict]) -> dict:
+    """What ``slowloop status`` says about the rules."""
+    checkable = [v for v in views if v["check"]["checkable"]]
+    return {
+        "rules": len(views), "checkable": len(checkable),
+        "working": [v["text"] for v in checkable if v["outcomes"]["followed"] and not v["outcomes"]["violated"]],
+        "escalated": [v["text"] for v in views if v["status"] == "escalated" and not v.get("escalated", {}).get("broken_again_at_turn")],
+        "broken_again": [{"text": v["text"], "turn_id": v["escalated"]["broken_again_at_turn"],
+                          "action": (v.get("last_violation") or {}).get("action", "")}
+                         for v in views if v.get("escalated", {}).get("broken_again_at_turn")],
+        "never_relevant": [v["text"] for v in checkable if not v["outcomes"]["relevant"]],
+        "possibly_stale": [v["text"] for v in views if v["possibly_stale"]],
+        "not_checkable": len(views) - len(checkable),
+        "archived": [{"text": v["text"], "restore": v["archived"]["restore"]} for v in archived
+                     if v.get("archived") and v["archived"]["change"]],
+    }
+
+
+def escalated_section(store: Store, agent: str) -> str:
+    """The escalated rules, restated with their trigger and the action that broke them: the top of
+    the session bootstrap ('' when none)."""
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return ""
+    recs = [dict(r) for r in q.list_rules(store, agent_id, ("escalated",))]
+    if not recs:
+        return ""
+    recs.sort(key=lambda r: r["escalated_at"] or "", reverse=True)
+    lines = []
+    for r in recs[:ESCALATED_MAX]:
+        m = _WHEN.match(" ".join(r["text"].split()))
+        said = r["text"]
+        if m:
+            gerund = re.match(r"^\w+ing\b", m.group("phrase"))
+            said = f"Every time {'you are ' if gerund else ''}{m.group('phrase')}: {m.group('body')}"
+        last = _last(store, agent_id, int(r["id"]), "violated")
+        broke = f" — broken after it was learned: `{last['action'][:100]}`" if last and last["action"] else ""
+        lines.append(f"- {said}{broke}")
+    return ("# Rules I broke after learning them\n\nCheck each one before you act; it was broken after "
+            "it was learned.\n" + "\n".join(lines))
