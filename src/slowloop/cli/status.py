@@ -53,8 +53,48 @@ def agent_summary(store, cfg, home, name: str, now: float) -> dict:
         "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
                      for t in for_agent(home, name)],
         "sync": _sync_state(home, name),
+        **_rules_state(store, cfg, home, name),
         "now": clock.iso(now),
     }
+
+
+def _rules_state(store, cfg, home, name: str) -> dict:
+    """Which rules work, which do not and what was done about them; the repeated-mistake rate."""
+    from ..rules import attention, repeated_mistakes, rules_report
+
+    views = rules_report(store, name, home, cfg, include_old=True)
+    live = [v for v in views if v["status"] in ("active", "escalated")]
+    return {"rules": attention(live, [v for v in views if v["status"] == "archived"]),
+            "repeated_mistakes": repeated_mistakes(store, name)}
+
+
+def _share(r: dict) -> str:
+    return f"{r['violated']} of {r['relevant']}" + (f" ({r['rate']:.0%})" if r["rate"] is not None else "")
+
+
+def _echo_rules(a: dict) -> None:
+    r, m = a["rules"], a["repeated_mistakes"]
+    if not r["rules"] and not r["archived"]:
+        return
+    click.echo(f"  rules: {r['rules']} read by the agent ({r['checkable']} checkable from its actions): "
+               f"{len(r['working'])} followed and never broken, {len(r['escalated']) + len(r['broken_again'])} "
+               f"broken after they were learned, {len(r['never_relevant'])} not relevant yet, "
+               f"{r['not_checkable']} not checkable — details: `slowloop memo show`")
+    for b in r["broken_again"]:
+        click.echo(f"    broken again after it was escalated — yours to look at: {b['text']} "
+                   f"(turn {b['turn_id']}: `{b['action']}`)")
+    for t in r["escalated"]:
+        click.echo(f"    escalated (now first in each session start): {t}")
+    for t in r["possibly_stale"]:
+        click.echo(f"    possibly stale (what it names left the recent work): {t}")
+    for x in r["archived"]:
+        click.echo(f"    archived, never relevant: {x['text']} — restore: `{x['restore']}`")
+    if m["rules_checked"]:
+        click.echo(f"  repeated mistakes: before its rule existed {_share(m['before'])} of the situations; "
+                   f"after, {_share(m['after'])}")
+        weeks = "; ".join(f"{w['week']} before {_share(w['before'])}, after {_share(w['after'])}"
+                          for w in m["weeks"][-4:])
+        click.echo(f"    by week: {weeks}")
 
 
 def _sync_state(home, name: str) -> dict | None:
@@ -77,7 +117,9 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
     """What slowloop has seen and learned, per agent, on one screen.
 
     For each agent: turns recorded, what is pending and why (or why not yet), the last reflection
-    and what it changed, when the next one can come, and where its bootstrap is installed.
+    and what it changed, which learned rules are followed, broken, stale or archived, how often a
+    corrected mistake came back before and after its rule (per week), when the next reflection can
+    come, and where its bootstrap is installed.
 
     \b
     Example:
@@ -139,6 +181,7 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
             for lesson in ll["lessons"] or [ll["summary"]]:
                 click.echo(f"    - {lesson}")
             click.echo(f"    undo: `slowloop history undo R{ll['id']}`; details: `slowloop history`")
+        _echo_rules(a)
         click.echo(f"  next reflection: {a['next_reflection']}")
         w = a["waiting"]
         if w["proposals"]:

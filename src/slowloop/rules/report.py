@@ -119,7 +119,35 @@ def escalated_section(store: Store, agent: str) -> str:
             gerund = re.match(r"^\w+ing\b", m.group("phrase"))
             said = f"Every time {'you are ' if gerund else ''}{m.group('phrase')}: {m.group('body')}"
         last = _last(store, agent_id, int(r["id"]), "violated")
-        broke = f" — broken after it was learned: `{last['action'][:100]}`" if last and last["action"] else ""
-        lines.append(f"- {said}{broke}")
+        broke = f" Broken after it was learned: `{last['action'][:100]}`." if last and last["action"] else ""
+        lines.append(f"- {said.rstrip('.')}.{broke}")
     return ("# Rules I broke after learning them\n\nCheck each one before you act; it was broken after "
             "it was learned.\n" + "\n".join(lines))
+
+
+def describe(v: dict) -> list[str]:
+    """A rule's evidence and outcomes in words (two or three short lines)."""
+    ev = v["evidence"]
+    said = f'the person said "{ev["said"][:120]}"' if ev.get("said") else ""
+    acted = f"after `{ev['action'][:80]}`" if ev.get("action") else ""
+    where = f"turn {ev['turn_id']}" + (f" of session {ev['session_id']}" if ev.get("session_id") else "") \
+        if ev.get("turn_id") else ""
+    taught = ", ".join(x for x in (where, " ".join(x for x in (said, acted) if x)) if x)
+    out = [f"learned from: {taught or 'no turn recorded'} — proposed by {v['proposer']}"]
+    if v["outcomes"] == "not checkable":
+        out.append(f"outcomes: not checkable ({v['check']['why']})")
+    else:
+        o, b = v["outcomes"], v["before"] or {}
+        out.append(f"since: relevant {o['relevant']}, followed {o['followed']}, violated {o['violated']}, "
+                   f"corrected again {o['corrected_again']} (before it: violated {b.get('violated', 0)} of "
+                   f"{b.get('relevant', 0)})")
+    flags = []
+    if v.get("escalated"):
+        again = v["escalated"]["broken_again_at_turn"]
+        flags.append(f"escalated: broken at turn {v['escalated']['turn_id']}" +
+                     (f", broken again at turn {again} — yours to look at" if again else ""))
+    if v["possibly_stale"]:
+        flags.append("possibly stale: what it names has not appeared in the recent work")
+    if v["status"] == "archived" and v.get("archived"):
+        flags.append(f"archived: never relevant; restore with `{v['archived']['restore']}`")
+    return out + flags
