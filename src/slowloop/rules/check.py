@@ -55,7 +55,8 @@ _FLAG = re.compile(r"\b(?P<w>always|never) pass `(?P<f>-[^`]+)` to `(?P<tool>[^`
 _BRANCH_SHAPE = re.compile(r"always name branches `<type>/<TICKET>-<slug>`")
 _BRANCH_PREFIX = re.compile(r"always start branch names with `(?P<p>[^`]+)`(?:, never `(?P<q>[^`]+)`)?")
 _PUT = re.compile(r"always put them in `(?P<d>[^`]+)`(?:, never in `(?P<e>[^`]+)`)?")
-_USE = re.compile(r"\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: [^,.;()\s]+)?)"
+_USE = re.compile(r"\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: (?!(?:for|to|in|with|when|and|or|instead|on|as|of|"
+                  r"if|everywhere|here|only)\b)[^,.;()\s]+)?)"
                   r"(?:,? (?:never|not|instead of) (?P<y>`[^`]+`|[^,.;()\s]+))?")
 _NEVER_LIT = re.compile(r"\bnever\b[^.;:]*?`(?P<y>[^`]+)`")
 _TICKET_BRANCH = re.compile(r"^[a-z]+/[A-Z][A-Z0-9]+-\d+[-_].+$")

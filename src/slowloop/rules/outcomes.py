@@ -19,7 +19,7 @@ Acting on it:
   (4 weeks by default) leaves memo.md through the history (actor ``slowloop``), never deleted:
   ``slowloop history undo <change>`` brings it back, and its record wakes up;
 - **possibly stale**: a rule whose files, tools or commands have not appeared in the agent's work
-  for ``memo.archive_after`` while work went on, is flagged (never removed for that alone).
+  for ``memo.stale_after`` (2 weeks) while work went on, is flagged (never removed for that alone).
 """
 
 from __future__ import annotations
@@ -166,11 +166,10 @@ def update(store: Store, agent: str, home: Path, cfg) -> Update:
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return out
-    records, _lines = sync_rules(store, agent, home, cfg)
+    records = judged_records(store, agent, home, cfg, out)
     live = [r for r in records if r["status"] in LIVE]
     checks = {int(r["id"]): read_rule(r["text"]) for r in live}
     now = clock.iso()
-    _backfill(store, agent_id, [r for r in live if checks[int(r["id"])].checkable], checks, now, out)
     after_id, after_upd = q.watermark(store, agent_id)
     rows = q.turns_after(store, agent_id, after_id, after_upd, limit=BATCH)
     if rows:
@@ -188,10 +187,16 @@ def update(store: Store, agent: str, home: Path, cfg) -> Update:
     return out
 
 
-def _backfill(store: Store, agent_id: int, fresh: list[dict], checks: dict[int, Check], now: str,
-              out: Update) -> None:
-    """A rule judged for the first time is judged on the turns before it too (its "before")."""
-    todo = [r for r in fresh if not r["last_seen_at"] and not q.outcome_counts(store, [r["id"]])]
+def judged_records(store: Store, agent: str, home: Path, cfg, out: Update | None = None) -> list[dict]:
+    """Every rule's record, brought up to date with the files (``records.sync_rules``); a rule met
+    for the first time is judged on the turns recorded before it (its "before")."""
+    records, _lines = sync_rules(store, agent, home, cfg)
+    agent_id = store.agent_id(agent)
+    fresh = [r for r in records if r["status"] in LIVE and not r["last_seen_at"]]
+    counted = q.outcome_counts(store, [r["id"] for r in fresh])
+    checks = {int(r["id"]): read_rule(r["text"]) for r in fresh}
+    todo = [r for r in fresh if int(r["id"]) not in counted and checks[int(r["id"])].checkable]
+    now = clock.iso()
     for r in todo:
         rows = q.turns_upto(store, agent_id, int(r["watermark"]), limit=BEFORE_TURNS)
         if not rows:
@@ -200,7 +205,8 @@ def _backfill(store: Store, agent_id: int, fresh: list[dict], checks: dict[int, 
         links = _prev_links(store, agent_id, rows)
         with store.transaction() as tx:
             _judge_rule(tx, r, checks[int(r["id"])], seen, links, q.violations_in(store, set(links.values())),
-                        now, out)
+                        now, out if out is not None else Update())
+    return records
 
 
 def _age_days(at: str | None, now: float) -> float:

@@ -71,8 +71,8 @@ def _turn(row) -> Turn:
     return Turn.from_dict(json.loads(row["data"]))
 
 
-def _describe(acts: list[Act]) -> str:
-    for a in reversed(acts):
+def _describe(acts: list[Act], *, first: bool = False) -> str:
+    for a in acts if first else reversed(acts):
         if a.kind == "run" and a.command:
             return a.command
         if a.path:
@@ -89,11 +89,14 @@ def turn_evidence(store: Store, agent_id: int, turn_id: int) -> dict:
     turn = _turn(row)
     prev_row = q.previous_of(store, agent_id, [row]).get(turn_id)
     before = (turn_acts(_turn(prev_row), rejected=False) if prev_row else []) + turn_acts(turn, rejected=True)
-    redo = find_redo(before, turn_acts(turn, rejected=False))
+    done = turn_acts(turn, rejected=False)
+    redo = find_redo(before, done)
     said = " ".join(person_text(turn.user_text).split()) if turn.person else ""
+    # a recovery has nothing before it: the action is the turn's first (what failed), then its last
+    action = redo.before if redo else (_describe(before) or _describe(done, first=True))
     return {"turn_id": turn_id, "session_id": row["session_id"], "at": row["started_at"] or row["recorded_at"],
-            "said": said[:400], "action": (redo.before if redo else _describe(before))[:300],
-            "then": (redo.after if redo else _describe(turn_acts(turn, rejected=False)))[:300]}
+            "said": said[:400], "action": action[:300],
+            "then": (redo.after if redo else _describe(done))[:300]}
 
 
 def _introduced(store: Store, agent_id: int, line: Line) -> dict | None:
@@ -143,6 +146,8 @@ def _origin(store: Store, agent_id: int, line: Line, synced: bool) -> tuple[str,
     proposer = "the offline learner" if refl is None or refl["provider"] in ("offline", "") else (
         f"{refl['provider']}" + (f" (model {refl['model']})" if refl["model"] else ""))
     reason = _reason_for(refl["raw_output"], line) if refl is not None else ""
+    if refl is not None and refl["finished_at"]:
+        at = refl["finished_at"]  # to the microsecond: a turn recorded in the same second is told apart
     evidence: dict = {"change": ch["id"], "reflection": rid, "reason": reason[:400]}
     cited = [int(n) for n in _CITED.findall(reason)]
     if cited:

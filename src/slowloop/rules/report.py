@@ -10,7 +10,8 @@ from pathlib import Path
 from .. import clock
 from ..store import Store, rules as q
 from .check import read_rule
-from .records import LIVE, norm, sync_rules
+from .outcomes import judged_records
+from .records import LIVE, norm
 
 ESCALATED_MAX = 5  # escalated rules at the top of a session start, newest first
 _WHEN = re.compile(r"^when\s+(?P<phrase>[^,]+),\s*(?P<body>.+)$", re.I | re.S)
@@ -41,7 +42,7 @@ def _stale(rec: dict, check, last_turn_at: str | None, window_days: float) -> bo
 
 
 def view(store: Store, agent_id: int, rec: dict, counts: dict, *, last_turn_at: str | None,
-         window_days: float) -> dict:
+         window_days: float, agent: str = "default") -> dict:
     """One rule as ``memo show --json`` and ``skills show --json`` give it."""
     check = read_rule(rec["text"])
     after, before = counts.get("after", {}), counts.get("before", {})
@@ -59,7 +60,8 @@ def view(store: Store, agent_id: int, rec: dict, counts: dict, *, last_turn_at: 
         d["last_violation"] = _last(store, agent_id, int(rec["id"]), "violated")
     if rec["status"] == "archived":
         d["archived"] = {"change": rec["archived_change"],
-                         "restore": f"slowloop history undo {rec['archived_change']}"}
+                         "restore": f"slowloop history undo {rec['archived_change']}"
+                                    + (f" --agent {agent}" if agent != "default" else "")}
     return d
 
 
@@ -68,13 +70,13 @@ def rules_report(store: Store, agent: str, home: Path, cfg, *, include_old: bool
     from ..store import ledger
 
     agent_id = store.agent_id(agent)
-    records, _lines = sync_rules(store, agent, home, cfg)
+    records = judged_records(store, agent, home, cfg)
     keep = [r for r in records if include_old or r["status"] in LIVE]
     counts = q.outcome_counts(store, [r["id"] for r in keep])
     _n, last_at = ledger.turn_activity(store, agent_id)
-    window = cfg.memo.archive_after.seconds / 86400
-    return [view(store, agent_id, r, counts.get(int(r["id"]), {}), last_turn_at=last_at, window_days=window)
-            for r in keep]
+    window = cfg.memo.stale_after.seconds / 86400
+    return [view(store, agent_id, r, counts.get(int(r["id"]), {}), last_turn_at=last_at, window_days=window,
+                 agent=agent) for r in keep]
 
 
 def for_entries(views: list[dict], kind: str, target: str, entries: list[str]) -> list[dict | None]:

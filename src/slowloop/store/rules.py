@@ -122,8 +122,8 @@ def previous_of(store: Store, agent_id: int, rows: Sequence[Row]) -> dict[int, R
 
 
 def reflection_of(store: Store, reflection_id: int) -> Row | None:
-    """``provider``, ``model`` and ``raw_output`` of one reflection."""
-    rows = _rows(store, "SELECT id, provider, model, raw_output FROM reflections WHERE id = ?",
+    """``provider``, ``model``, ``raw_output`` and ``finished_at`` of one reflection."""
+    rows = _rows(store, "SELECT id, provider, model, raw_output, finished_at FROM reflections WHERE id = ?",
                  (int(reflection_id),))
     return rows[0] if rows else None
 
