@@ -30,6 +30,15 @@ def _last(store: Store, agent_id: int, rule_id: int, outcome: str) -> dict | Non
     return {"turn_id": r["turn_id"], "session_id": r["session_id"], "at": r["at"], "action": r["detail"]}
 
 
+def recent(store: Store, agent_id: int, rule_id: int, n: int = 10) -> list[dict]:
+    """The rule's last ``n`` outcomes after it was written that say something (followed, violated,
+    corrected again), oldest first: which turn of which session, and the action."""
+    rows = [r for r in q.outcomes(store, agent_id, rule_id=rule_id,
+                                  kinds=("followed", "violated", "corrected_again")) if r["phase"] == "after"]
+    return [{"outcome": r["outcome"], "turn_id": r["turn_id"], "session_id": r["session_id"], "at": r["at"],
+             "action": r["detail"]} for r in rows[-n:]]
+
+
 def _stale(rec: dict, check, last_turn_at: str | None, window_days: float) -> bool:
     """The rule names files, tools or commands none of which appeared in the agent's work for the
     window, while work went on (turns were recorded within it)."""
@@ -58,6 +67,8 @@ def view(store: Store, agent_id: int, rec: dict, counts: dict, *, last_turn_at: 
                           "broken_again_at_turn": rec["reported_turn"]}
     if after.get("violated"):
         d["last_violation"] = _last(store, agent_id, int(rec["id"]), "violated")
+    if after:
+        d["recent"] = recent(store, agent_id, int(rec["id"]))
     if rec["status"] == "archived":
         d["archived"] = {"change": rec["archived_change"],
                          "restore": f"slowloop history undo {rec['archived_change']}"

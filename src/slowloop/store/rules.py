@@ -11,7 +11,7 @@ from .db import Store
 
 __all__ = ["list_rules", "insert_rule", "update_rule", "record_outcomes", "outcome_counts", "reflection_of",
            "last_turn_id", "memo_changes", "previous_of", "get_rule", "change_at", "turn_before",
-           "violations_in",
+           "violations_in", "escalation_mark",
            "outcomes", "turns_after", "turns_upto", "watermark", "set_watermark"]
 
 # the columns ``update_rule`` may set (a name never comes from outside this list)
@@ -162,3 +162,10 @@ def violations_in(store: Store, turn_ids: Iterable[int]) -> set[tuple[int, int]]
             f"SELECT rule_id, turn_id FROM rule_outcomes WHERE outcome = 'violated' AND turn_id IN "
             f"({_marks(len(chunk))})", tuple(chunk))}
     return out
+
+
+def escalation_mark(store: Store, agent_id: int) -> str:
+    """What the escalated rules at the top of a session start depend on, in one short string."""
+    r = store.query("SELECT COUNT(*) AS n, MAX(escalated_at) AS e, MAX(reported_turn) AS t, MAX(id) AS i "
+                    "FROM rules WHERE agent_id = ? AND status = 'escalated'", (agent_id,))[0]
+    return f"{r['n']}:{r['e']}:{r['t']}:{r['i']}"
