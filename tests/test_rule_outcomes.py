@@ -104,6 +104,10 @@ def test_a_rule_no_action_can_show_is_not_checkable_and_says_why(text: str) -> N
     (PKG, [Act("run", command="npm install dayjs")], (True, False, True)),
     (PKG, [Act("run", command="pnpm add dayjs")], (True, True, False)),
     (PKG, [Act("run", command="npm run build")], (False, False, False)),  # not an install
+    ("When installing packages in this project, always use bun.", [Act("run", command="pnpm add zod")],
+     (True, False, True)),  # another program for what it says to do with bun
+    ("When using git in this repository, always use main, never master.",
+     [Act("run", command="git push origin master")], (True, False, True)),
     ("When naming Python functions, always use snake_case (`cart_total`), never camelCase (`cartTotal`).",
      [Act("write", path="cart.py", new="def cartSum(lines):\n    return 0\n")], (True, False, True)),
     ("When naming Python functions, always use snake_case (`cart_total`), never camelCase (`cartTotal`).",
@@ -237,3 +241,12 @@ def test_a_recovery_rule_in_a_skill_is_judged_and_skills_show_gives_it(tmp_path:
     assert rule["text"].startswith("When `python tool.py` fails")
     assert rule["outcomes"] == {"relevant": 2, "followed": 1, "violated": 1, "corrected_again": 0}
     assert rule["evidence"]["turn_id"] == 1 and rule["evidence"]["action"].startswith("python")
+
+
+def test_an_escalated_rule_taken_out_of_the_memo_is_never_restated(tmp_path: Path) -> None:
+    _learn_pnpm(tmp_path)
+    _ingest(tmp_path, "s2", [("add dayjs", [("npm install dayjs", "added 1 package")])])
+    assert _cli("prompt", "--agent", "a").stdout.startswith("# Rules I broke after learning them")
+    _cli("memo", "remove", "--agent", "a", "always use pnpm")
+    prompt = _cli("prompt", "--agent", "a").stdout
+    assert "Rules I broke" not in prompt and "pnpm" not in prompt

@@ -207,14 +207,14 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     now = clock.now()
     parts: list[str] = []
 
-    escalated = escalated_section(store, agent)
+    memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
+    skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
+    escalated = escalated_section(store, agent, [memo, *(s.body for s in skills)])
     if escalated:
         parts.append(escalated)
-    memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
     if memo:
         parts.append(memo)
 
-    skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
     shown: list[str] = []
     if skills and skills_listed_by_host:
         shown = sorted(s.name for s in skills)

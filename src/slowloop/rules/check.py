@@ -179,16 +179,25 @@ def judge(check: Check, acts: list[Act], failed: frozenset[str] = frozenset()) -
     return _JUDGES[check.mode](check, acts, failed)
 
 
+def _uses(c: Cmd, lit: str) -> bool:
+    """The command runs ``lit``, or names it among its arguments (`git push origin master`)."""
+    return _tool_of(c, lit) or has(lit, " ".join(c.words[1:]))
+
+
 def _judge_tool(check: Check, acts: list[Act], _failed: frozenset[str]) -> Verdict:
     hits = [c for c in _cmds(acts) if c.activity in check.trigger]
     if not hits:
         return Verdict()
-    bad = next((c for c in hits if check.avoid and _tool_of(c, check.avoid)), None)
+    bad = next((c for c in hits if check.avoid and _uses(c, check.avoid)
+                and not (check.use and _tool_of(c, check.use))), None)
     if bad is not None:
         return Verdict(True, False, True, _short(bad.text))
-    good = next((c for c in hits if check.use and _tool_of(c, check.use)), None)
+    good = next((c for c in hits if check.use and _uses(c, check.use)), None)
     if good is not None or not check.use:
         return Verdict(True, True, False, _short((good or hits[0]).text))
+    if not check.avoid and " " not in check.use:
+        # "always use bun" and the packages went in with another program: that is what it forbids
+        return Verdict(True, False, True, _short(hits[0].text))
     return Verdict(True, False, False, _short(hits[0].text))
 
 

@@ -31,14 +31,14 @@ from ..store import Store, ledger, rules as q
 from ..text import fold, similar
 from ..transcripts.model import Turn
 
-_COUNT = re.compile(r"\s*\(corrected \d+ times\)\s*$")
+COUNT = re.compile(r"\s*\(corrected \d+ times\)\s*$")
 _CITED = re.compile(r"\bturns?\s*#?\s*(\d+)", re.I)
 LIVE = ("active", "escalated")
 
 
 def norm(text: str) -> str:
     """What matches a rule to its line: folded, spaces collapsed, the repeat count left out."""
-    return fold(_COUNT.sub("", " ".join(text.split()))).strip(" .")
+    return fold(COUNT.sub("", " ".join(text.split()))).strip(" .")
 
 
 @dataclass(frozen=True)

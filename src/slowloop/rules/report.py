@@ -11,7 +11,7 @@ from .. import clock
 from ..store import Store, rules as q
 from .check import read_rule
 from .outcomes import judged_records
-from .records import LIVE, norm
+from .records import COUNT, LIVE, norm
 
 ESCALATED_MAX = 5  # escalated rules at the top of a session start, newest first
 _WHEN = re.compile(r"^when\s+(?P<phrase>[^,]+),\s*(?P<body>.+)$", re.I | re.S)
@@ -114,19 +114,25 @@ def attention(views: list[dict], archived: list[dict]) -> dict:
     }
 
 
-def escalated_section(store: Store, agent: str) -> str:
-    """The escalated rules, restated with their trigger and the action that broke them: the top of
-    the session bootstrap ('' when none)."""
+def escalated_section(store: Store, agent: str, texts: list[str]) -> str:
+    """The escalated rules still in what the agent reads (``texts``: the memo entries and skill
+    bodies as read now — a rule a person or a later reflection took out is never restated),
+    restated with their trigger and the action that broke them: the top of the session bootstrap
+    ('' when none)."""
     agent_id = store.agent_id(agent, create=False)
     if agent_id is None:
         return ""
     recs = [dict(r) for r in q.list_rules(store, agent_id, ("escalated",))]
     if not recs:
         return ""
+    present = {norm(ln.strip().lstrip("-*+ ")) for t in texts for ln in t.splitlines()}
+    recs = [r for r in recs if r["norm"] in present]
+    if not recs:
+        return ""
     recs.sort(key=lambda r: r["escalated_at"] or "", reverse=True)
     lines = []
     for r in recs[:ESCALATED_MAX]:
-        m = _WHEN.match(" ".join(r["text"].split()))
+        m = _WHEN.match(COUNT.sub("", " ".join(r["text"].split())))
         said = r["text"]
         if m:
             gerund = re.match(r"^\w+ing\b", m.group("phrase"))
