@@ -108,6 +108,10 @@ def test_a_rule_no_action_can_show_is_not_checkable_and_says_why(text: str) -> N
      (True, False, True)),  # another program for what it says to do with bun
     ("When using git in this repository, always use main, never master.",
      [Act("run", command="git push origin master")], (True, False, True)),
+    ("When installing packages in this project, always use uv, never pip.", [Act("run", command="pnpm add zod")],
+     (False, False, False)),  # a JavaScript install is no situation for a Python package manager
+    ("When creating branches, always make sure branch names are `<type>/<TICKET>-<slug>`.",
+     [Act("run", command="git checkout -b fix-login")], (True, False, True)),
     ("When naming Python functions, always use snake_case (`cart_total`), never camelCase (`cartTotal`).",
      [Act("write", path="cart.py", new="def cartSum(lines):\n    return 0\n")], (True, False, True)),
     ("When naming Python functions, always use snake_case (`cart_total`), never camelCase (`cartTotal`).",

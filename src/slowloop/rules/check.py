@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..observe.lessons import category
 from ..observe.redo import Act, Cmd, case_style, commit_message, conventional, parse_cmd
 
 # words of a trigger phrase → the activities of observe.redo it names
@@ -52,7 +53,7 @@ _STYLE = re.compile(r"always use (?P<u>[A-Za-z_-]+[cC]ase|[A-Z_]+CASE) \(`[^`]+`
 _TRAILER = re.compile(r"\b(?P<w>never|always) add an? `(?P<t>[^`]+:)` trailer")
 _GENERATED = re.compile(r"never add a \"Generated with")
 _FLAG = re.compile(r"\b(?P<w>always|never) pass `(?P<f>-[^`]+)` to `(?P<tool>[^`]+)`(?:, never `(?P<g>-[^`]+)`)?")
-_BRANCH_SHAPE = re.compile(r"always name branches `<type>/<TICKET>-<slug>`")
+_BRANCH_SHAPE = re.compile(r"always name branches `<type>/<TICKET>-<slug>`|branch names (?:are|is) `<type>/<TICKET>-<slug>`")
 _BRANCH_PREFIX = re.compile(r"always start branch names with `(?P<p>[^`]+)`(?:, never `(?P<q>[^`]+)`)?")
 _PUT = re.compile(r"always put them in `(?P<d>[^`]+)`(?:, never in `(?P<e>[^`]+)`)?")
 _USE = re.compile(r"\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: (?!(?:for|to|in|with|when|and|or|instead|on|as|of|"
@@ -70,6 +71,7 @@ class Check:
     avoid: str = ""
     tool: str = ""   # flag: the program; naming: "<language> <what>"
     why_not: str = ""  # not checkable: why
+    family: str = ""  # the kind of tool its literals are (package-manager-js …): a pip install is no npm situation
 
     @property
     def checkable(self) -> bool:
@@ -143,7 +145,8 @@ def read_rule(text: str) -> Check:
     if m := _USE.search(body):
         use, avoid = _bare(m.group("x")), _bare(m.group("y"))
         if use and not re.search(r"\b(?:the|a|an|it|this|that)\b", use, re.I):
-            return Check("tool" if trigger else "literal", trigger, use, avoid)
+            fam = category(use, avoid) if trigger else None
+            return Check("tool" if trigger else "literal", trigger, use, avoid, family=fam[0] if fam else "")
     if m := _NEVER_LIT.search(body):
         return Check("tool" if trigger else "literal", trigger, "", _bare(m.group("y")))
     return Check("", why_not="it names no tool, file, command or name style an action could be checked against")
@@ -184,8 +187,15 @@ def _uses(c: Cmd, lit: str) -> bool:
     return _tool_of(c, lit) or has(lit, " ".join(c.words[1:]))
 
 
+def _same_family(check: Check, c: Cmd) -> bool:
+    if not check.family:
+        return True
+    fam = category(c.prog)
+    return fam is None or fam[0] == check.family
+
+
 def _judge_tool(check: Check, acts: list[Act], _failed: frozenset[str]) -> Verdict:
-    hits = [c for c in _cmds(acts) if c.activity in check.trigger]
+    hits = [c for c in _cmds(acts) if c.activity in check.trigger and _same_family(check, c)]
     if not hits:
         return Verdict()
     bad = next((c for c in hits if check.avoid and _uses(c, check.avoid)
