@@ -80,7 +80,9 @@ def rules_report(store: Store, agent: str, home: Path, cfg, *, include_old: bool
     """Every rule the agent reads now (and, with ``include_old``, the archived and gone ones)."""
     from ..store import ledger
 
-    agent_id = store.agent_id(agent)
+    agent_id = store.agent_id(agent, create=False)
+    if agent_id is None:
+        return []  # nothing recorded for it: a read must not create the agent
     records = judged_records(store, agent, home, cfg)
     keep = [r for r in records if include_old or r["status"] in LIVE]
     counts = q.outcome_counts(store, [r["id"] for r in keep])
