@@ -254,3 +254,31 @@ def test_an_escalated_rule_taken_out_of_the_memo_is_never_restated(tmp_path: Pat
     _cli("memo", "remove", "--agent", "a", "always use pnpm")
     prompt = _cli("prompt", "--agent", "a").stdout
     assert "Rules I broke" not in prompt and "pnpm" not in prompt
+
+
+class _Model:
+    """A model that answers from a script (the evidence passed through is under test, not it)."""
+
+    kind, name, model = "scripted", "scripted", "scripted-1"
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def destination(self) -> str:
+        return "nowhere (scripted test model)"
+
+    def complete(self, system, user, *, schema=None):
+        from slowloop.providers.base import Completion
+
+        return Completion(text=self.answer, model=self.model, destination=self.destination())
+
+
+def test_a_model_s_rule_names_the_model_and_the_turn_its_reason_cites(tmp_path: Path) -> None:
+    _ingest(tmp_path, "s1", [NPM, ("No, use pnpm instead of npm", [("pnpm add lodash", "done")])])
+    answer = json.dumps({"actions": [{"type": "update_memo", "section": "plays", "op": "add", "text": PKG,
+                                      "reason": "turn #2: the person corrected npm to pnpm"}]})
+    assert reflect_agent("a", provider=_Model(answer), force=True).status == "applied"
+    rule = _rule("always use pnpm")
+    assert rule["proposer"] == "scripted:scripted (model scripted-1)"
+    assert rule["evidence"]["turn_id"] == 2 and rule["evidence"]["said"] == "No, use pnpm instead of npm"
+    assert rule["evidence"]["reason"] == "turn #2: the person corrected npm to pnpm"
