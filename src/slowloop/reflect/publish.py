@@ -3,8 +3,7 @@ applied, a proposal approved in review, an undo. Every place the agent reads wha
 brought up to date (the hooks' bootstrap cache, AGENTS.md/CLAUDE.md blocks, skill links), and a
 shared agent's folder is committed and synced, so the very next session carries it.
 
-Each learned rule's record follows too (``rules``: its evidence, a rule taken out no longer
-escalated). Never raises: the change is made; what could not follow is said in the lines returned.
+Never raises: the change is made; what could not follow is said in the lines returned.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ from pathlib import Path
 def changed(home: Path, agent: str, store=None, *, reflection_id: int | None = None,
             what: str = "a reflection") -> tuple[list[str], str | None]:
     """(the places brought up to date, what sync did or None when the agent is not shared)."""
-    if store is not None:
-        _rules_follow(home, agent, store)
     try:
         from ..places.targets import refresh
 
@@ -29,15 +26,3 @@ def changed(home: Path, agent: str, store=None, *, reflection_id: int | None = N
 
         synced = after_reflection(agent, home, reflection_id)
     return places, synced
-
-
-def _rules_follow(home: Path, agent: str, store) -> None:
-    """The rules' records follow the files: a new rule gets its evidence (and is judged on the
-    turns before it), a rule taken out is no longer escalated at the next session start."""
-    try:
-        from ..config import load_config
-        from ..rules.outcomes import judged_records
-
-        judged_records(store, agent, home, load_config(home))
-    except Exception:  # noqa: BLE001 — best effort: the next recorded turn or `memo show` does it
-        pass

@@ -192,20 +192,18 @@ def judged_records(store: Store, agent: str, home: Path, cfg, out: Update | None
     for the first time is judged on the turns recorded before it (its "before")."""
     records, _lines = sync_rules(store, agent, home, cfg)
     agent_id = store.agent_id(agent)
-    fresh = [r for r in records if r["status"] in LIVE and not r["last_seen_at"]]
-    counted = q.outcome_counts(store, [r["id"] for r in fresh])
-    checks = {int(r["id"]): read_rule(r["text"]) for r in fresh}
-    todo = [r for r in fresh if int(r["id"]) not in counted and checks[int(r["id"])].checkable]
     now = clock.iso()
-    for r in todo:
-        rows = q.turns_upto(store, agent_id, int(r["watermark"]), limit=BEFORE_TURNS)
-        if not rows:
-            continue
-        seen = _read_turns(store, rows)
-        links = _prev_links(store, agent_id, rows)
+    for r in [r for r in records if r["status"] in LIVE and not r["judged_before"]]:
+        check = read_rule(r["text"])
+        rows = q.turns_upto(store, agent_id, int(r["watermark"]), limit=BEFORE_TURNS) if check.checkable else []
+        seen = _read_turns(store, rows) if rows else []
+        links = _prev_links(store, agent_id, rows) if rows else {}
         with store.transaction() as tx:
-            _judge_rule(tx, r, checks[int(r["id"])], seen, links, q.violations_in(store, set(links.values())),
-                        now, out if out is not None else Update())
+            if seen:
+                _judge_rule(tx, r, check, seen, links, q.violations_in(store, set(links.values())),
+                            now, out if out is not None else Update())
+            q.update_rule(tx, int(r["id"]), judged_before=1)
+        r["judged_before"] = 1
     return records
 
 

@@ -275,6 +275,7 @@ def m005_rules(db: Schema) -> None:
             archived_change INTEGER,          -- the history change that archived it (undo restores)
             last_relevant_at TEXT,
             last_seen_at TEXT,                -- a literal it names last appeared in the agent's work
+            judged_before INTEGER NOT NULL DEFAULT 0, -- the turns before it were judged (once)
             updated_at TEXT NOT NULL
         );
         CREATE INDEX rules_agent ON rules(agent_id, status);

@@ -17,7 +17,7 @@ __all__ = ["list_rules", "insert_rule", "update_rule", "record_outcomes", "outco
 # the columns ``update_rule`` may set (a name never comes from outside this list)
 _UPDATABLE = frozenset({"text", "norm", "status", "escalated_at", "escalated_turn", "reported_turn",
                         "archived_change", "last_relevant_at", "last_seen_at", "updated_at",
-                        "target", "evidence", "proposer", "watermark"})
+                        "target", "evidence", "proposer", "watermark", "judged_before"})
 
 
 def list_rules(store: Store, agent_id: int, statuses: Sequence[str] | None = None) -> list[Row]:
