@@ -18,6 +18,7 @@ import pytest
 from slowloop import clock
 from slowloop.config import load_config
 from slowloop.ingest import default_weakness, ingest_paths
+from slowloop.integrations.news import learned_news
 from slowloop.integrations.recorded import turns_recorded
 from slowloop.memo import Memo
 from slowloop.observe.redo import Act
@@ -174,6 +175,11 @@ def test_a_learned_rule_keeps_its_evidence_and_counts_what_came_after(tmp_path: 
     assert "repeated mistakes: before its rule existed 1 of 2 (50%)" in words
     shown = _cli("memo", "show", "--agent", "a").stdout
     assert 'the person said "No, use pnpm instead of npm" after `npm install lodash`' in shown
+    # the next session start tells the person, once (Claude Code shows it as its systemMessage)
+    with open_store() as store:
+        news = learned_news(Path(os.environ["SLOWLOOP_HOME"]), "a", store) or ""
+        assert f"A rule slowloop had already escalated was broken again (turn 6): {PKG}" in news
+        assert "broken again" not in (learned_news(Path(os.environ["SLOWLOOP_HOME"]), "a", store) or "")
     assert "since: relevant 4, followed 2, violated 2, corrected again 1" in shown
 
 

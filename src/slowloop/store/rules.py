@@ -11,7 +11,7 @@ from .db import Store
 
 __all__ = ["list_rules", "insert_rule", "update_rule", "record_outcomes", "outcome_counts", "reflection_of",
            "last_turn_id", "memo_changes", "previous_of", "get_rule", "change_at", "turn_before",
-           "violations_in", "escalation_mark",
+           "violations_in", "escalation_mark", "news_since",
            "outcomes", "turns_after", "turns_upto", "watermark", "set_watermark"]
 
 # the columns ``update_rule`` may set (a name never comes from outside this list)
@@ -169,3 +169,13 @@ def escalation_mark(store: Store, agent_id: int) -> str:
     r = store.query("SELECT COUNT(*) AS n, MAX(escalated_at) AS e, MAX(reported_turn) AS t, MAX(id) AS i "
                     "FROM rules WHERE agent_id = ? AND status = 'escalated'", (agent_id,))[0]
     return f"{r['n']}:{r['e']}:{r['t']}:{r['i']}"
+
+
+def news_since(store: Store, agent_id: int, *, reported_after: int, archived_after: int) -> tuple[list[Row], list[Row]]:
+    """(rules broken again after they were escalated, past turn ``reported_after``; rules archived
+    by a change past ``archived_after``), for a person's one-line news at a session start."""
+    broken = _rows(store, "SELECT text, reported_turn FROM rules WHERE agent_id = ? AND reported_turn > ? "
+                          "AND status = 'escalated' ORDER BY reported_turn", (agent_id, reported_after))
+    archived = _rows(store, "SELECT text, archived_change FROM rules WHERE agent_id = ? AND status = 'archived' "
+                            "AND archived_change > ? ORDER BY archived_change", (agent_id, archived_after))
+    return broken, archived
