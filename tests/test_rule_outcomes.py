@@ -212,6 +212,9 @@ def test_a_rule_never_relevant_for_weeks_is_archived_and_history_undo_brings_it_
     status = json.loads(_cli("status", "--agent", "a", "--json").stdout)["agents"][0]
     (archived,) = status["rules"]["archived"]
     assert archived["text"] == PKG
+    history = json.loads(_cli("history", "--agent", "a", "--json").stdout)
+    rows = history if isinstance(history, list) else history["changes"]
+    assert rows[0]["actor"] == "slowloop" and rows[0]["note"].startswith("archived: rule 1 was not relevant for 28d")
     _cli(*archived["restore"].split()[1:])  # `slowloop history undo <change>`, as status says
     assert PKG in Memo("a").entries("plays")
     assert _rule("always use pnpm")["status"] == "active"

@@ -225,7 +225,8 @@ def _decay(store: Store, agent: str, home: Path, cfg, live: list[dict], checks: 
     memo = Memo(agent, home=home, config=cfg, store=store)
     for r in due:
         try:
-            memo.remove(r["target"], r["text"], actor="slowloop")
+            memo.remove(r["target"], r["text"], actor="slowloop",
+                        note=f"archived: rule {r['id']} was not relevant for {cfg.memo.archive_after}")
         except SlowloopError:
             continue  # edited meanwhile, or matches two entries: left for the next pass
         change = _last_change(store, agent, memo.path)
