@@ -291,3 +291,17 @@ def test_a_model_s_rule_names_the_model_and_the_turn_its_reason_cites(tmp_path: 
     assert rule["proposer"] == "scripted:scripted (model scripted-1)"
     assert rule["evidence"]["turn_id"] == 2 and rule["evidence"]["said"] == "No, use pnpm instead of npm"
     assert rule["evidence"]["reason"] == "turn #2: the person corrected npm to pnpm"
+
+
+def test_a_play_and_its_pitfall_count_a_turn_once_in_the_repeated_mistake_rate(tmp_path: Path) -> None:
+    _learn_pnpm(tmp_path)
+    _ingest(tmp_path, "s2", [NPM, ("again: pnpm, not npm", [("pnpm add lodash", "done")])])
+    assert reflect_agent("a", provider=None, force=True).status == "applied"
+    assert any(e.startswith("Pitfall") for e in Memo("a").entries("strengths"))  # needed twice
+    _ingest(tmp_path, "s3", [("add dayjs", [("npm install dayjs", "added 1 package")])])
+    status = json.loads(_cli("status", "--agent", "a", "--json").stdout)["agents"][0]
+    rate = status["repeated_mistakes"]
+    assert rate["rules_checked"] == 2
+    # turns 1-2 before any rule; 3-5 after the play (the pitfall came later: its turns are not "before")
+    assert rate["before"] == {"relevant": 2, "violated": 1, "corrected_again": 0, "rate": 0.5}
+    assert rate["after"] == {"relevant": 3, "violated": 2, "corrected_again": 1, "rate": 0.667}

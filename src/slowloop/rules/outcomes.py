@@ -129,9 +129,10 @@ def _judge_rule(tx, rule: dict, check: Check, seen: list[_Seen], prev_of: dict[i
     for s, v in results:
         p = prev_of.get(s.id)
         prev_broke = p is not None and (verdicts[p].violated if p in verdicts else (int(rule["id"]), p) in broken)
-        again = s.corrected and s.id != taught and (
-            prev_broke or judge(check, s.refused, s.failed).violated or _about(check, s.said))
         phase = "after" if s.id > int(rule["watermark"]) else "before"
+        # corrected *again*: after the rule existed (before it, a correction is what taught it)
+        again = phase == "after" and s.corrected and s.id != taught and (
+            prev_broke or judge(check, s.refused, s.failed).violated or _about(check, s.said))
         rows += list(_rows_for(int(rule["id"]), phase, s, v, again))
         if mentions(check, s.acts) or v.relevant:
             changes["last_seen_at"] = s.at
@@ -259,7 +260,8 @@ def _week(at: str) -> str:
 
 def repeated_mistakes(store: Store, agent: str) -> dict:
     """How often a mistake a rule was learned from came back: violated / relevant turns, before
-    the rule existed and after, overall and per ISO week (of the turn)."""
+    the rule existed and after, overall and per ISO week (of the turn). Two rules about the same
+    mistake (a play and its pitfall: the same thing to use and to avoid) count a turn once."""
     agent_id = store.agent_id(agent, create=False)
     empty = {"before": _rate({}), "after": _rate({}), "weeks": [], "rules_checked": 0}
     if agent_id is None:
@@ -267,11 +269,20 @@ def repeated_mistakes(store: Store, agent: str) -> dict:
     total: dict[str, dict[str, int]] = {"before": {}, "after": {}}
     weeks: dict[str, dict[str, dict[str, int]]] = {}
     rules: set[int] = set()
+    mistake = {int(r["id"]): (c.mode, c.use.lower(), c.avoid.lower(), c.tool)
+               for r in q.list_rules(store, agent_id) for c in [read_rule(r["text"])]}
+    # one count per turn and mistake, in the phase of the first rule about it ("after" as soon
+    # as any rule about that mistake existed when the turn happened)
+    seen: dict[tuple, tuple[str, str]] = {}
     for r in q.outcomes(store, agent_id, kinds=("relevant", "violated", "corrected_again")):
         rules.add(int(r["rule_id"]))
-        for bucket in (total, weeks.setdefault(_week(r["at"]), {"before": {}, "after": {}})):
-            c = bucket[r["phase"]]
-            c[r["outcome"]] = c.get(r["outcome"], 0) + 1
+        key = (r["outcome"], r["turn_id"], mistake.get(int(r["rule_id"]), r["rule_id"]))
+        if key not in seen or r["phase"] == "after":
+            seen[key] = (r["phase"], r["at"])
+    for (outcome, _turn, _m), (phase, at) in seen.items():
+        for bucket in (total, weeks.setdefault(_week(at), {"before": {}, "after": {}})):
+            c = bucket[phase]
+            c[outcome] = c.get(outcome, 0) + 1
     return {"before": _rate(total["before"]), "after": _rate(total["after"]), "rules_checked": len(rules),
             "weeks": [{"week": w, "before": _rate(v["before"]), "after": _rate(v["after"])}
                       for w, v in sorted(weeks.items())]}
