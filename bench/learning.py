@@ -22,6 +22,12 @@ Replay: a scripted agent that follows only what its bootstrap (and the skills it
 replayed on three later tasks of each scenario that teaches a lesson: it uses what a rule tells it
 to use for that kind of task, else its habit (the corrected mistake). The mistake is counted before
 the lesson (the bootstrap as it was before the correcting session) and after it.
+
+The repeated-mistake rate from the ledger: those three later tasks are then recorded as a session
+of their own (the after-recording path, as the hooks run it), and slowloop's own judge
+(``slowloop.rules``: each rule's trigger and literals against the agent's actions, no model)
+counts, over every rule, the situations that came up and the mistakes made in them — before the
+rule existed (the scenario's own sessions) and after. That is the figure ``slowloop status`` shows.
 """
 
 from __future__ import annotations
@@ -39,9 +45,11 @@ sys.path.insert(0, str(ROOT / "src"))
 from slowloop.bootstrap import build_bootstrap  # noqa: E402
 from slowloop.config import load_config  # noqa: E402
 from slowloop.ingest import default_weakness, ingest_paths  # noqa: E402
+from slowloop.integrations.recorded import turns_recorded  # noqa: E402
 from slowloop.memo import Memo  # noqa: E402
 from slowloop.observe.lessons import category  # noqa: E402
 from slowloop.reflect.cycle import reflect_agent  # noqa: E402
+from slowloop.rules import repeated_mistakes  # noqa: E402
 from slowloop.skills import SkillLibrary  # noqa: E402
 from slowloop.store import open_store  # noqa: E402
 
@@ -227,20 +235,57 @@ class Result:
     before: int = 0
     after: int = 0
     view: str = ""
+    rates: dict = field(default_factory=dict)  # the ledger's repeated-mistake rate (slowloop.rules)
+
+
+# the command the replayed agent runs for each kind of later task, given the tool it picked
+LATER = {"http-client-python": ("add a client for the weather API", "pip install {tool}", "Successfully installed"),
+         "package-manager-js": ("add zod to the web app", "{tool} add zod", "added 1 package"),
+         "branch": ("push the next fix", "git push origin {tool}", "To github.com:acme/web.git")}
+
+
+def _later_session(sc: Scenario, view: str) -> list:
+    """Three later tasks as the replayed agent does them with ``view``: the turns to record."""
+    turns = []
+    for k in range(3):
+        if sc.recovery:
+            failing, output = sc.sessions[0][0][1][0]
+            fix = recovery_policy(view, failing)
+            calls = [(failing, output)] + ([(fix, "done")] if fix != failing else [(failing, output)])
+            turns.append((f"{sc.sessions[0][0][0]} (again, {k})", calls))
+        elif sc.task_kind in LATER:
+            task, cmd, out = LATER[sc.task_kind]
+            tool = policy(view, sc.task_kind, sc.avoid or "")
+            cmd = cmd.format(tool=tool).replace("npm add", "npm install")
+            turns.append((f"{task} ({k})", [(cmd, out)]))
+    return turns
+
+
+def _record(home: Path, path: Path) -> None:
+    """Ingest one transcript and run the after-recording path on it, as the hooks do."""
+    cfg = load_config(home)
+    with open_store(home=home) as store:
+        res = ingest_paths([path], agent="a", store=store, cfg=cfg, weakness=default_weakness("a", home))
+        turns_recorded(home, "a", store, cfg, changed=res.new + res.updated, why="bench", reflect=False)
 
 
 def run(sc: Scenario, tmp: Path) -> Result:
     home = tmp / sc.name / "home"
     home.mkdir(parents=True)
     views: list[str] = ["" ]
-    cfg = load_config(home)
     for k, turns in enumerate(sc.sessions):
-        path = _write(tmp / sc.name / f"s{k}.jsonl", turns)
-        with open_store(home=home) as store:
-            ingest_paths([path], agent="a", store=store, cfg=cfg, weakness=default_weakness("a", home))
+        _record(home, _write(tmp / sc.name / f"s{k}.jsonl", turns))
         reflect_agent("a", home=home, provider=None, force=True)
         views.append(_agent_view(home))
     res = Result(sc, view=views[-1])
+    later = _later_session(sc, views[-1])
+    if later:
+        with open_store(home=home) as store:
+            scripted = repeated_mistakes(store, "a")["after"]  # the scenario's own later sessions
+        _record(home, _write(tmp / sc.name / "later.jsonl", later))
+        with open_store(home=home) as store:
+            res.rates = repeated_mistakes(store, "a")
+        res.rates["replayed"] = {k: res.rates["after"][k] - scripted[k] for k in ("relevant", "violated")}
     rules = [r for r in _rules(views[-1]) if not r.startswith("Pitfall")]
     if sc.use:
         res.reached = any(f"always use {sc.use}" in r for r in rules)
@@ -320,6 +365,15 @@ def main(argv: list[str]) -> int:
     print(f"replay (3 later tasks for each of the {replayed} choice and recovery lessons; the agent "
           f"follows only its bootstrap): the corrected mistake repeated {before} times before "
           f"learning, {after} after (requirements are not replayed: the scripted agent cannot act on them)")
+    sums = {ph: {k: sum(r.rates[ph][k] for r in results if r.rates) for k in ("relevant", "violated")}
+            for ph in ("before", "after", "replayed")}
+    judged = sum(1 for r in results if r.rates and r.rates["rules_checked"])
+    share = {ph: f"{v['violated']} of {v['relevant']}" + (f" ({v['violated'] / v['relevant']:.0%})" if v["relevant"] else "")
+             for ph, v in sums.items()}
+    print(f"repeated-mistake rate from the ledger (slowloop.rules judging the recorded turns, no model; "
+          f"{judged} scenarios with a checkable rule): before the rule existed {share['before']} of the "
+          f"situations were the mistake, after it {share['after']} — in the replayed later tasks "
+          f"{share['replayed']}, the rest in the scenarios' own sessions that repeat the mistake on purpose")
     by_lang: dict[str, list[int]] = {}
     for r in teach:
         by_lang.setdefault(r.sc.lang, [0, 0])
@@ -329,8 +383,10 @@ def main(argv: list[str]) -> int:
     for r in results:
         bad = (r.reached is False) or r.junk or r.duplicates or r.stale_kept
         if bad or verbose:
+            rate = (f" ledger {r.rates['before']['violated']}/{r.rates['before']['relevant']}->"
+                    f"{r.rates['after']['violated']}/{r.rates['after']['relevant']}") if r.rates else ""
             print(f"\n{'!!' if bad else 'ok'} {r.sc.name}: reached={r.reached} junk={r.junk} "
-                  f"dups={r.duplicates} stale={r.stale_kept} replay {r.before}->{r.after}")
+                  f"dups={r.duplicates} stale={r.stale_kept} replay {r.before}->{r.after}{rate}")
             if bad:
                 print("   " + "\n   ".join(r.view.strip().splitlines()[:12]))
     return 0

@@ -16,6 +16,12 @@ Reported: lessons whose rule reached that first request (the literal to use, and
 named as such); junk (a rule no lesson taught, or one from a session that must teach nothing);
 stale (an older choice still recommended after a change of mind); seconds from the correcting turn
 to the rule being in the bootstrap.
+
+Then the next week: each lesson's task comes back in a session of its own; the scripted model does
+it the right way when a rule in its request names what to use (or names the mistake as what not to
+do), else by its habit. slowloop judges every recorded turn against every rule it keeps (no model)
+and `slowloop status --json` gives the repeated-mistake rate: the mistakes made in the situations
+each rule is about, before it existed and after.
 """
 
 from __future__ import annotations
@@ -129,6 +135,13 @@ def policy_for(ls: list[Lesson]):
         if ends_with_tool_result(api, body):
             return Reply(text="Done.")
         said = last_user_text(api, body).strip()
+        if said.startswith(NEXT_WEEK):
+            lesson = by_task[said[len(NEXT_WEEK):]]
+            rules = _rules(json.dumps(body, ensure_ascii=False))
+            knows = any((lesson.use and _names(r, lesson.use, False)) or (lesson.avoid and _names(r, lesson.avoid, True))
+                        for r in rules)
+            act = lesson.redo if knows and lesson.redo is not None else lesson.mistake
+            return Reply(tool=act[0], args=act[1])
         lesson = by_task.get(said)
         if lesson is not None:
             return Reply(tool=lesson.mistake[0], args=lesson.mistake[1])
@@ -137,6 +150,9 @@ def policy_for(ls: list[Lesson]):
             return Reply(tool=lesson.redo[0], args=lesson.redo[1])
         return Reply(text="Sure.")
     return policy
+
+
+NEXT_WEEK = "(a week later) "
 
 
 def claude_bin() -> Path:
@@ -252,6 +268,20 @@ def main(argv: list[str]) -> int:
         with subprocess.Popen([sys.executable, "-m", "slowloop", "review", "list", "--agent", "shop", "--json"],
                               cwd=proj, env=env, stdout=subprocess.PIPE, text=True) as p:
             waiting = json.loads(p.communicate()[0] or "[]")
+        # the next week: each lesson's task again, in a session of its own
+        again = [lesson for lesson in teaching if lesson.use not in replaced]
+        with ScriptedModel(policy_for(ls)) as srv:
+            env["ANTHROPIC_BASE_URL"] = srv.url
+            for lesson in again:
+                claude(NEXT_WEEK + lesson.task)
+            end = time.monotonic() + 60
+            while time.monotonic() < end and locks.is_dir() and any(locks.glob("auto-reflect-*.pid")):
+                time.sleep(0.5)
+        status = json.loads(subprocess.run([sys.executable, "-m", "slowloop", "status", "--agent", "shop", "--json"],
+                                           cwd=proj, env=env, capture_output=True, text=True).stdout)["agents"][0]
+        shown = subprocess.run([sys.executable, "-m", "slowloop", "memo", "show", "--agent", "shop", "--json"],
+                               cwd=proj, env=env, capture_output=True, text=True).stdout
+        judged_rules = [r for sec in json.loads(shown)["sections"].values() for r in sec["rules"] if r]
     secs = sorted(learned_after.values())
     print(f"a week in the real Claude Code ({binary.name} {len(ls)} sessions + 1, default configuration, "
           f"offline learner): {total:.0f} s in all")
@@ -270,6 +300,19 @@ def main(argv: list[str]) -> int:
         print(f"  waiting: {w['reason'][:160]}")
     for r in not_carried:
         print(f"  kept but not in the first request: {r}")
+    rate = status["repeated_mistakes"]
+
+    def share(r: dict) -> str:
+        return f"{r['violated']} of {r['relevant']}" + (f" ({r['rate']:.0%})" if r["rate"] is not None else "")
+    print(f"the next week ({len(again)} sessions, each a lesson's task again): repeated-mistake rate "
+          f"(slowloop status, judged from the recorded turns with no model, {rate['rules_checked']} rules): "
+          f"before each rule existed {share(rate['before'])} of the situations were the mistake, after it "
+          f"{share(rate['after'])}")
+    for r in judged_rules:
+        o = r["outcomes"]
+        said = "not checkable" if o == "not checkable" else (
+            f"relevant {o['relevant']}, followed {o['followed']}, violated {o['violated']}, corrected again {o['corrected_again']}")
+        print(f"  {said}: {r['text'][:110]}")
     if verbose:
         print("\n".join("  rule: " + r for r in rules))
     return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDES = ["claude-code.md", "codex.md", "mcp.md", "python.md", "sharing.md", "learning.md"]
+GUIDES = ["claude-code.md", "codex.md", "mcp.md", "python.md", "sharing.md", "learning.md", "rules.md"]
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)
 
 

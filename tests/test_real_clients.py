@@ -174,6 +174,67 @@ def _claude(bin_: Path, env: dict, cwd: Path, prompt: str, *extra: str) -> subpr
     return p
 
 
+def install_policy(api: str, body: dict) -> Reply:
+    """The agent's habit is npm; after the correction it uses pnpm once, then slips back."""
+    if ends_with_tool_result(api, body):
+        return Reply(text="Done.")
+    said = last_user_text(api, body)
+    for words, cmd in (("add lodash", "npm install lodash"), ("use pnpm", "pnpm add lodash"),
+                       ("add zod", "pnpm add zod"), ("add dayjs", "npm install dayjs")):
+        if words in said:
+            return Reply(tool="Bash", args={"command": cmd, "description": "install"})
+    return Reply(text="OK.")
+
+
+def _rule_of(env: dict, proj: Path, part: str) -> dict | None:
+    data = json.loads(_slowloop(["memo", "show", "--agent", "shop", "--json"], env, proj).stdout)
+    found = [r for sec in data["sections"].values() for r in sec["rules"] if r and part in r["text"]]
+    return found[0] if found else None
+
+
+def test_claude_code_a_learned_rule_followed_in_one_session_and_broken_in_another(claude_bin: Path,
+                                                                                   world: dict) -> None:
+    """Sessions 1-2 teach "pnpm, not npm"; session 3 follows it, session 4 breaks it: recorded as
+    exactly that, per session, and session 5 starts with the broken rule restated at the top."""
+    env, proj, sh = world["env"], world["proj"], world["slowloop_home"]
+    for tool in ("npm", "pnpm"):
+        (world["bin"] / tool).write_text("#!/bin/sh\necho 'added 1 package in 1s'\n")
+        (world["bin"] / tool).chmod(0o755)
+    _slowloop(["hooks", "install", "claude-code", "--project", "--agent", "shop"], env, proj)
+    with ScriptedModel(install_policy) as srv:
+        env = {**env, "ANTHROPIC_BASE_URL": srv.url}
+        _claude(claude_bin, env, proj, "add lodash to the web app")
+        _claude(claude_bin, env, proj, "No, use pnpm instead of npm", "-c")
+        _wait(lambda: any(r["status"] == "applied" for r in _reflections(sh, "shop")), 90, "the automatic reflection")
+        _wait_quiet(sh)
+        rule = _rule_of(env, proj, "always use pnpm, never npm")
+        assert rule is not None and rule["evidence"]["said"] == "No, use pnpm instead of npm"
+        assert rule["evidence"]["action"] == "npm install lodash"
+        _claude(claude_bin, env, proj, "add zod for the form validation")
+        _claude(claude_bin, env, proj, "add dayjs for the dates")
+
+        def judged() -> bool:
+            r = _rule_of(env, proj, "always use pnpm, never npm")
+            return r is not None and r["outcomes"]["relevant"] == 2
+        _wait(judged, 60, "both later sessions judged")
+        _wait_quiet(sh)
+        first_of_session_5 = len(srv.seen("anthropic"))
+        _claude(claude_bin, env, proj, "what is next?")
+        first = srv.seen("anthropic")[first_of_session_5].text().replace("\\n", "\n")
+    rule = _rule_of(env, proj, "always use pnpm, never npm")
+    assert rule is not None
+    assert rule["outcomes"] == {"relevant": 2, "followed": 1, "violated": 1, "corrected_again": 0}
+    with open_store(home=sh) as store:
+        session_of = {r["user_text"]: r["session_id"] for r in store.query("SELECT user_text, session_id FROM turns")}
+    followed, violated = rule["recent"]
+    assert (followed["outcome"], followed["action"]) == ("followed", "pnpm add zod")
+    assert (violated["outcome"], violated["action"]) == ("violated", "npm install dayjs")
+    assert followed["session_id"] == session_of["add zod for the form validation"]
+    assert violated["session_id"] == session_of["add dayjs for the dates"] != followed["session_id"]
+    assert rule["status"] == "escalated"
+    assert "Rules I broke after learning them" in first and "`npm install dayjs`" in first, first[:3000]
+
+
 @pytest.mark.usefixtures("ledger_backend")  # the loop closes on a PostgreSQL ledger too
 def test_claude_code_learns_a_correction_and_the_next_session_starts_with_it(claude_bin: Path, world: dict) -> None:
     env, proj, sh = world["env"], world["proj"], world["slowloop_home"]

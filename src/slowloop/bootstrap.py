@@ -7,17 +7,19 @@ In this order, each part under its own budget so the whole stays small by constr
    ``bootstrap.memory_tokens``: the last session's entry, the open debts, today's state, then the
    earlier entries and the past summary (it trims itself, oldest first); and one line on how the
    agent records a decision, a debt or a state line (the CLI command, or the MCP tool);
-2. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
+2. **the rules broken after they were learned** (``rules.escalated_section``: at most five, each
+   restated with its trigger and the action that broke it), where the agent weighs them most;
+3. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
    overfilled by hand is cut from the end of the section, `slowloop doctor` says so);
-3. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
+4. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
    skills are ranked by lexical relevance to it (stemmed terms shared with the name and the
    description, the name counting double), then by use; without one, by use and recency (ledger
    invocations and last use, then the file's ``updatedAt``). Descriptions longer than 240 characters
    are shortened in the index; when the budget runs out the lowest-ranked skills are dropped first
    and a line says how many were left out;
-4. **how to read a skill** (``slowloop skills read NAME`` or the ``SKILL.md`` path);
-5. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end);
-6. **the project's contexts**, when ``project`` is a folder with them (``slowloop ctx new --dir``):
+5. **how to read a skill** (``slowloop skills read NAME`` or the ``SKILL.md`` path);
+6. **the named context**, when one is given, within ``bootstrap.context_tokens`` (cut from its end);
+7. **the project's contexts**, when ``project`` is a folder with them (``slowloop ctx new --dir``):
    an index (name, what it is for, how to load it) and the named one.
 
 When the host lists the learned skills itself (Claude Code and Codex load the linked skill folders
@@ -42,6 +44,7 @@ from .errors import DataError, UserError
 from .memo import HEADINGS, SECTIONS, Memo, MemoContent, memo_cap, parse_memo
 from .memory import Memory, context_text, memory_bootstrap
 from .paths import home as _home
+from .rules import escalated_section
 from .skills.format import Skill
 from .skills.library import SkillLibrary
 from .store import Store, artifacts, ledger, open_store
@@ -233,10 +236,13 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     parts: list[str] = memory_parts(agent, home, config, project)
 
     memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
+    skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
+    escalated = escalated_section(store, agent, [memo, *(s.body for s in skills)])
+    if escalated:
+        parts.append(escalated)
     if memo:
         parts.append(memo)
 
-    skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
     shown: list[str] = []
     if skills and skills_listed_by_host:
         shown = sorted(s.name for s in skills)

@@ -61,9 +61,10 @@ def bootstrap_fingerprint(home: Path, agent: str, store, project: Path | None = 
                  or k.startswith("SLOWLOOP_MEMO__"))
     agent_id = store.agent_id(agent, create=False)
     if agent_id is not None:
-        from .store import ledger
+        from .store import ledger, rules
 
         parts.append(f"inv={ledger.last_invocation_id(store, agent_id)}")
+        parts.append(f"escalated={rules.escalation_mark(store, agent_id)}")  # the top of the bootstrap
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
 

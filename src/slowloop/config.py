@@ -62,6 +62,10 @@ class Skills:
 class Memo:
     strengths_cap: int = field(default=2000, metadata=_min(1))
     plays_cap: int = field(default=1500, metadata=_min(1))
+    # a rule that can be checked but was not relevant this long is archived (history undo restores
+    # it); one whose files, tools or commands left the agent's work this long is flagged as stale
+    archive_after: Duration = Duration("28d")
+    stale_after: Duration = Duration("14d")
 
 
 @dataclass(frozen=True)

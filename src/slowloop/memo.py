@@ -265,9 +265,9 @@ class Memo:
                            after=after if after is not None else render_memo(new),
                            kind="memo", target=section, op=op)]
 
-    def _apply(self, changes: list[FileChange], actor: str, reflection_id: int | None) -> None:
+    def _apply(self, changes: list[FileChange], actor: str, reflection_id: int | None, note: str = "") -> None:
         apply_changes(changes, store=self.store, agent=self.agent, actor=actor,
-                      reflection_id=reflection_id)
+                      reflection_id=reflection_id, note=note)
 
     def notice(self) -> list[int]:
         """Record a person's hand edit of the memo before slowloop changes it."""
@@ -285,9 +285,10 @@ class Memo:
         self._apply(self.plan_update(section, "replace", text, match), actor, reflection_id)
 
     def remove(self, section: str, match: str | int, *, actor: str = "person",
-               reflection_id: int | None = None) -> None:
+               reflection_id: int | None = None, note: str = "") -> None:
+        """Remove one entry (``note``: why, in the history)."""
         self.notice()
-        self._apply(self.plan_update(section, "remove", None, match), actor, reflection_id)
+        self._apply(self.plan_update(section, "remove", None, match), actor, reflection_id, note)
 
     def problems(self) -> list[tuple[int | None, str, str]]:
         """What ``doctor`` reports, as (line, message, severity): an unparsable memo (error), a

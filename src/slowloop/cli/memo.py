@@ -32,25 +32,35 @@ def memo() -> None:
 @agent_option
 @json_option
 def show(section: str | None, agent: str, as_json: bool) -> None:
-    """Print the memo's entries, numbered (the numbers work with replace/remove).
+    """Print the memo's entries, numbered (the numbers work with replace/remove), each rule with
+    what taught it and what it changed since: relevant, followed, violated, corrected again.
 
     \b
     Example:
       slowloop memo show --section strengths --json
     """
     from ..memo import memo_view
+    from ..rules import for_entries, rules_report
+    from ..rules.report import describe
 
     m = _memo(agent)
+    app = get_app()
     view = memo_view(m, [section] if section else None)
+    views = rules_report(app.store, agent, app.home, app.config)
     data = view["sections"]
+    for s, d in data.items():
+        # each entry's rule (None: not a rule, a strength): its evidence and outcomes
+        d["rules"] = for_entries(views, "memo", s, d["entries"])
     if as_json:
         echo_json(view)
         return
     click.echo(f"# {m.path}")
     for s, d in data.items():
         click.echo(f"\n## {d['heading']} ({s}: {d['chars']}/{d['cap']} chars)")
-        for i, e in enumerate(d["entries"], start=1):
+        for i, (e, v) in enumerate(zip(d["entries"], d["rules"], strict=True), start=1):
             click.echo(f"{i:3d}. {e}")
+            for line in describe(v) if v else []:
+                click.echo(f"       {line}")
 
 
 @memo.command("add")

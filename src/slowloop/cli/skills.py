@@ -93,17 +93,25 @@ def read(name: str, agent: str, as_json: bool) -> None:
 @agent_option
 @json_option
 def show(name: str, agent: str, as_json: bool) -> None:
-    """Show one skill: frontmatter, metrics and body (does not count as a use).
+    """Show one skill: frontmatter, metrics, each rule's evidence and outcomes, and its body (does
+    not count as a use).
 
     \b
     Example:
       slowloop skills show weekly-report-export --json
     """
+    from ..rules import rules_report
+    from ..rules.report import describe
+
     lib = _lib(agent)
     lib.list()  # records a person's hand edits first
     skill = lib.get(name)
     m = lib.metrics([name])[name]
     d = lib.describe(skill, m)
+    app = get_app()
+    # the rule lines of the skill (``- When …``): what taught each, what it changed since
+    d["rules"] = [v for v in rules_report(app.store, agent, app.home, app.config)
+                  if v["kind"] == "skill" and v["target"] == name]
     if as_json:
         d["body"] = skill.body
         echo_json(d)
@@ -115,6 +123,10 @@ def show(name: str, agent: str, as_json: bool) -> None:
     click.echo(f"  impressions {m.impressions}, invocations {m.invocations} "
                f"(rate {m.invocation_rate:.0%}), edited after use {m.edit_after_use_rate:.0%}, "
                f"ineffective {m.ineffective_rate:.0%} of {m.judged_invocations}")
+    for v in d["rules"]:
+        click.echo(f"  rule: {v['text']}")
+        for line in describe(v):
+            click.echo(f"    {line}")
     click.echo("\n" + skill.body.rstrip())
 
 

@@ -8,6 +8,48 @@ import click
 from .common import echo_json, get_app, json_option
 
 
+def _share(r: dict) -> str:
+    return f"{r['violated']} of {r['relevant']}" + (f" ({r['rate']:.0%})" if r["rate"] is not None else "")
+
+
+def _echo_rules(a: dict) -> None:
+    r, m = a["rules"], a["repeated_mistakes"]
+    if not r["rules"] and not r["archived"]:
+        return
+    click.echo(f"  rules: {r['rules']} read by the agent ({r['checkable']} checkable from its actions): "
+               f"{len(r['working'])} followed and never broken, {len(r['escalated']) + len(r['broken_again'])} "
+               f"broken after they were learned, {len(r['never_relevant'])} not relevant yet, "
+               f"{r['not_checkable']} not checkable — details: `slowloop memo show`")
+    for b in r["broken_again"]:
+        click.echo(f"    broken again after it was escalated — yours to look at: {b['text']} "
+                   f"(turn {b['turn_id']}: `{b['action']}`)")
+    for t in r["escalated"]:
+        click.echo(f"    escalated (now first in each session start): {t}")
+    for t in r["possibly_stale"]:
+        click.echo(f"    possibly stale (what it names left the recent work): {t}")
+    for x in r["archived"]:
+        click.echo(f"    archived, never relevant: {x['text']} — restore: `{x['restore']}`")
+    if m["rules_checked"]:
+        click.echo(f"  repeated mistakes: before its rule existed {_share(m['before'])} of the situations; "
+                   f"after, {_share(m['after'])}")
+        weeks = "; ".join(f"{w['week']} before {_share(w['before'])}, after {_share(w['after'])}"
+                          for w in m["weeks"][-4:])
+        click.echo(f"    by week: {weeks}")
+
+
+def _sync_state(home, name: str) -> dict | None:
+    from ..paths import agent_dir
+    from ..sync import conflicted_skills, remote_url
+
+    repo = agent_dir(name, home)
+    if not (repo / ".git").is_dir():
+        return None
+    try:
+        return {"remote": remote_url(repo), "conflicts": conflicted_skills(repo)}
+    except Exception as exc:  # noqa: BLE001 — git missing or broken: say so, show the rest
+        return {"remote": None, "conflicts": [], "problem": str(exc)}
+
+
 @click.command()
 @click.option("--agent", "-a", "agents", multiple=True, help="Only this agent (repeatable).")
 @json_option
@@ -15,7 +57,9 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
     """What slowloop has seen and learned, per agent, on one screen.
 
     For each agent: turns recorded, what is pending and why (or why not yet), the last reflection
-    and what it changed, when the next one can come, and where its bootstrap is installed.
+    and what it changed, which learned rules are followed, broken, stale or archived, how often a
+    corrected mistake came back before and after its rule (per week), when the next reflection can
+    come, and where its bootstrap is installed.
 
     \b
     Example:
@@ -78,6 +122,7 @@ def status(agents: tuple[str, ...], as_json: bool) -> None:
             for lesson in ll["lessons"] or [ll["summary"]]:
                 click.echo(f"    - {lesson}")
             click.echo(f"    undo: `slowloop history undo R{ll['id']}`; details: `slowloop history`")
+        _echo_rules(a)
         click.echo(f"  next reflection: {a['next_reflection']}")
         w = a["waiting"]
         if w["proposals"]:

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from ..bootstrap_cache import _last_built, cached_bootstrap
 from ..paths import layout
 from ..proc import append_log, spawn_detached
+from .news import learned_news
 
 Harness = Literal["claude-code", "codex"]
 Event = Literal["SessionStart", "Stop", "SessionEnd"]
@@ -162,48 +163,6 @@ def _already_bootstrapped(home: Path, agent: str, payload: dict[str, Any]) -> bo
     except (OSError, DataError):
         pass
     return False
-
-
-def learned_news(home: Path, agent: str, store) -> str | None:
-    """One line for the person about what the latest reflection(s) changed, and the corrections
-    that wait for a wording, each shown once."""
-    agent_id = store.agent_id(agent, create=False)
-    if agent_id is None:
-        return None
-    from ..reflect.marks import UNLEARNED
-    from ..store import artifacts, ledger
-
-    rows = ledger.applied_reflections(store, agent_id, limit=5)
-    path = home / "cache" / "announced" / f"{agent}.json"
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        seen, seen_p = int(saved.get("reflection", 0)), int(saved.get("proposal", 0))
-    except (OSError, ValueError, TypeError, AttributeError):
-        seen, seen_p = 0, 0
-    fresh = [r for r in rows if int(r["id"]) > seen]
-    waiting = [int(r["id"]) for r in artifacts.list_proposals(store, agent_id) if UNLEARNED in r["reason"]]
-    new_waiting = [i for i in waiting if i > seen_p]
-    if not fresh and not new_waiting:
-        return None
-    from ..fsutil import atomic_write
-
-    atomic_write(path, json.dumps({"reflection": int(rows[0]["id"]) if rows else seen,
-                                   "proposal": max([seen_p] + waiting)}))
-    parts = []
-    if fresh:
-        from ..history import learned
-
-        lessons = [x for r in reversed(fresh) for x in learned(store, agent, int(r["id"]))]
-        what = "; ".join(lessons) or "; ".join((r["summary"] or "").split(" (")[0] for r in reversed(fresh))
-        if len(what) > 240:
-            what = what[:239].rstrip() + "…"
-        ids = ", ".join(f"R{r['id']}" for r in reversed(fresh))
-        parts.append(f"slowloop learned from your last sessions ({ids}): {what}. "
-                     f"See `slowloop status`; undo with `slowloop history undo {'R' + str(fresh[0]['id'])}`.")
-    if new_waiting:
-        parts.append(f"{len(waiting)} correction(s) you made could not be turned into a rule by slowloop "
-                     "alone: `slowloop review` shows a wording for each to accept, edit or decline.")
-    return " ".join(parts)
 
 
 def session_start(home: Path, agent: str, skills_dir: Path | None, payload: dict[str, Any] | None = None,

@@ -6,9 +6,13 @@
    one), and the archive runs when the chronicle passes its cap;
 2. the search index catches up — the turns and what the memory just kept (here for a few turns,
    in a background process for many);
-3. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds;
-4. a reflection starts by itself in the background when the agent is due ([reflect] auto);
-5. when the caller is one install (a hook), that install's places are brought up to date: its
+3. each learned rule is judged on the new turns (``rules.update``: relevant, followed, violated,
+   corrected again — no model); a rule broken after it was learned is escalated, one never
+   relevant for weeks archived (through the history);
+4. the bootstrap cache is rebuilt, so the next session start reads it in milliseconds (with the
+   escalated rules near its top);
+5. a reflection starts by itself in the background when the agent is due ([reflect] auto);
+6. when the caller is one install (a hook), that install's places are brought up to date: its
    AGENTS.md/CLAUDE.md block and its skill links.
 
 Nothing here raises for a step that fails after the turns are recorded: the turns are kept, and
@@ -69,6 +73,8 @@ def turns_recorded(home: Path, agent: str, store, cfg, *, changed: int, why: str
                 out.index = "current"
         except Exception as exc:  # noqa: BLE001 — the turns are recorded; search catches up later
             out.notes.append(f"the search index could not catch up: {exc}")
+    if changed:
+        _judge_rules(home, agent, store, cfg, out)
     try:
         from ..bootstrap_cache import cached_bootstrap
 
@@ -101,3 +107,24 @@ def agent_project(home: Path, agent: str) -> Path | None:
 
     found = {t["project"] for t in for_agent(home, agent) if t.get("scope") == "project" and t.get("project")}
     return Path(found.pop()) if len(found) == 1 else None
+
+
+def _judge_rules(home: Path, agent: str, store, cfg, out: AfterRecorded) -> None:
+    """Step 2: the rules judged on the new turns; what was done about them said in the notes."""
+    try:
+        from ..rules import update
+
+        done = update(store, agent, home, cfg)
+    except Exception as exc:  # noqa: BLE001 — the turns are recorded; the rules are judged next time
+        out.notes.append(f"the rules could not be judged on the new turns: {exc}")
+        return
+    out.notes += [f"a rule was broken after it was learned; it now opens the next session: {t}"
+                  for t in done.escalated]
+    out.notes += [f"a rule was broken again after it was escalated (see `slowloop status`): {t}"
+                  for t in done.reported]
+    out.notes += [f"archived, never relevant for {cfg.memo.archive_after} (`slowloop history` to undo): {t}"
+                  for t in done.archived]
+    if done.archived:
+        from ..reflect.publish import changed as published
+
+        published(home, agent, store, what="archiving rules never relevant")

@@ -413,6 +413,16 @@ def _msg(cmd: Cmd) -> str | None:
     return "\n\n".join(msgs) if msgs else None
 
 
+def commit_message(cmd: Cmd) -> str | None:
+    """The message a ``git commit`` command gives (None: no message on the command line)."""
+    return _msg(cmd) if cmd.activity == "commit" else None
+
+
+def conventional(message: str) -> bool:
+    """Whether a commit message follows Conventional Commits (``type(scope): summary``)."""
+    return bool(_CONVENTIONAL.match(message))
+
+
 _CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|perf|build|ci|style|revert)(?:\([^)]+\))?!?:\s")
 _TICKET = re.compile(r"^\[?[A-Z][A-Z0-9]+-\d+\]?")
 _TRAILER = re.compile(r"^([A-Z][A-Za-z-]+(?:-[a-z]+)*):\s", re.M)

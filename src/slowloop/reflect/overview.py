@@ -56,8 +56,19 @@ def agent_summary(store, cfg: Config, home: Path, name: str, now: float) -> dict
         "installs": [{k: t.get(k) for k in ("harness", "scope", "project", "skills_dir", "agents_md")}
                      for t in for_agent(home, name)],
         "sync": _sync_state(home, name),
+        **_rules_state(store, cfg, home, name),
         "now": clock.iso(now),
     }
+
+
+def _rules_state(store, cfg, home: Path, name: str) -> dict:
+    """Which rules work, which do not and what was done about them; the repeated-mistake rate."""
+    from ..rules import attention, repeated_mistakes, rules_report
+
+    views = rules_report(store, name, home, cfg, include_old=True)
+    live = [v for v in views if v["status"] in ("active", "escalated")]
+    return {"rules": attention(live, [v for v in views if v["status"] == "archived"]),
+            "repeated_mistakes": repeated_mistakes(store, name)}
 
 
 def _sync_state(home: Path, name: str) -> dict | None:

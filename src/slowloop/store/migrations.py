@@ -246,3 +246,50 @@ def m004_proposals(db: Schema) -> None:
         CREATE INDEX proposals_agent ON proposals(agent_id, status);
         """
     )
+
+
+@migration
+def m005_rules(db: Schema) -> None:
+    # Each learned rule (a memo entry, a rule line inside a skill) with what taught it, and what
+    # happened in the turns recorded after it: relevant, followed, violated, corrected again
+    # (slowloop.rules). A rule is matched to its line by ``norm`` (its text folded, the repeat
+    # count left out), so a person may edit memo.md freely.
+    db.executescript(
+        """
+        CREATE TABLE rules (
+            id INTEGER PRIMARY KEY,
+            agent_id INTEGER NOT NULL REFERENCES agents(id),
+            kind TEXT NOT NULL,               -- memo | skill
+            target TEXT NOT NULL,             -- memo section, skill name
+            text TEXT NOT NULL,               -- the rule as last seen in its file
+            norm TEXT NOT NULL,               -- what matches it to its line
+            created_at TEXT NOT NULL,
+            watermark INTEGER NOT NULL DEFAULT 0, -- turns after this id come after the rule
+            reflection_id INTEGER,
+            proposer TEXT NOT NULL DEFAULT '',    -- offline learner | provider:model | person | teammate
+            evidence TEXT NOT NULL DEFAULT '{}',  -- JSON: the person's words, the agent's action, turn, session
+            status TEXT NOT NULL DEFAULT 'active', -- active | escalated | archived | gone
+            escalated_at TEXT,
+            escalated_turn INTEGER,
+            reported_turn INTEGER,            -- broken again after it was escalated
+            archived_change INTEGER,          -- the history change that archived it (undo restores)
+            last_relevant_at TEXT,
+            last_seen_at TEXT,                -- a literal it names last appeared in the agent's work
+            judged_before INTEGER NOT NULL DEFAULT 0, -- the turns before it were judged (once)
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX rules_agent ON rules(agent_id, status);
+
+        CREATE TABLE rule_outcomes (
+            id INTEGER PRIMARY KEY,
+            rule_id INTEGER NOT NULL REFERENCES rules(id) ON DELETE CASCADE,
+            turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            phase TEXT NOT NULL,              -- before | after (the rule was written)
+            outcome TEXT NOT NULL,            -- relevant | followed | violated | corrected_again
+            at TEXT NOT NULL,                 -- when the turn happened
+            detail TEXT NOT NULL DEFAULT '',  -- the action that shows it
+            UNIQUE (rule_id, turn_id, outcome)
+        );
+        CREATE INDEX rule_outcomes_rule ON rule_outcomes(rule_id, phase);
+        """
+    )

@@ -44,7 +44,8 @@ CONNECT_TIMEOUT = 5  # seconds
 
 #: tables whose rows have an ``id`` the inserting code may want back
 _ID_TABLES = frozenset({"agents", "turns", "errors", "signals", "impressions", "invocations",
-                        "edits", "reflections", "rejections", "changes", "proposals"})
+                        "edits", "reflections", "rejections", "changes", "proposals", "rules",
+                        "rule_outcomes"})
 _INSERT = re.compile(r"\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 

@@ -10,17 +10,16 @@ W, H, PAD = 640, 180, 28
 
 
 def repeat_series(summary: dict) -> tuple[list[tuple[str, float]], float | None]:
-    """The repeated-mistake rate as ``status --json`` gives it, if it does: (per week, overall).
-    Nothing is derived here; a summary without it gives ([], None)."""
-    value: Any = next((v for k, v in summary.items() if "repeat" in k), None)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return [], float(value)
-    if not isinstance(value, dict):
+    """The repeated-mistake rate as ``status --json`` gives it (``repeated_mistakes``): per week
+    and overall, the share of the situations a rule was about where the mistake came back *after*
+    the rule existed. Nothing is derived here; a summary without it gives ([], None)."""
+    value: Any = summary.get("repeated_mistakes")
+    if not isinstance(value, dict) or not value.get("rules_checked"):
         return [], None
-    overall = value.get("rate")
-    weekly = next((v for v in value.values() if isinstance(v, list)), [])
-    series = [(str(w["week"]), float(w["rate"])) for w in weekly
-              if isinstance(w, dict) and "week" in w and isinstance(w.get("rate"), int | float)]
+    after = value.get("after") or {}
+    overall = after.get("rate")
+    series = [(str(w["week"]), float(w["after"]["rate"])) for w in value.get("weeks") or []
+              if isinstance(w, dict) and isinstance((w.get("after") or {}).get("rate"), int | float)]
     return series, float(overall) if isinstance(overall, int | float) else None
 
 

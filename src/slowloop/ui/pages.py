@@ -194,7 +194,7 @@ def memo(page: Page, view: dict, note: dict[str, str] | None = None) -> str:
 
 
 def _rule(page: Page, section: str, n: int, entry: Any, d: dict) -> str:
-    text, extra = _entry(entry, d)
+    text, extra = _entry(entry, d, n)
     keep = {"section": section, "n": n, "expect": text}
     edit = page.form("/memo/replace", "Save wording", keep, cls="edit", extra=(
         f'<label>Wording<textarea name="text" rows="2">{_e(text)}</textarea></label>'))
@@ -204,14 +204,13 @@ def _rule(page: Page, section: str, n: int, entry: Any, d: dict) -> str:
             f'<details><summary>Edit or retire</summary>{edit}{retire}</details></article>')
 
 
-def _entry(entry: Any, d: dict) -> tuple[str, dict]:
-    """A memo entry's text and what else the ledger gives for it (evidence, outcomes) when
-    ``memo show --json`` has it: an entry as an object, or a per-section list of rules."""
-    if isinstance(entry, dict):
-        return str(entry.get("text") or entry.get("entry") or ""), entry
-    for r in d.get("rules") or []:
-        if isinstance(r, dict) and (r.get("text") or r.get("entry")) == entry:
-            return entry, r
+def _entry(entry: Any, d: dict, n: int = 0) -> tuple[str, dict]:
+    """A memo entry's text and what the ledger gives for it (evidence, outcomes): ``memo show
+    --json``'s per-section ``rules``, one per entry in order (None for a line that is no rule)."""
+    rules = d.get("rules") or []
+    if 0 < n <= len(rules) and len(rules) == len(d.get("entries") or []):
+        r = rules[n - 1]
+        return str(entry), r if isinstance(r, dict) else {}
     return str(entry), {}
 
 
@@ -230,6 +229,8 @@ def _details(title: str, value: Any) -> str:
 
 
 def _outcomes(value: Any) -> str:
+    if isinstance(value, str) and value:
+        return f'<p class="outcomes muted">{_e(value)}</p>'  # "not checkable"
     if not isinstance(value, dict) or not value:
         return ""
     cells = "".join(f'<span class="outcome {_e(k)}">{_e(k.replace("_", " "))} <b>{_e(v)}</b></span>'

@@ -161,9 +161,16 @@ def quarantine_drop(ctx: Ctx, agent: str, ident: int) -> str:
 
 
 def memo(ctx: Ctx, agent: str) -> dict:
+    """What `slowloop memo show --json` prints: each section's entries and each rule's evidence
+    and outcomes."""
     from ..memo import memo_view
+    from ..rules import for_entries, rules_report
 
-    return memo_view(ctx.memo(agent))
+    view = memo_view(ctx.memo(agent))
+    views = rules_report(ctx.store, agent, ctx.home, ctx.config)
+    for s, d in view["sections"].items():
+        d["rules"] = for_entries(views, "memo", s, d["entries"])
+    return view
 
 
 def skills(ctx: Ctx, agent: str) -> list[dict]:
