@@ -168,7 +168,11 @@ def test_undo_a_whole_reflection_then_the_undo(page, demo: Served) -> None:
 
 def test_edit_and_retire_a_learned_rule(page, demo: Served) -> None:
     page.click("nav >> text=Memo")
-    assert page.locator(".outcomes, .evidence").count() == 0  # memo show --json has none yet
+    # each learned rule with what taught it, as `memo show --json` gives it
+    rules = [r for d in demo.json("memo", "show", "--agent", "demo")["sections"].values()  # type: ignore[index]
+             for r in d["rules"] if r]
+    words = rules[0]["evidence"]["said"]
+    assert words and words[:40] in page.locator("article.rule").first.inner_text()
     first = page.locator("article.rule").first
     first.locator("summary").click()
     first.locator("textarea[name=text]").fill("When installing packages here, always use pnpm, never npm or yarn.")
@@ -296,20 +300,23 @@ def test_listens_on_loopback_only_on_a_free_port_and_ctrl_c_stops_it(slowloop_ho
         assert s.proc.stderr is not None and "stopped" in s.proc.stderr.read()
 
 
-def test_evidence_outcomes_and_the_rate_are_drawn_when_the_data_has_them() -> None:
-    # the shapes `memo show --json` and `status --json` give when the ledger measures them
+def test_evidence_outcomes_and_the_rate_are_drawn_as_the_ledger_gives_them(slowloop_home: Path) -> None:
+    """The real `memo show --json` and `status --json` of the demo home, drawn (escaped); a
+    summary without a measured rate draws none."""
     from slowloop.ui import chart, pages
 
-    page = pages.Page("t", agent="demo")
-    view = {"path": "memo.md", "sections": {"plays": {"heading": "Plays", "cap": 1500, "chars": 60, "entries": [
-        {"text": "When installing packages, always use pnpm, never npm.",
-         "evidence": {"words": "No, use pnpm <b>", "proposer": "offline"},
-         "outcomes": {"relevant": 3, "followed": 2, "violated": 1, "corrected_again": 0}}]}}}
-    html = pages.memo(page, view)
-    assert "No, use pnpm &lt;b&gt;" in html and "violated <b>1</b>" in html
-    summary = {"repeated_mistakes": {"rate": 0.25, "weeks": [{"week": "2026-W47", "rate": 0.5}]}}
+    _cli("demo", "--home", str(slowloop_home), home=slowloop_home)
+    view = json.loads(_cli("memo", "show", "--agent", "demo", "--json", home=slowloop_home).stdout)
+    rule = next(r for d in view["sections"].values() for r in d["rules"] if r)
+    html = pages.memo(pages.Page("t", agent="demo"), view)
+    assert rule["evidence"]["said"][:30].replace("'", "&#x27;") in html
+    assert 'class="outcomes' in html
+    summary = {"repeated_mistakes": {"rules_checked": 2, "before": {"rate": 0.5}, "after": {"rate": 0.25},
+                                     "weeks": [{"week": "2026-W47", "before": {"rate": 0.5}, "after": {"rate": 0.25}}]}}
     drawn = chart.weekly([{"week": "2026-W47", "turns": 5, "corrections": 2}], chart.repeat_series(summary))
     assert "25%" in drawn and "polyline" in drawn
+    status = json.loads(_cli("status", "--agent", "demo", "--json", home=slowloop_home).stdout)
+    assert "repeated_mistakes" in status["agents"][0]
     assert "polyline" not in chart.weekly([{"week": "2026-W47", "turns": 5, "corrections": 2}],
                                           chart.repeat_series({}))
 

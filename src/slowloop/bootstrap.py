@@ -2,13 +2,14 @@
 
 In this order, each part under its own budget so the whole stays small by construction:
 
-1. **where we are**: the operational memory — the project's own (``<project>/memory``, when the
+1. **the rules broken after they were learned**, when there are any (``rules.escalated_section``:
+   at most five, each restated with its trigger and the action that broke it), first, where the
+   agent weighs them most;
+2. **where we are**: the operational memory — the project's own (``<project>/memory``, when the
    project keeps one) and the agent's — each ``slowloop.memory.memory_bootstrap`` within
    ``bootstrap.memory_tokens``: the last session's entry, the open debts, today's state, then the
    earlier entries and the past summary (it trims itself, oldest first); and one line on how the
    agent records a decision, a debt or a state line (the CLI command, or the MCP tool);
-2. **the rules broken after they were learned** (``rules.escalated_section``: at most five, each
-   restated with its trigger and the action that broke it), where the agent weighs them most;
 3. **the self-understanding memo** (both sections, each cut to its character cap — a memo a person
    overfilled by hand is cut from the end of the section, `slowloop doctor` says so);
 4. **the skill index**: ``- name: description`` lines under ``bootstrap.index_tokens``. With a task,
@@ -233,13 +234,12 @@ def build_bootstrap(agent: str = "default", *, task: str | None = None, home: Pa
     store = store or open_store(home=home)
     lib = SkillLibrary(agent, home=home, store=store, config=config)
     now = clock.now()
-    parts: list[str] = memory_parts(agent, home, config, project)
-
     memo = _memo_text(Memo(agent, home=home, config=config, store=store), config)
     skills, _broken = lib.scan()  # broken files are skipped here; doctor reports them
+    # a rule broken after it was learned comes first (a few lines, only when there is one), then
+    # where we are
     escalated = escalated_section(store, agent, [memo, *(s.body for s in skills)])
-    if escalated:
-        parts.append(escalated)
+    parts: list[str] = ([escalated] if escalated else []) + memory_parts(agent, home, config, project)
     if memo:
         parts.append(memo)
 
