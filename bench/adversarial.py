@@ -57,8 +57,9 @@ def _args() -> argparse.Namespace:
 
 
 ARGS = _args() if __name__ == "__main__" else None
-SRC = ARGS.src if ARGS else str(ROOT / "src")
+SRC = str(Path(ARGS.src if ARGS else ROOT / "src").resolve())
 sys.path.insert(0, SRC)
+os.environ["SLOWLOOP_BENCH_SRC"] = SRC  # blind5 (write_session) must not put another checkout first
 sys.path.insert(0, str(ROOT / "bench"))
 
 from blind5 import write_session  # noqa: E402
@@ -447,7 +448,10 @@ def run_secrets(d: Path, tmp: Path, show: bool) -> None:
 def main() -> None:
     assert ARGS is not None
     d = Path(ARGS.dir)
-    print(f"code measured: {Path(SRC).resolve() / 'slowloop'}")
+    import slowloop
+
+    print(f"code measured: {Path(slowloop.__file__).parent}")
+    assert Path(slowloop.__file__).resolve().is_relative_to(SRC), (slowloop.__file__, SRC)
     with tempfile.TemporaryDirectory(prefix="slowloop-adv-") as t:
         tmp = Path(t)
         os.environ["SLOWLOOP_HOME"] = str(tmp / "unused-home")

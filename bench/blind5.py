@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -49,7 +50,8 @@ def _args() -> argparse.Namespace:
 
 
 ARGS = _args() if __name__ == "__main__" else None
-sys.path.insert(0, ARGS.src if ARGS else str(ROOT / "src"))
+# imported by another bench, the code it measures is the one that bench names (SLOWLOOP_BENCH_SRC)
+sys.path.insert(0, ARGS.src if ARGS else os.environ.get("SLOWLOOP_BENCH_SRC", str(ROOT / "src")))
 
 from slowloop.bootstrap import build_bootstrap  # noqa: E402
 from slowloop.config import load_config  # noqa: E402
