@@ -59,9 +59,27 @@ def _serve(home: Path, *args: str) -> Served:
     return Served(proc, url, home)
 
 
+def _a_correction_that_waits(home: Path) -> None:
+    """One more session, recorded and reflected on as a person's would be: a correction the words
+    do not say how to fix ("that's wrong, you didn't …") — it waits for a wording (P1)."""
+    msgs = [{"role": "user", "content": "add a cart total"},
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                "name": "Write", "arguments": json.dumps({"file_path": "src/cart.py", "content":
+                    "def total(items):\n    return round(sum(i.price for i in items), 2)\n"})}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "File created successfully at: src/cart.py"},
+            {"role": "assistant", "content": "Done."},
+            {"role": "user", "content": "that's wrong, you didn't handle the empty cart at all. we keep totals as integer cents"},
+            {"role": "assistant", "content": "Understood."}]
+    path = home.parent / "cart-session.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in msgs), encoding="utf-8")
+    _cli("ingest", str(path), "--agent", "demo", "--no-reflect", home=home)
+    _cli("reflect", "--agent", "demo", "--now", home=home)
+
+
 @pytest.fixture
 def demo(slowloop_home: Path) -> Iterator[Served]:
     _cli("demo", "--home", str(slowloop_home), home=slowloop_home)
+    _a_correction_that_waits(slowloop_home)
     served = _serve(slowloop_home, "--agent", "demo")
     yield served
     served.proc.send_signal(signal.SIGINT)
@@ -135,19 +153,19 @@ def test_reject_and_a_stale_tab_cannot_decide_again(page, demo: Served) -> None:
     stale.goto(page.url)
     page.get_by_role("button", name="Reject").click()
     assert "declined P1" in page.locator(".ok").inner_text()
-    assert "lodash" not in demo.memo()
+    assert "integer cents" not in demo.memo()
     [p] = demo.json("review", "list", "--all", "--agent", "demo")
     assert p["status"] == "declined"
     stale.get_by_role("button", name="Accept", exact=True).click()
     assert "already declined" in stale.locator(".error").inner_text()
-    assert "lodash" not in demo.memo()
+    assert "integer cents" not in demo.memo()
 
 
 def test_accept_as_proposed(page, demo: Served) -> None:
     page.click("nav >> text=Review")
     page.get_by_role("button", name="Accept", exact=True).click()
     assert "approved P1" in page.locator(".ok").inner_text()
-    assert 'always do as the user said: "Add lodash' in demo.memo()
+    assert 'always do as the user said: "we keep totals as integer cents"' in demo.memo()
 
 
 def test_undo_a_whole_reflection_then_the_undo(page, demo: Served) -> None:

@@ -223,7 +223,8 @@ _AGAIN_BEFORE = (r"(?:^|[.!?;:,¿]\s*)(?:ancora(?: con)?|encore(?: des| du| de l
                  r"|wieder|de novo com|otra vez(?: con)?|¿otra vez(?: con)?)\s+"
                  r"(?:(?:le|i|il|la|les|o|a|os|as|el|los|las|die|der|das)\s+)?")
 
-_RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—'’-]))" + _USE, _I)
+# (not a purpose: "add lodash so I can use debounce", "I want to use the new API")
+_RX_USE = re.compile(r"(?:^|(?<=[\s,.;:!?(—'’-]))(?<!\bcan )(?<!\bto )(?<!\bcould )(?<!\bwe can )" + _USE, _I)
 # "I said main" / "te dije main" / "main って言ったよね": a name alone after "I said" is the choice.
 # "why did you use npm?": the question names what the agent should not have used
 _RX_WHY_USED = re.compile(rf"\b(?:why (?:did|do|are|would) you (?:use|using|pick|choose|add|install)"
