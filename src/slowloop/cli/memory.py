@@ -333,19 +333,18 @@ def archive_cmd(agent: str, directory: Path | None, force: bool, milestone: str 
                f"{res.debts_carried} open debts carried forward; summary: {res.summary_by})")
 
 
-_SUMMARY_SYSTEM = ("You maintain the past-summary.md of an operational memory. Answer with the new "
-                   "summary only, as Markdown, no preamble.")
 
 
 def _model_summarizer() -> Callable[[str], str] | None:
     """``summarize(text) -> str`` over the configured provider, or None when offline."""
+    from ..memory.summary import SUMMARY_SYSTEM
     from ..providers import get_provider
 
     provider = get_provider(get_app().config)
     if provider is None:
         return None
     warn(f"summarising with {provider.name}: {provider.destination()}")
-    return lambda text: provider.complete(_SUMMARY_SYSTEM, text).text
+    return lambda text: provider.complete(SUMMARY_SYSTEM, text).text
 
 
 @memory.command("dig")

@@ -233,7 +233,7 @@ class Memory:
         return NoteResult(stamp, body, archived)
 
     def session_entry(self, marker: str, at: str, body: str, *,
-                      summarize: Callable[[str], str] | None = None) -> NoteResult | None:
+                      summarize: Callable[[str], str] | None = None, defer_archive: bool = False) -> NoteResult | None:
         """Write one session's chronicle entry, ``## {at} · {marker}``: replaced in place when the
         session wrote one already (the same session recorded twice leaves one entry), created with
         the memory when there is none yet. ``None`` when the entry was already as given."""
@@ -243,11 +243,16 @@ class Memory:
             changed = self._update(CHRONICLE, lambda t: sections.upsert_entry(t, marker, at, body.strip()))
             if not changed:
                 return None
-            return NoteResult(at, body.strip(), self._archive_if_over(summarize))
+            return NoteResult(at, body.strip(), self._archive_if_over(summarize, defer=defer_archive))
 
-    def _archive_if_over(self, summarize: Callable[[str], str] | None) -> ArchiveResult | None:
-        """The archive runs by itself once the chronicle passes its cap (``memory.auto_archive``)."""
+    def _archive_if_over(self, summarize: Callable[[str], str] | None, *, defer: bool = False) -> ArchiveResult | None:
+        """The archive runs by itself once the chronicle passes its cap (``memory.auto_archive``).
+        ``defer``: a reflection with a model will condense it (``reflect``), unless the chronicle
+        is already twice past its cap — then the extractive summary does, now."""
         if not (self.settings.auto_archive and self.over_threshold()):
+            return None
+        lines, tokens = self.chronicle_size()
+        if defer and lines <= 2 * self.settings.chronicle_max_lines and tokens <= 2 * self.settings.chronicle_max_tokens:
             return None
         from .archive import archive
 

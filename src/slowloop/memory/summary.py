@@ -19,6 +19,10 @@ from .debts import Debt
 from .sections import ChronicleEntry
 
 SummaryBy = Literal["model", "extractive"]
+# What a model is told when it condenses the past (by hand: `memory archive --model`; by itself: a
+# reflection with a model, when the chronicle passed its cap)
+SUMMARY_SYSTEM = ("You maintain the past-summary.md of an operational memory. Answer with the new "
+                  "summary only, as Markdown, no preamble.")
 
 # Words that mark a decision or its reason, in the languages the rest of slowloop handles. Cheap on
 # purpose: a missed line stays one `memory dig` away in the layer, nothing is lost.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 ActionType = Literal["create_skill", "patch_skill", "update_memo", "retire_skill", "merge_skills",
-                     "nothing"]
+                     "update_state", "nothing"]
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 
 MAX_BODY_CHARS = 6000
@@ -25,6 +25,7 @@ MAX_DESCRIPTION_CHARS = 1024
 MAX_ENTRY_CHARS = 400
 MAX_REASON_CHARS = 600
 MAX_ACTIONS = 12
+MAX_HEADING_CHARS = 80
 # A model's answer is untrusted input: bounded before it is parsed, so one deeply nested or huge
 # answer is a rejection recorded for that reflection, never a RecursionError that stops the cycle.
 MAX_ANSWER_CHARS = 200_000
@@ -90,6 +91,9 @@ class Action:
         cap=MAX_ENTRY_CHARS, cap_message="memo entry is {n} chars; at most " + str(MAX_ENTRY_CHARS)))
     names: tuple[str, ...] = ()
     into: str = ""
+    # update_state: the section of the operational memory's system-state.md the text replaces
+    heading: str = field(default="", metadata=_spec(
+        cap=MAX_HEADING_CHARS, cap_message="state heading is {n} chars; at most " + str(MAX_HEADING_CHARS)))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type}
@@ -102,11 +106,13 @@ class Action:
 
     def texts(self) -> list[str]:
         """Every piece of text this action would put in front of the agent."""
-        return [t for t in (self.description, self.body, self.new, self.text) if t]
+        return [t for t in (self.description, self.body, self.new, self.text, self.heading) if t]
 
     def target(self) -> str:
         if self.type == "update_memo":
             return f"memo:{self.section}"
+        if self.type == "update_state":
+            return "state:system-state"  # one file: one state change per reflection
         if self.type == "merge_skills":
             return f"skill:{self.into}"
         return f"skill:{self.name}"
@@ -176,6 +182,9 @@ RULES: dict[str, tuple[Check, ...]] = {
                      _skill_names("names", "into"),
                      _filled("description", "body",
                              why="merge_skills needs a description and a body for the merged skill")),
+    "update_state": (_filled("heading", "text", why="update_state needs a 'heading' (the state section) and a "
+                             "'text' (what is true today)"),
+                     lambda a: "a state heading is a plain title" if a.heading.lstrip().startswith("#") else None),
     "nothing": (),
 }
 

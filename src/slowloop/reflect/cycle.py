@@ -318,7 +318,7 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
             else:  # from a model, or from text the person did not write (a tool's output…)
                 c.rejections.append(Rejection(action.to_dict(), verdict.reason))
             continue
-        at_stake = persons_words_at_stake(action, r.store, r.agent_id, r.lib, r.memo)
+        at_stake = persons_words_at_stake(action, r.store, r.agent_id, r.lib, r.memo) or _state_at_stake(action, r.memo)
         if at_stake:
             c.held.append((action, at_stake))
             continue
@@ -329,7 +329,7 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
                     if f"skill:{n}" in targets]
             c.rejections.append(Rejection(action.to_dict(), (
                 f"skill {gone[0]} is evicted by a create_skill of this reflection (the library is "
-                "full)") if gone else "another action of this reflection already changes the same skill"))
+                "full)") if gone else "another action of this reflection already changes the same file"))
             continue
         evicted: list = []
         try:
@@ -437,6 +437,7 @@ def _record_and_apply(r: _Run, raw: str, c: _Checked) -> ReflectionOutcome:
                             "evicted": c.evictions.get(id(action), [])})
     out.status = "applied" if all_changes else "nothing"
     out.reason = summary
+    _condense_past(r)
     if all_changes:
         from .publish import changed
 
@@ -482,7 +483,7 @@ def _summary(planned, rejections, nothing_reason: str, evictions: dict | None = 
     if not planned:
         base = "nothing to save" + (f": {nothing_reason}" if nothing_reason else "")
     else:
-        base = "; ".join(f"{a.type} {a.name or a.into or a.section}" + "".join(
+        base = "; ".join(f"{a.type} {a.name or a.into or a.section or a.heading}" + "".join(
             f" (evicted {ev['name']}: {ev['reason']})" for ev in (evictions or {}).get(id(a), []))
             for a, _ in planned)
     if rejections:
@@ -493,7 +494,60 @@ def _summary(planned, rejections, nothing_reason: str, evictions: dict | None = 
 def reflection_prompt(lib, memo, store: Store, agent: str, bundle_text: str):
     """The prompt a model gets for this agent: the memo, the skill index with metrics, the bundle."""
     return build_prompt(memo_text=memo.render(), skill_index=_skill_index(lib, store, agent),
-                        bundle_text=bundle_text)
+                        bundle_text=bundle_text, state_text=_state_text(memo))
+
+
+def _condense_past(r: _Run) -> None:
+    """With a model, the operational memory's past is condensed by it once the chronicle passed its
+    cap (the recorded path leaves that to the reflection when a model is configured); the summary
+    is gated before it is kept (``memory.summary.build_summary``), and a failure costs nothing."""
+    if r.provider is None or r.dry_run:
+        return
+    from ..memory import Memory
+    from ..memory.summary import SUMMARY_SYSTEM
+
+    try:
+        mem = Memory.for_agent(r.agent, home=r.home)
+        if not (mem.exists() and mem.over_threshold()):
+            return
+        provider = r.provider
+        res = mem.archive(summarize=lambda text: provider.complete(SUMMARY_SYSTEM, text).text)
+    except SlowloopError as exc:
+        r.out.notes.append(f"the past could not be condensed now: {exc.message}")
+        return
+    by = "with the model" if res.summary_by == "model" else "extractively"
+    r.out.notes.append(f"condensed the past into past/{res.layer.name}/ {by}" + (f" ({res.warning})" if res.warning else ""))
+
+
+def _state_at_stake(action: Action, memo) -> str:
+    """A state section that exists already is someone's account of today — a person's, maybe: a
+    model's rewrite of it waits for the person; a new section does not."""
+    if action.type != "update_state":
+        return ""
+    from ..memory import Memory
+
+    try:
+        have = {" ".join(sec.title.split()).lower(): sec.body.strip()
+                for sec in Memory.for_agent(memo.agent, home=memo.home).state_sections()}
+    except SlowloopError:
+        return ""
+    old = have.get(" ".join(action.heading.split()).lower())
+    if old is None or old == action.text.strip():
+        return ""
+    return f"it rewrites the state section {action.heading!r}, which says: {old[:160]!r}"
+
+
+def _state_text(memo) -> str:
+    """The operational memory's system state as the next session reads it (redacted by the model
+    boundary like the rest of the prompt); empty when there is none."""
+    from ..memory import Memory
+    from ..memory.layout import STATE
+
+    try:
+        text, digest = Memory.for_agent(memo.agent, home=memo.home).read(STATE)
+    except SlowloopError:
+        return ""
+    return text if digest is not None else ""
 
 
 def _skill_index(lib, store: Store, agent: str) -> str:

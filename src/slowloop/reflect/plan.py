@@ -32,4 +32,21 @@ def plan_action(action: Action, lib, memo, memo_base: str | None = None, *, adde
     if action.type == "update_memo":
         return memo.plan_update(action.section, action.op, action.text or None,
                                 match=action.match or None, base_text=memo_base)
+    if action.type == "update_state":
+        return plan_state(memo.agent, memo.home, action.heading, action.text)
     return []
+
+
+def plan_state(agent: str, home, heading: str, text: str) -> list[FileChange]:
+    """One section of the operational memory's system-state.md replaced (added when missing): the
+    truth of today, as a reflection with a model proposes it — written through the history like
+    every learned file, so `slowloop history undo` takes it back."""
+    from ..memory import Memory
+    from ..memory.layout import STATE
+    from ..memory.sections import replace_section
+
+    mem = Memory.for_agent(agent, home=home)
+    before, digest = mem.read(STATE)
+    after = replace_section(before, " ".join(heading.split()), text.strip())
+    return [FileChange(path=mem.path(STATE), before=before if digest is not None else None,
+                       before_hash=digest, after=after, kind="memory", target="state", op="update")]

@@ -33,6 +33,10 @@ Where it goes:
   exact span of its body with an improved span) or merge_skills near-duplicates; retire_skill a skill
   whose metrics show it is not used or does not help.
 - Skill names: lowercase letters, digits and single hyphens, at most 64 characters.
+- update_state: the truth of today in the operational memory (the system state every session reads
+  first): "heading" names one section (what the project uses now, a caveat, a source of truth, e.g.
+  "Package manager", "CI"), "text" is that section's new body — one or two plain sentences the
+  bundle shows to be true now. Replace a section the bundle contradicts; never narrate a session.
 
 What never to learn:
 - Network-class errors (timeouts, connection reset/refused, DNS failures, TLS EOF, HTTP 408, 429, 500,
@@ -58,9 +62,10 @@ class Prompt:
     schema: dict
 
 
-def build_prompt(*, memo_text: str, skill_index: str, bundle_text: str) -> Prompt:
+def build_prompt(*, memo_text: str, skill_index: str, bundle_text: str, state_text: str = "") -> Prompt:
     user = "\n\n".join([
         "# Current self-understanding memo\n\n" + (memo_text.strip() or "(empty)"),
+        "# Operational memory: the system state today\n\n" + (state_text.strip() or "(empty)"),
         "# Skill index (name — description — metrics)\n\n" + (skill_index.strip() or "(no skills yet)"),
         "# Bundle of recent activity\n\n" + bundle_text.strip(),
         "# Your answer\n\nReturn JSON matching this schema:\n" + json.dumps(ACTIONS_SCHEMA),

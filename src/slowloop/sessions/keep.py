@@ -87,7 +87,9 @@ def keep_memory(store: Store, agent: str, *, home: Path, config: Config,
     for g in groups[-MAX_SESSIONS:]:
         turns = _session_turns(store, agent_id, g["session_id"], g["source"])
         if turns:
-            _keep_session(mem, turns[0], turns[1], project, out)
+            # with a model configured, the next reflection condenses the past with it (reflect.cycle)
+            _keep_session(mem, turns[0], turns[1], project, out,
+                          defer_archive=str(config.get("provider", "kind")).strip().lower() != "offline")
     store.set_meta(_MARK.format(agent_id), max(str(g["last"]) for g in groups))
     return out
 
@@ -115,7 +117,7 @@ def _session_turns(store: Store, agent_id: int, session_id: str | None, source: 
 
 
 def _keep_session(mem: Memory, turns: list[TurnIn], where_at: tuple[str, str], project: Path | None,
-                  out: KeepResult) -> None:
+                  out: KeepResult, *, defer_archive: bool = False) -> None:
     where, at = where_at
     d = digest(turns, where=where, at=at, project=project)
     marker = f"session {d.tag}"
@@ -125,7 +127,8 @@ def _keep_session(mem: Memory, turns: list[TurnIn], where_at: tuple[str, str], p
         refs = _debts(mem, d, out)  # a session with no other news may still close a debt
         if not (d.has_news or refs.closed or marker in mem.text("chronicle.md")):
             return
-        res = mem.session_entry(marker, at, redact(render_entry(d, refs)).text)
+        res = mem.session_entry(marker, at, redact(render_entry(d, refs)).text,
+                                defer_archive=defer_archive)
     if res is not None:
         out.entries.append(d.tag)
         if res.archived is not None:
