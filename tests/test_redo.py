@@ -511,3 +511,26 @@ def test_code_rewritten_right_after_a_statement_is_a_correction(said, corrected)
                                     "old_string": "CREATE INDEX idx_orders_customer ON orders (customer_id);",
                                     "new_string": "CREATE INDEX CONCURRENTLY idx_orders_customer ON orders (customer_id);"}))
     assert observe_turn(turn, prev).correction.corrected is corrected
+
+
+@pytest.mark.parametrize("before, after, said", [
+    # the lockfile of the tool the agent switched to
+    ([run("gem install faraday")], [run("bundle add faraday")], "the Gemfile.lock didn't change, CI will fail"),
+    # the same word hyphenated or not
+    ([run('git commit -m "fix: totals"')], [run("git commit --amend --signoff --no-edit")],
+     "every commit here carries a sign-off, the bot checks"),
+])
+def test_the_words_point_at_the_redo_through_what_the_tool_keeps_or_the_same_word(before, after, said):
+    from slowloop.observe.redo import points_at
+
+    r = find_redo(before, after)
+    assert r is not None and points_at(r, said), r
+
+
+def test_an_action_taken_back_right_after_a_statement_is_a_correction():
+    prev = _turn(0, "add pdf export", ("Bash", {"command": "sudo pip install pypdf"}))
+    turn = _turn(1, "into the system python, great. apt will love that",
+                 ("Bash", {"command": "sudo pip uninstall -y pypdf"}))
+    assert observe_turn(turn, prev).correction.corrected
+    more = _turn(1, "now also add docx export", ("Bash", {"command": "sudo pip uninstall -y pypdf"}))
+    assert not observe_turn(more, prev).correction.corrected  # more work asked for: no correction

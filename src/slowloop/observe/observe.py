@@ -41,6 +41,10 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
             and not points_at(redo, text):
         return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
                                 f" → {redo.after[:80]}")
+    if redo.kind == "undo" and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
+            and not points_at(redo, text):
+        # its action taken back right after the person said something: they objected to it
+        return Correction(True, f"the agent took back its action right after: {redo.before[:80]} → {redo.after[:80]}")
     if redo.kind == "add" or not points_at(redo, text):
         return Correction(False)  # an addition the words do not object to: more work
     low = text.lower()
@@ -54,8 +58,12 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
 
 
 def _names_any(tokens: tuple[str, ...], low: str) -> bool:
+    """A token said as written, or the module or the method of a dotted one (`cur.fetchall`: "fetchall")."""
     return any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
-               and t.rsplit(".", 1)[0].lower() in low for t in tokens)
+               and t.rsplit(".", 1)[0].lower() in low
+               or "." in t and len(t.rsplit(".", 1)[1]) >= 5 and re.search(
+                   rf"(?<![\w.]){re.escape(t.rsplit('.', 1)[1].lower())}(?![\w])", low) is not None
+               for t in tokens)
 
 
 _MORE = re.compile(

@@ -863,7 +863,7 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
 
 # What a code change swaps: a dotted name (`os.path.join`), a call (`drop_column(`), a format verb
 # (`%w`), an SQL keyword or type (`SERIAL`).
-_API = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\b[A-Za-z_]\w{2,}(?=\()")
+_API = re.compile(r"@[A-Z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\b[A-Za-z_]\w{2,}(?=\()")
 
 
 _WORD = re.compile(r"[A-Za-z_][\w.:/@-]*\w|%[a-zA-Z]\b")
@@ -913,6 +913,8 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
             gone = [w for w in dict.fromkeys(old_w) if w not in new_w]
             came = [w for w in dict.fromkeys(new_w) if w not in old_w]
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
+            # the library the new code imports is what it uses (`from 'date-fns'`), after its names
+            came += [m for m in sorted(_imports(a.new) - _imports(a.old) - _imports(wrote)) if m not in came]
             x, y = gone[0], came[0]
             new_lines = {ln.strip() for ln in a.new.splitlines()}
             changed = [ln for ln in a.old.splitlines() if ln.strip() and ln.strip() not in new_lines]
@@ -1011,6 +1013,14 @@ def focus(redo: Redo, text: str) -> Redo:
         # "requests.get inside an async def": the person named what was wrong, the agent put
         # another library's API in its place
         came = [redo.came[0]]
+    if not came and (redo.dropped or redo.scope == "writing Dockerfiles" and _IMAGE.match(redo.use.strip("`"))
+                     and _IMAGE.match(redo.avoid.strip("`"))):
+        # a package the agent took out, or the base image it swapped, right after the person spoke:
+        # the redo itself says what to use instead, whatever the words named
+        said = [w for w in re.findall(r"\b[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+\b", text)
+                if redo.dropped and redo.dropped.lower() not in w and not re.search(r"\.(?:json|lock|ya?ml|toml|md|txt)$", w)]
+        came = said[:1] or ([redo.came[0]] if redo.came else [])  # "date-fns has been in package.json"
+        gone = gone or [redo.dropped or redo.avoid]
     if not came:
         # nothing the person named: the change may be the fix or other work; no rule from it
         return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
@@ -1057,12 +1067,33 @@ def _code_words(text: str) -> set[str]:
     return out
 
 
+# The files a tool keeps: a person naming one points at the tool.
+_OWN_FILES: dict[str, tuple[str, ...]] = {
+    "npm": ("package-lock.json",), "pnpm": ("pnpm-lock", "pnpm-workspace"), "yarn": ("yarn.lock", ".yarnrc"),
+    "bun": ("bun.lock", "bunfig"), "pip": ("requirements",), "pipenv": ("pipfile",), "poetry": ("poetry.lock",),
+    "uv": ("uv.lock",), "bundle": ("gemfile",), "gem": ("gemfile",), "composer": ("composer.json", "composer.lock"),
+    "cargo": ("cargo.toml", "cargo.lock"), "go": ("go.mod", "go.sum"), "gradlew": ("gradle-wrapper", "gradlew"),
+    "./gradlew": ("gradle-wrapper", "gradlew"), "mvnw": ("mvnw", "maven-wrapper"), "conda": ("environment.yml",),
+    "make": ("makefile",), "just": ("justfile",), "docker": ("dockerfile", "compose.y"), "helm": ("chart.yaml", "values"),
+}
+
+
 def points_at(redo: Redo, text: str) -> bool:
     """Whether ``text`` names something of either action (a program, package, flag, name, path,
     the kind of thing renamed) — the person's words and the redo agree on what was wrong."""
     said = _tokens(text)
     if said & redo.words:
         return True
+    # "sign-off" for `--signoff`, "pre commit" for `pre-commit`: the same word hyphenated or not
+    if {w.replace("-", "") for w in said if len(w) >= 5} & {w.replace("-", "") for w in redo.words}:
+        return True
+    # the lockfile or manifest of either tool ("the Gemfile.lock didn't change", "there's a Pipfile")
+    if redo.kind == "swap":
+        low_text = text.lower()
+        for tool in (redo.use, redo.avoid):
+            prog = tool.strip("`").split()[0].rsplit("/", 1)[-1].lower() if tool.strip("`").split() else ""
+            if any(f in low_text for f in _OWN_FILES.get(prog, ())):
+                return True
     # a short tool name the words use as a word ("uv", "go", "bun"): what the redo uses or dropped
     for name in (redo.use, redo.avoid):
         name = name.strip("`").split()[0] if name.strip("`").split() else ""
