@@ -710,32 +710,28 @@ _WHERE_FLAGS = {"-n", "--namespace", "--context", "--kube-context", "--kubeconfi
                 "--profile"}
 
 
-def _acted_on(c: Cmd) -> set[str]:
-    """The words a command acts on — not where it runs (`-n staging`, `--context prod`)."""
-    out, skip = set(), False
-    for w in c.words[1:]:
-        if skip:
-            skip = False
-            continue
-        if w.startswith("-"):
-            skip = w in _WHERE_FLAGS
-            continue
-        out.add(w)
-    return out
-
-
-def _plain_words(c: Cmd) -> list[str]:
-    """The words after the program that are neither options nor their values."""
+def _operands(c: Cmd, valued: frozenset[str] | set[str]) -> list[str]:
+    """The words after the program that are not options, nor the values of the ``valued`` ones."""
     out, skip = [], False
     for w in c.words[1:]:
         if skip:
             skip = False
             continue
         if w.startswith("-"):
-            skip = w in _VALUE_FLAGS
+            skip = w in valued
             continue
         out.append(w)
     return out
+
+
+def _acted_on(c: Cmd) -> set[str]:
+    """The words a command acts on — not where it runs (`-n staging`, `--context prod`)."""
+    return set(_operands(c, _WHERE_FLAGS))
+
+
+def _plain_words(c: Cmd) -> list[str]:
+    """The words after the program that are neither options nor their values."""
+    return _operands(c, _VALUE_FLAGS)
 
 
 def _verb_of(c: Cmd) -> str:
