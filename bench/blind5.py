@@ -115,8 +115,10 @@ def rules_in(home: Path) -> list[str]:
     return out
 
 
+# a quote may open the name right after the negation or after a word or two ("never like `web204`",
+# "never in `src/`")
 _NEG_BEFORE = re.compile(r"(?:never|not|no|don't|do not|instead of|rather than|avoid)\s+(?:use\s+|run\s+|call\s+)?"
-                         r"[`'\"]?(?:[\w.-]+\s+){0,2}$", re.I)
+                         r"[`'\"]?(?:[\w.-]+\s+){0,2}[`'\"]?$", re.I)
 
 
 def _mentions(rule: str, lit: str) -> list[int]:

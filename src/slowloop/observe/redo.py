@@ -650,9 +650,21 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
             if still:
                 continue  # the first tool is still used after: both, not one instead of the other
             use, avoid = a.tool, b.tool
+            how = install_words(a.text)
+            example = f" (`{how}`)" if how and how != use else ""
             return Redo("swap", ACTIVITIES[b.activity], b.text, a.text, use, avoid,
-                        f"always use `{use}`, never `{avoid}`.", words=_tokens(b.text, a.text))
+                        f"always use `{use}`{example}, never `{avoid}`.", words=_tokens(b.text, a.text))
     return None
+
+
+def install_words(command: str) -> str:
+    """How a command installs, without its packages (`pnpm add`, `uv pip install`): in a rule the
+    package manager stays the choice, its command shows how."""
+    c = parse_cmd(command)
+    if c is None or c.activity != "install" or not c.sub or c.sub not in c.words[1:]:
+        return ""
+    head = c.words[: c.words.index(c.sub, 1) + 1]
+    return " ".join(w for w in head if not w.startswith("-"))
 
 
 # Subcommands that only look: a look after an action is more work, never the action redone.

@@ -40,6 +40,7 @@ from ..observe.redo import (
     find_redo,
     focus,
     follow_up,
+    install_words,
     library_swap,
     masked,
     points_at,
@@ -253,7 +254,9 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
     if redo.kind == "swap":
         cat = category(redo.use.split()[0], redo.avoid.split()[0]) or category(redo.use, redo.avoid)
         key: tuple[str, ...] = ("choice", cat[0] if cat else redo.avoid.lower())
-        body = f"always use {_code(redo.use)}, never {_code(redo.avoid)}."
+        how = install_words(redo.after)
+        example = f" (`{how}`)" if how and how != redo.use.strip("`") else ""
+        body = f"always use {_code(redo.use)}{example}, never {_code(redo.avoid)}."
     elif redo.kind == "rename":
         key, body = ("naming", redo.scope), redo.rule
     elif redo.kind in ("branch", "move"):

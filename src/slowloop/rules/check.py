@@ -58,7 +58,7 @@ _BRANCH_PREFIX = re.compile(r"always start branch names with `(?P<p>[^`]+)`(?:, 
 _PUT = re.compile(r"always put them in `(?P<d>[^`]+)`(?:, never in `(?P<e>[^`]+)`)?")
 _USE = re.compile(r"\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: (?!(?:for|to|in|with|when|and|or|instead|on|as|of|"
                   r"if|everywhere|here|only)\b)[^,.;()\s]+)?)"
-                  r"(?:,? (?:never|not|instead of) (?P<y>`[^`]+`|[^,.;()\s]+))?")
+                  r"(?: \(`[^`]+`\))?(?:,? (?:never|not|instead of) (?P<y>`[^`]+`|[^,.;()\s]+))?")
 _NEVER_LIT = re.compile(r"\bnever\b[^.;:]*?`(?P<y>[^`]+)`")
 _TICKET_BRANCH = re.compile(r"^[a-z]+/[A-Z][A-Z0-9]+-\d+[-_].+$")
 
