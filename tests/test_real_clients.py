@@ -207,21 +207,21 @@ def test_claude_code_a_learned_rule_followed_in_one_session_and_broken_in_anothe
         _claude(claude_bin, env, proj, "No, use pnpm instead of npm", "-c")
         _wait(lambda: any(r["status"] == "applied" for r in _reflections(sh, "shop")), 90, "the automatic reflection")
         _wait_quiet(sh)
-        rule = _rule_of(env, proj, "always use pnpm, never npm")
+        rule = _rule_of(env, proj, "always use pnpm (`pnpm add`), never npm")
         assert rule is not None and rule["evidence"]["said"] == "No, use pnpm instead of npm"
         assert rule["evidence"]["action"] == "npm install lodash"
         _claude(claude_bin, env, proj, "add zod for the form validation")
         _claude(claude_bin, env, proj, "add dayjs for the dates")
 
         def judged() -> bool:
-            r = _rule_of(env, proj, "always use pnpm, never npm")
+            r = _rule_of(env, proj, "always use pnpm (`pnpm add`), never npm")
             return r is not None and r["outcomes"]["relevant"] == 2
         _wait(judged, 60, "both later sessions judged")
         _wait_quiet(sh)
         first_of_session_5 = len(srv.seen("anthropic"))
         _claude(claude_bin, env, proj, "what is next?")
         first = srv.seen("anthropic")[first_of_session_5].text().replace("\\n", "\n")
-    rule = _rule_of(env, proj, "always use pnpm, never npm")
+    rule = _rule_of(env, proj, "always use pnpm (`pnpm add`), never npm")
     assert rule is not None
     assert rule["outcomes"] == {"relevant": 2, "followed": 1, "violated": 1, "corrected_again": 0}
     with open_store(home=sh) as store:

@@ -198,7 +198,7 @@ def _learn(home: Path, *files: Path) -> None:
 LESSONS = [
     ([("add dayjs", [("Bash", {"command": "npm install dayjs"})]),
       ("seriously? there's a pnpm-lock.yaml right there", [("Bash", {"command": "pnpm add dayjs"})])],
-     "When installing packages in this project, always use pnpm, never npm."),
+     "When installing packages in this project, always use pnpm (`pnpm add`), never npm."),
     ([("add a cart total", [("Edit", {"file_path": "src/cart.py", "old_string": "",
                                        "new_string": "def cartTotal(items):\n    return 0"})]),
       ("guarda come sono chiamate le altre funzioni", [("Edit", {"file_path": "src/cart.py",
@@ -469,6 +469,25 @@ LIBRARY_SWAPS = [
       ("node:22-alpine please, the full image is 1GB", [("Edit", {"file_path": "api/Dockerfile", "old_string": "FROM node:22\n",
                                                                  "new_string": "FROM node:22-alpine\n"})])],
      "node:22-alpine", "node:22"),
+    # the library named as the person named it: a module path, a bare import, "pls redo" after it
+    ([("wrap the load error", [("Bash", {"command": "go get github.com/pkg/errors"}),
+                                ("Edit", {"file_path": "cfg/load.go", "old_string": "\treturn err",
+                                          "new_string": "\treturn errors.Wrap(err, \"load config\")"})]),
+      ("pkg/errors?? archived for years, we wrap with fmt.Errorf and %w. pls redo", [
+          ("Bash", {"command": "go get github.com/pkg/errors@none && go mod tidy"}),
+          ("Edit", {"file_path": "cfg/load.go", "old_string": "\treturn errors.Wrap(err, \"load config\")",
+                    "new_string": "\treturn fmt.Errorf(\"load config: %w\", err)"})])],
+     "fmt.Errorf", "pkg/errors"),
+    ([("dump the report as json", [("Write", {"file_path": "report.py", "content": "import simplejson\n\nout = simplejson.dumps(rows)\n"})]),
+      ("orjson, not simplejson — this runs on every request", [("Write", {
+          "file_path": "report.py", "content": "import orjson\n\nout = orjson.dumps(rows)\n"})])],
+     "orjson", "simplejson"),
+    # the agent's file taken away and another written on another library
+    ([("add a fetch helper", [("Write", {"file_path": "src/http.ts", "content": "import axios from 'axios';\nexport const get = axios.get;\n"})]),
+      ("axios went out with the bundle diet, it's ky everywhere now", [
+          ("Bash", {"command": "rm src/http.ts"}),
+          ("Write", {"file_path": "src/net.ts", "content": "import ky from 'ky';\nexport const get = (u: string) => ky.get(u).json();\n"})])],
+     "ky", "axios"),
 ]
 
 
@@ -534,3 +553,15 @@ def test_an_action_taken_back_right_after_a_statement_is_a_correction():
     assert observe_turn(turn, prev).correction.corrected
     more = _turn(1, "now also add docx export", ("Bash", {"command": "sudo pip uninstall -y pypdf"}))
     assert not observe_turn(more, prev).correction.corrected  # more work asked for: no correction
+
+
+def test_code_put_back_with_other_code_beside_it_is_a_rewrite_not_an_undo():
+    """The first version's lines restored *and* new ones written (one logger's imports for
+    another's) is the work redone, not taken back."""
+    before = [edit("Svc.java", "class Svc {", "import org.tinylog.Logger;\n\nclass Svc {\n  void f() { Logger.info(\"x\"); }")]
+    after = [edit("Svc.java", "import org.tinylog.Logger;\n\nclass Svc {\n  void f() { Logger.info(\"x\"); }",
+                  "import org.slf4j.Logger;\nimport org.slf4j.LoggerFactory;\n\nclass Svc {\n"
+                  "  static final Logger log = LoggerFactory.getLogger(Svc.class);\n  void f() { log.info(\"x\"); }")]
+    assert find_redo(before, after).kind == "api"
+    undone = [edit("Svc.java", "import org.tinylog.Logger;\n\nclass Svc {\n  void f() { Logger.info(\"x\"); }", "class Svc {")]
+    assert find_redo(before, undone).kind == "undo"

@@ -26,7 +26,7 @@ from slowloop.reflect.cycle import reflect_agent
 from slowloop.rules import judge, read_rule, rules_report
 from slowloop.store import open_store
 
-PKG = "When installing packages in this project, always use pnpm, never npm."
+PKG = "When installing packages in this project, always use pnpm (`pnpm add`), never npm."
 
 
 def _session(path: Path, turns: list[tuple[str, list[tuple[str, str]]]]) -> Path:
@@ -155,7 +155,7 @@ def test_a_learned_rule_keeps_its_evidence_and_counts_what_came_after(tmp_path: 
     # escalated: restated with its trigger, first in what the next session reads
     prompt = _cli("prompt", "--agent", "a").stdout
     assert prompt.startswith("# Rules I broke after learning them")
-    assert "Every time you are installing packages in this project: always use pnpm, never npm." in prompt
+    assert "Every time you are installing packages in this project: always use pnpm (`pnpm add`), never npm." in prompt
     assert "`npm install dayjs`" in prompt.split("# What I know")[0]
 
     # broken again, and corrected again: the person is told
@@ -187,7 +187,7 @@ def test_a_person_may_edit_the_memo_and_a_rule_keeps_its_record(tmp_path: Path) 
     _learn_pnpm(tmp_path)
     first = _rule("always use pnpm")["rule"]
     memo = Memo("a").path
-    text = memo.read_text().replace(PKG, "When installing packages in this project, always use pnpm and never npm.")
+    text = memo.read_text().replace(PKG, "When installing packages in this project, always use pnpm (`pnpm add`) and never npm.")
     memo.write_text(text + "- When writing Python, always use pathlib for paths.\n")
     data = json.loads(_cli("memo", "show", "--agent", "a", "--json").stdout)["sections"]["plays"]
     reworded, added = data["rules"]

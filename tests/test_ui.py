@@ -126,7 +126,7 @@ def test_the_first_page_shows_the_lesson_with_the_words_that_taught_it(page, dem
     text = lesson.inner_text()
     assert "No, use pnpm instead of npm" in text  # the person's words
     assert "npm install lodash" in text  # what the agent had just done
-    assert "When installing packages in this project, always use pnpm, never npm." in text
+    assert "When installing packages in this project, always use pnpm (`pnpm add`), never npm." in text
     assert "offline learner" in text  # who proposed it
     assert page.locator(".chart svg rect.bar").count() >= 1  # corrections per week
     assert "Review (1)" in page.locator("nav").inner_text()

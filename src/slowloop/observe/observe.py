@@ -32,8 +32,11 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
     additive = redo is not None and redo.kind in ("flag", "api", "add", "target")
-    if redo is None or redo.kind == "target" or (follow_up(text) and additive) or rerun_request(text):
-        return Correction(False)  # another file, more work, a rerun: requests
+    if redo is None or redo.kind == "target" or (follow_up(text) and additive) or (
+            rerun_request(text) and redo.kind in ("flag", "add")):
+        # another file, more work, a rerun (with a flag): requests. "pls redo" before the agent
+        # rewrote its code on another library, or took its work back, asks for it done otherwise.
+        return Correction(False)
     # code the agent had just written, rewritten (not added to) right after the person said
     # something that asks for nothing more: "that locks the table for twenty minutes"
     rewrote = redo.kind == "api" or redo.kind == "add" and bool(redo.before)

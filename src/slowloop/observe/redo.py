@@ -372,6 +372,7 @@ class Redo:
     came: tuple[str, ...] = ()  # … and put in
     dropped: str = ""  # api: the package the agent took out before rewriting the code
     context: tuple[str, ...] = ()  # api: other names on the lines the change rewrote
+    library: bool = False  # api, focused: one library's API in place of another's (named as the person did)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "scope": self.scope, "before": self.before, "after": self.after,
@@ -856,6 +857,9 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
             if c.sub in ("revert", "reset") or set(c.args) & edited or "--" in c.words:
                 return Redo("undo", "", "the last change", c.text, standing=False, words=_tokens(c.text))
         if c.prog == "rm" and set(c.args) & edited:
+            moved = _library_moved(before, after)
+            if moved is not None:
+                return moved
             return Redo("undo", "", " ".join(sorted(edited)), c.text, standing=False, words=_tokens(c.text))
     for a in after:
         if a.kind != "edit":
@@ -863,10 +867,30 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
         for b in before:
             if b.kind in ("edit", "write") and b.path == a.path and b.new.strip() and a.old.strip() and (
                     a.old.strip() in b.new or b.new.strip() in a.old) and (
-                    b.kind == "edit" and b.old.strip() and b.old.strip() in a.new):
+                    b.kind == "edit" and b.old.strip() and b.old.strip() in a.new) and not _rewritten(b.old, a.new):
                 return Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}", standing=False,
                             words=_tokens(b.old, b.new, a.path))
     return None
+
+
+def _rewritten(original: str, now: str) -> bool:
+    """The edit put the original back *and* wrote other code beside it (log4j's imports → slf4j's):
+    a rewrite, not an undo."""
+    kept = {ln.strip() for ln in original.splitlines() if ln.strip()}
+    return len([ln for ln in now.splitlines() if ln.strip() and ln.strip() not in kept]) >= 2
+
+
+def _library_moved(before: list[Act], after: list[Act]) -> Redo | None:
+    """The agent's file taken away and another written on another library (`rm userSlice.ts`, then
+    `user.ts` with `import { create } from 'zustand'`): one library instead of the other."""
+    old = set().union(set(), *(_imports(a.new) for a in before if a.kind in ("edit", "write")))
+    new = set().union(set(), *(_imports(a.new) for a in after if a.kind in ("edit", "write")))
+    gone, came = sorted(old - new), sorted(new - old)
+    if len(came) != 1 or not gone:
+        return None
+    path = next(a.path for a in after if a.kind in ("edit", "write") and came[0] in _imports(a.new))
+    return Redo("api", _code_scope(path), gone[0], came[0], came[0], gone[0], f"always use `{came[0]}`, never `{gone[0]}`.",
+                standing=True, words=_tokens(*gone, *came), gone=tuple(gone), came=tuple(came))
 
 
 # What a code change swaps: a dotted name (`os.path.join`), a call (`drop_column(`), a format verb
@@ -923,6 +947,8 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
             # the library the new code imports is what it uses (`from 'date-fns'`), after its names
             came += [m for m in sorted(_imports(a.new) - _imports(a.old) - _imports(wrote)) if m not in came]
+            # … and the one it no longer imports is what it stopped using (`import pandas as pd`)
+            gone += [m for m in sorted(_imports(a.old) - _imports(a.new)) if m not in gone and m not in came]
             x, y = gone[0], came[0]
             new_lines = {ln.strip() for ln in a.new.splitlines()}
             changed = [ln for ln in a.old.splitlines() if ln.strip() and ln.strip() not in new_lines]
@@ -1004,6 +1030,9 @@ def focus(redo: Redo, text: str) -> Redo:
                 or len(tok) >= 5 and tok.lower() not in _COMMON and tok.lower() in _code_words(text):
             return True
         # an API's name, not a word of the language ("format"): dotted, %-verb, CAPS, snake, digits
+        # a vendor's namespace by its first word: `GuzzleHttp` for "no guzzle", `@reduxjs/toolkit` for "redux"
+        if any(len(w) >= 4 and w not in _COMMON and _vendor(tok, w) for w in said_parts):
+            return True
         if not re.search(r"[._%0-9:]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
             return False
         t = tok.lower()
@@ -1011,11 +1040,17 @@ def focus(redo: Redo, text: str) -> Redo:
         head = t.split(".", 1)[0] if "." in t else ""
         if len(head) >= 3 and re.search(rf"(?<![\w]){re.escape(head)}(?![\w])", low):
             return True  # `slog.Info` when the person said "log/slog", `logrus.Info` for "no logrus"
-        return t in low or (len(tail) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", tok.rsplit(".", 1)[-1]) is not None
-                            and tail in low)
+        if t in low or (len(tail) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", tok.rsplit(".", 1)[-1]) is not None
+                        and tail in low):
+            return True
+        # a package path named by one of its parts: `org.jetbrains.kotlinx` for "kotlinx.serialization",
+        # `com.google.code.gson` for "drop that gson"
+        return any(len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, said_parts)
+                   for p in re.split(r"\.|::|\\", t))
 
-    came = [t for t in redo.came if named(t)]
-    gone = [t for t in redo.gone if named(t)]
+    said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
+    came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
+    gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
     if not came and gone and redo.came and _LIB_NAME.match(redo.came[0]) and _LIB_NAME.match(gone[0]) \
             and _root(redo.came[0]) != _root(gone[0]):
         # "requests.get inside an async def": the person named what was wrong, the agent put
@@ -1033,11 +1068,71 @@ def focus(redo: Redo, text: str) -> Redo:
         # nothing the person named: the change may be the fix or other work; no rule from it
         return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
                     gone=redo.gone, came=redo.came)
+    lib = bool(gone) and _library_like(came[0], redo) and _library_like(gone[0], redo) \
+        and _lib_root(came[0]) != _lib_root(gone[0])
+    # a library's API: the rule names the library as the person wrote it ("log/slog", "polars")
+    came = list(dict.fromkeys(_as_said(t, text) for t in came))
+    gone = list(dict.fromkeys(_as_said(t, text) for t in gone))
     use = " with ".join(f"`{t}`" for t in came[:2])
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
     return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
-                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped)
+                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib)
+
+
+def _lib_root(name: str) -> str:
+    """The part of a library's name that tells libraries apart (`org.slf4j.Logger` → slf4j)."""
+    parts = [p.lower().lstrip("@") for p in re.split(r"\.|::|\\|/", name.strip("`")) if p]
+    return next((p for p in parts if p not in _PATH_PARTS), parts[0] if parts else "")
+
+
+def _library_like(tok: str, redo: Redo) -> bool:
+    """A library's API (`slog.String`, `org.jetbrains.kotlinx`) or a module the change imports or
+    stops importing (`polars`)."""
+    return bool(_LIB_NAME.match(tok)) or tok in redo.came[-3:] + redo.gone[-3:] and re.fullmatch(r"@?[a-z][\w/-]+", tok) is not None
+
+
+# Parts of a package path that name no library (`org.`, `com.github.`, `internal`).
+_PATH_PARTS = frozenset("org com net io dev github gitlab google apache internal common core util utils main java "
+                        "javax kotlin android test tests api pkg cmd".split())
+
+
+def _said_part(part: str, said: set[str]) -> bool:
+    """``part`` among the parts of the person's words, or with a version after it (`log4j` in "log4j2")."""
+    return part in said or any(w.startswith(part) and w[len(part):].isdigit() for w in said)
+
+
+def _vendor(tok: str, word: str) -> bool:
+    """``word`` names the vendor of ``tok``: `GuzzleHttp` / "guzzle", `@reduxjs/toolkit` / "redux"."""
+    base = tok.lstrip("@").split("/")[0]
+    low = base.lower()
+    return len(base) > len(word) and low.startswith(word) and (base[len(word)].isupper() or low[len(word):] == "js")
+
+
+def _import_said(tok: str, redo: Redo, low: str) -> bool:
+    """A library the rewritten code imports, or no longer imports, said by its bare name ("con
+    polars, no pandas"): plain words, so only the imports of the change count, never any word."""
+    return tok in redo.came[-3:] + redo.gone[-3:] and re.fullmatch(r"@?[a-z][a-z0-9_/-]+", tok) is not None \
+        and tok not in _COMMON and re.search(rf"(?<![\w.-]){re.escape(tok)}(?![\w-])", low) is not None
+
+
+def _as_said(tok: str, text: str) -> str:
+    """``tok`` as the person named its library: `slog.String` → "log/slog", `GuzzleHttp` → "guzzle",
+    `org.jetbrains.kotlinx` → "kotlinx.serialization"; ``tok`` itself when they did not."""
+    parts = [p.lower() for p in re.split(r"\.|::|\\", tok.strip("`")) if p]
+    head = parts[0] if parts else ""
+    best = ""
+    for w in re.findall(r"[A-Za-z_@][\w./:@-]*[\w]", text):
+        wl = w.lower()
+        wparts = [p for p in re.split(r"[./:-]+", wl) if p]
+        if wl == tok.lower():
+            return tok
+        hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or any(
+            len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, set(wparts)) for p in parts) or (
+            len(wl) >= 4 and wl not in _COMMON and len(parts) == 1 and _vendor(tok, wl))
+        if hit and len(w) > len(best):
+            best = w
+    return best or tok
 
 
 # A library's API, not this task's value: a dotted name (`requests.get`, `org.junit.Test`), a
@@ -1055,7 +1150,7 @@ def library_swap(redo: Redo) -> bool:
     working, like a package swapped, never a value of this task (a table name, a number, a colour)."""
     if redo.kind != "api":
         return False
-    if redo.dropped:
+    if redo.dropped or redo.library:
         return True
     use, avoid = redo.use.strip("`"), redo.avoid.strip("`")
     if not use or not avoid:
