@@ -97,6 +97,13 @@ def test_no_redo_where_the_agent_only_went_on(before, after):
     assert r is None or not r.standing, r
 
 
+def test_where_a_command_sends_its_output_is_no_part_of_it():
+    """`tsc --noEmit 2>&1 | tail -1` re-run is no new flag of tsc; `> out.txt` is no argument."""
+    assert parse_cmd("npx tsc -p web --noEmit 2>&1 | tail -1").words == ("npx", "tsc", "-p", "web", "--noEmit")
+    assert parse_cmd("pytest -q > out.txt 2>/dev/null").words == ("pytest", "-q")
+    assert find_redo([run("npx tsc -p web --noEmit")], [run("npx tsc -p web --noEmit 2>&1 | tail -1")]) is None
+
+
 def test_case_styles():
     assert [case_style(n) for n in ("cart_total", "cartTotal", "CartTotal", "CART_TOTAL", "cart-total", "cart")] == [
         "snake_case", "camelCase", "PascalCase", "SCREAMING_SNAKE_CASE", "kebab-case", ""]
@@ -488,6 +495,27 @@ LIBRARY_SWAPS = [
           ("Bash", {"command": "rm src/http.ts"}),
           ("Write", {"file_path": "src/net.ts", "content": "import ky from 'ky';\nexport const get = (u: string) => ky.get(u).json();\n"})])],
      "ky", "axios"),
+    # the method the person wrote as a call, replaced in the same module
+    ([("stamp the export", [("Edit", {"file_path": "exp.py", "old_string": "",
+                                       "new_string": "stamp = datetime.utcfromtimestamp(ts)"})]),
+      ("utcfromtimestamp() returns a naive datetime, the audit diff breaks on it", [("Edit", {
+          "file_path": "exp.py", "old_string": "stamp = datetime.utcfromtimestamp(ts)",
+          "new_string": "stamp = datetime.fromtimestamp(ts, tz=UTC)"})])],
+     "datetime.fromtimestamp", "datetime.utcfromtimestamp"),
+    # one substitution on several names, the person naming the piece that changed
+    ([("add the lint workflow", [("Write", {"file_path": ".github/workflows/lint.yml", "content":
+                                            "steps:\n  - uses: actions/checkout@master\n  - uses: actions/setup-python@master\n"})]),
+      ("@master, so any push upstream changes our CI under us", [("Write", {
+          "file_path": ".github/workflows/lint.yml",
+          "content": "steps:\n  - uses: actions/checkout@v4\n  - uses: actions/setup-python@v5\n"})])],
+     "actions/checkout@v4", "actions/checkout@master"),
+    # a sarcastic opener, the API put in place of the one that was wrong
+    ([("wait before retrying", [("Edit", {"file_path": "src/retry.rs", "old_string": "",
+                                           "new_string": "std::thread::sleep(backoff);"})]),
+      ("oh great, the whole tokio executor now naps on every retry", [("Edit", {
+          "file_path": "src/retry.rs", "old_string": "std::thread::sleep(backoff);",
+          "new_string": "tokio::time::sleep(backoff).await;"})])],
+     "tokio::time::sleep", "std::thread::sleep"),
 ]
 
 

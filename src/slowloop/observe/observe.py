@@ -14,7 +14,7 @@ from .corrections import detect_correction
 from .errors import find_errors
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
-from .redo import find_redo, follow_up, masked, points_at, rerun_request, self_blame, shell_text, turn_acts
+from .redo import find_redo, focus, follow_up, masked, points_at, rerun_request, self_blame, shell_text, turn_acts
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -31,7 +31,8 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     text = turn.user_text
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
-    additive = redo is not None and redo.kind in ("flag", "api", "add", "target")
+    additive = redo is not None and (redo.kind in ("flag", "add", "target") or redo.kind == "api" and (
+        not redo.gone or _asks_more(text)))  # an API put *in place of* another after "na super": sarcasm
     if redo is None or redo.kind == "target" or (follow_up(text) and additive) or (
             rerun_request(text) and redo.kind in ("flag", "add")):
         # another file, more work, a rerun (with a flag): requests. "pls redo" before the agent
@@ -51,8 +52,9 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     if redo.kind == "add" or not points_at(redo, text):
         return Correction(False)  # an addition the words do not object to: more work
     low = text.lower()
-    if redo.kind == "api" and not _names_any(redo.gone, low) and not (
-            _names_any(redo.came + redo.context, low) and not _asks_more(text) and "?" not in text[-3:]):
+    named = focus(redo, text) if redo.kind == "api" else redo  # what of the change the words name
+    if redo.kind == "api" and not (_names_any(redo.gone, low) or named.gone) and not (
+            (_names_any(redo.came + redo.context, low) or named.came) and not _asks_more(text) and "?" not in text[-3:]):
         # a new API the person asked for as more work ("also cache it with lru_cache"), not one
         # they objected to or stated as the way ("LazyLock is in std now")
         return Correction(False)

@@ -229,6 +229,7 @@ def parse_cmd(text: str) -> Cmd | None:
         words = text.split()
     while words and (_ENV.match(words[0]) or words[0] in ("sudo", "env", "time", "command", "exec")):
         words = words[1:]
+    words = _plumbing_off(words)
     if not words:
         return None
     prog = words[0].rsplit("/", 1)[-1]
@@ -255,6 +256,27 @@ def parse_cmd(text: str) -> Cmd | None:
 
 
 _EXEC = {"npx", "pnpx", "bunx"}
+_REDIRECT = re.compile(r"^(?:\d*[<>]{1,2}&?\d*|&>{1,2})$")
+
+
+def _plumbing_off(words: list[str]) -> list[str]:
+    """The command without where its output goes: `tsc --noEmit 2>&1 | tail -1` is `tsc --noEmit`
+    (a pipe's `-1` is no flag of tsc)."""
+    out: list[str] = []
+    skip = False
+    for w in words:
+        if w in ("|", "|&"):
+            break
+        if skip:
+            skip = False
+            continue
+        if _REDIRECT.match(w):
+            skip = not re.search(r"&\d$", w)  # `> out.txt` names a file next; `2>&1` does not
+            continue
+        if re.match(r"^\d*[<>]{1,2}\S", w):  # `>out.txt`, `2>/dev/null`
+            continue
+        out.append(w)
+    return out
 
 
 def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
@@ -335,7 +357,15 @@ def _fold(name: str) -> str:
 _LANG_OF = {".py": "Python", ".ts": "TypeScript", ".tsx": "TypeScript", ".js": "JavaScript",
             ".jsx": "JavaScript", ".mjs": "JavaScript", ".go": "Go", ".rs": "Rust", ".rb": "Ruby",
             ".java": "Java", ".kt": "Kotlin", ".cs": "C#", ".php": "PHP", ".swift": "Swift",
-            ".sql": "SQL", ".c": "C", ".cpp": "C++", ".h": "C", ".scala": "Scala", ".ex": "Elixir"}
+            ".sql": "SQL", ".c": "C", ".cpp": "C++", ".h": "C", ".scala": "Scala", ".ex": "Elixir",
+            ".kts": "Kotlin", ".tf": "Terraform", ".sh": "shell", ".vue": "Vue", ".dart": "Dart"}
+# Files whose place says what they are, whatever their extension.
+_KIND_OF = ((r"(?:^|/)\.github/workflows/", "writing GitHub Actions workflows"),
+            (r"(?:^|/)\.gitlab-ci\.ya?ml$", "writing GitLab CI pipelines"),
+            (r"(?:^|/)(?:docker-)?compose[\w.-]*\.ya?ml$", "writing Compose files"),
+            (r"(?:^|/)(?:k8s|kubernetes|manifests|deploy|charts?)/.*\.ya?ml$", "writing Kubernetes manifests"),
+            (r"(?:^|/)(?:build\.gradle(?:\.kts)?|pom\.xml|package\.json|pyproject\.toml|Cargo\.toml|go\.mod)$",
+             "declaring dependencies"))
 
 
 def _what_named(name: str, text: str, path: str) -> str:
@@ -910,6 +940,9 @@ def _api_tokens(text: str) -> list[str]:
 
 
 def _code_scope(path: str) -> str:
+    kind = next((v for pat, v in _KIND_OF if re.search(pat, path)), "")
+    if kind:
+        return kind
     lang = next((v for k, v in _LANG_OF.items() if path.endswith(k)), "")
     if path.endswith((".sh", ".bash")):
         return "writing shell scripts"
@@ -1033,6 +1066,10 @@ def focus(redo: Redo, text: str) -> Redo:
         # a vendor's namespace by its first word: `GuzzleHttp` for "no guzzle", `@reduxjs/toolkit` for "redux"
         if any(len(w) >= 4 and w not in _COMMON and _vendor(tok, w) for w in said_parts):
             return True
+        # a piece of it written as code: "@main" for `actions/checkout@main`, "utcnow()" for `datetime.utcnow`
+        if any(w in tok.lower() and (w.startswith("@") or re.search(r"[/:.]", w)) for w in code_said) \
+                or _in_code((tok,), text):
+            return True
         if not re.search(r"[._%0-9:]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
             return False
         t = tok.lower()
@@ -1048,14 +1085,17 @@ def focus(redo: Redo, text: str) -> Redo:
         return any(len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, said_parts)
                    for p in re.split(r"\.|::|\\", t))
 
+    code_said = {w for w in re.findall(r"[\w@][\w@./:-]*[\w]|@[\w.-]+", low)
+                 if len(w) >= 3 and re.search(r"[@:/._0-9-]", w) and w not in _COMMON}
     said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
     came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
     gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
-    if not came and gone and redo.came and _LIB_NAME.match(redo.came[0]) and _LIB_NAME.match(gone[0]) \
-            and _root(redo.came[0]) != _root(gone[0]):
-        # "requests.get inside an async def": the person named what was wrong, the agent put
-        # another library's API in its place
-        came = [redo.came[0]]
+    if not came and gone and redo.came and (_LIB_NAME.match(redo.came[0]) and _LIB_NAME.match(gone[0])
+                                            and _root(redo.came[0]) != _root(gone[0]) or _in_code(gone, text)
+                                            or _repeated(redo)):
+        # "requests.get inside an async def", "utcnow() is deprecated", "@main in the actions": the
+        # person named what was wrong, the agent put another API (or version) in its place
+        came = list(redo.came[:2]) if _repeated(redo) or _in_code(gone, text) and len(redo.came) <= 3 else [redo.came[0]]
     if not came and (redo.dropped or redo.scope == "writing Dockerfiles" and _IMAGE.match(redo.use.strip("`"))
                      and _IMAGE.match(redo.avoid.strip("`"))):
         # a package the agent took out, or the base image it swapped, right after the person spoke:
@@ -1069,10 +1109,16 @@ def focus(redo: Redo, text: str) -> Redo:
         return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
                     gone=redo.gone, came=redo.came)
     lib = bool(gone) and _library_like(came[0], redo) and _library_like(gone[0], redo) \
-        and _lib_root(came[0]) != _lib_root(gone[0])
-    # a library's API: the rule names the library as the person wrote it ("log/slog", "polars")
-    came = list(dict.fromkeys(_as_said(t, text) for t in came))
-    gone = list(dict.fromkeys(_as_said(t, text) for t in gone))
+        and (_lib_root(came[0]) != _lib_root(gone[0]) or _in_code(gone[:1], text) and _root(gone[0]) not in _OWN)
+    # one library for another: the rule names each as the person wrote it ("log/slog", not
+    # `slog.String`) — only when both sides are named so ("tokio" said of `tokio::time::sleep` is
+    # the runtime, not the API to use)
+    said_came = [_as_said(t, text) for t in came]
+    said_gone = [_as_said(t, text) for t in gone]
+    if gone and _lib_root(came[0]) != _lib_root(gone[0]) and all(
+            a != t or t.lower() in text.lower() or _library_like(t, redo) and "." not in t and "::" not in t
+            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1])):
+        came, gone = list(dict.fromkeys(said_came)), list(dict.fromkeys(said_gone))
     use = " with ".join(f"`{t}`" for t in came[:2])
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
@@ -1095,6 +1141,31 @@ def _library_like(tok: str, redo: Redo) -> bool:
 # Parts of a package path that name no library (`org.`, `com.github.`, `internal`).
 _PATH_PARTS = frozenset("org com net io dev github gitlab google apache internal common core util utils main java "
                         "javax kotlin android test tests api pkg cmd".split())
+
+
+_OWN = frozenset({"self", "this", "cls", "super", "me"})  # the task's own object, not a library
+
+
+def _in_code(tokens, text: str) -> bool:
+    """The method of a dotted name written as a call in the message ("utcnow() is deprecated")."""
+    return any("." in t and re.search(rf"(?<![\w.]){re.escape(t.rsplit('.', 1)[1])}\(\)?", text) is not None
+               for t in tokens)
+
+
+def _repeated(redo: Redo) -> bool:
+    """One substitution made on several names (`checkout@main` → `checkout@v4`, `setup-node@main` →
+    `setup-node@v5`): a way of writing them, not one value of this task."""
+    pairs = list(zip(redo.gone, redo.came))
+    if len(pairs) < 2:
+        return False
+
+    def change(a: str, b: str) -> tuple[str, str]:
+        i = 0
+        while i < min(len(a), len(b)) and a[i] == b[i]:
+            i += 1
+        return a[i:], b[i:]
+    first = change(*pairs[0])[0]  # what was taken out of each (`master` of `@master`), whatever came
+    return bool(first) and all(change(a, b)[0] == first for a, b in pairs[1:])
 
 
 def _said_part(part: str, said: set[str]) -> bool:
@@ -1150,7 +1221,7 @@ def library_swap(redo: Redo) -> bool:
     working, like a package swapped, never a value of this task (a table name, a number, a colour)."""
     if redo.kind != "api":
         return False
-    if redo.dropped or redo.library:
+    if redo.dropped or redo.library or _repeated(redo):
         return True
     use, avoid = redo.use.strip("`"), redo.avoid.strip("`")
     if not use or not avoid:
