@@ -14,7 +14,17 @@ from .corrections import detect_correction
 from .errors import find_errors
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
-from .redo import find_redo, focus, follow_up, masked, points_at, rerun_request, self_blame, shell_text, turn_acts
+from .redo import (
+    find_redo,
+    focus,
+    follow_up,
+    masked,
+    points_at,
+    rerun_request,
+    self_blame,
+    shell_text,
+    turn_acts,
+)
 from .signals import WeaknessMatcher, score_turn
 
 
