@@ -1117,7 +1117,7 @@ def focus(redo: Redo, text: str) -> Redo:
     said_gone = [_as_said(t, text) for t in gone]
     if gone and _lib_root(came[0]) != _lib_root(gone[0]) and all(
             a != t or t.lower() in text.lower() or _library_like(t, redo) and "." not in t and "::" not in t
-            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1])):
+            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1], strict=True)):
         came, gone = list(dict.fromkeys(said_came)), list(dict.fromkeys(said_gone))
     use = " with ".join(f"`{t}`" for t in came[:2])
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
@@ -1155,7 +1155,7 @@ def _in_code(tokens, text: str) -> bool:
 def _repeated(redo: Redo) -> bool:
     """One substitution made on several names (`checkout@main` → `checkout@v4`, `setup-node@main` →
     `setup-node@v5`): a way of writing them, not one value of this task."""
-    pairs = list(zip(redo.gone, redo.came))
+    pairs = list(zip(redo.gone, redo.came, strict=False))
     if len(pairs) < 2:
         return False
 
