@@ -222,3 +222,21 @@ def test_a_correction_repeated_with_its_count_is_kept_as_a_rule(text: str):
     turn = Turn(source="<test>", format="openai", index=1, user_text=text)
     rules = rules_from_correction(TurnEvidence(1, turn, True, "cue", None, (), False))
     assert rules and ("logs" in rules[0].text.lower() or "ログ" in rules[0].text), rules
+
+
+@pytest.mark.parametrize("text", [
+    "no, that's fine as it is, ship it", "nope, not needed, the column fills itself later",
+    "no, I'll write the migration myself tomorrow", "no, for now the smoke tests are enough",
+    "no, va bene così", "non, c'est bon comme ça", "nein, das passt", "não, deixa que eu mesmo faço",
+    "no, así está bien de momento", "nein, erstmal nicht",
+])
+def test_a_no_that_answers_the_agents_question_rejects_nothing(text: str):
+    """"No, that's fine" / "nein, passt" / "não, deixa que eu faço": fine as it is, not needed, or
+    theirs to do — the agent asked, the person answered."""
+    assert not detect_correction(text).corrected, text
+
+
+@pytest.mark.parametrize("text", ["No, it's right there in the Makefile", "no, use the wrapper",
+                                  "nein, das ist falsch", "não, está certo ali no README, leia de novo"])
+def test_a_no_followed_by_what_the_agent_missed_is_still_one(text: str):
+    assert detect_correction(text).corrected, text

@@ -104,6 +104,48 @@ def test_where_a_command_sends_its_output_is_no_part_of_it():
     assert find_redo([run("npx tsc -p web --noEmit")], [run("npx tsc -p web --noEmit 2>&1 | tail -1")]) is None
 
 
+@pytest.mark.parametrize("before, after, use, avoid", [
+    ("python -m pytest -q", "tox -e py311", "tox -e py311", "python -m pytest"),
+    ("go vet ./...", "staticcheck ./...", "staticcheck", "go vet"),
+    ("npx jest --ci", "npx vitest run", "npx vitest", "npx jest"),
+])
+def test_the_same_job_with_another_tool_is_a_swap(before, after, use, avoid):
+    r = find_redo([run(before)], [run(after)])
+    assert (r.kind, r.use, r.avoid) == ("swap", use, avoid)
+
+
+def test_the_old_tool_stopping_what_it_started_is_no_sign_it_is_still_used():
+    r = find_redo([run("docker-compose up -d db")], [run("docker-compose down"), run("docker compose up -d db")])
+    assert (r.kind, r.use, r.avoid) == ("swap", "docker compose", "docker-compose")
+
+
+def test_a_commit_message_given_with_a_flag_cluster_is_read():
+    r = find_redo([run('git commit -am "stuff"')], [run('git commit --amend -m "fix(auth): refresh the token"')])
+    assert r.kind == "commit" and "Conventional Commits" in r.rule
+
+
+@pytest.mark.parametrize("before, after, pinned", [
+    ("docker run -d redis", "docker run -d redis:7.2", "redis:7.2"),
+    ("kubectl -n qa set image deploy/web web=ghcr.io/acme/web:latest", "kubectl -n qa set image deploy/web web=ghcr.io/acme/web:2.3.1",
+     "ghcr.io/acme/web:2.3.1"),
+])
+def test_an_image_pinned_right_after_is_how_images_are_named_here(before, after, pinned):
+    r = find_redo([run(before)], [run(after)])
+    assert (r.kind, r.use, r.avoid, r.standing) == ("pin", pinned, ":latest", True)
+    assert find_redo([run("docker run -d -p 80:80 redis:7")], [run("docker run -d -p 81:80 redis:7")]) is None
+
+
+@pytest.mark.parametrize("said, before, after", [
+    ("looks good, go ahead and apply", "terraform plan -out p", "terraform apply p"),
+    ("nice. one more run with --lr 3e-4 to compare", "python train.py --epochs 5", "python train.py --epochs 5 --lr 3e-4"),
+    ("バッチサイズ 32 でもう一回お願いします", "python train.py", "python train.py --batch-size 32"),
+])
+def test_a_preview_applied_or_a_run_repeated_to_compare_is_no_correction(said, before, after):
+    prev = _turn(0, "go", ("Bash", {"command": before}))
+    nxt = _turn(1, said, ("Bash", {"command": after}))
+    assert not observe_turn(nxt, prev).corrected
+
+
 def test_case_styles():
     assert [case_style(n) for n in ("cart_total", "cartTotal", "CartTotal", "CART_TOTAL", "cart-total", "cart")] == [
         "snake_case", "camelCase", "PascalCase", "SCREAMING_SNAKE_CASE", "kebab-case", ""]

@@ -139,6 +139,19 @@ class _Lazy:
 _THATS_ALL = (r"(?:that'?s (?:all|it)|nothing (?:else|more)|per ora è tutto|è tutto|nient'altro"
               r"|niente (?:altro|di più)|(?:é )?só isso|mais nada|c'est tout|rien d'autre|rien de plus"
               r"|eso es todo|es todo|nada más|das ist alles|das war'?s|sonst nichts|mehr nicht)")
+# "No, that's fine" / "nein, passt so" / "não, deixa que eu abro" / "no, por ahora alcanza": the
+# person answers the agent's question — it is fine as it is, not needed, or theirs to do.
+_NO_BUT_FINE = (r"(?:(?:that'?s|it'?s|this is|all|così|cosi|assim|así|so|ainsi|é|è|c'est|está|esta|es|ist|das ist|das"
+                r"|tá|ta|va)\s+){0,2}(?:fine|right|correct|ok|okay|good|perfect|bene|giusto|corretto|bom|boa|certo"
+                r"|ótimo|otimo|bien|bon|gut|richtig|passt|in ordnung)\b"
+                r"(?!\s+(?:there|here|in|on|at|under|next|là|lì|qui|ali|aqui|aquí|ahí|allí|da|dort|hier)\b)"  # "it's right there"
+                r"|(?:not needed|no need|not necessary|pas besoin|pas la peine|non serve|non c'è bisogno|não precisa"
+                r"|nao precisa|no hace falta|no es necesario|nicht nötig|brauchst du nicht|braucht'?s nicht)\b"
+                r"|(?:i'?ll|i will|let me|i can|lo faccio io|ci penso io|faccio io|deixa(?: que)? eu|eu (?:abro|faço|mesmo)"
+                r"|je (?:le |la |les )?(?:fais|ferai|m'en occupe)|je vais le faire|lo hago yo|yo (?:lo|me encargo)"
+                r"|mach(?:e)? ich|ich mach)\b"
+                r"|(?:for now|per ora|per adesso|por (?:ahora|agora|enquanto|el momento)|pour l'instant|pour le moment"
+                r"|fürs erste|erstmal|vorerst)\b")
 # A whole message that is only "no" (or "nope", "nein"…) answers the agent's last move.
 _BARE_NO = re.compile(r"^\W*(?:no+|nope|nah|nein|non|não|nao|いいえ|いや|不是|不)\W*$", re.IGNORECASE)
 # A redo verb whose object is a build / deploy / test run asks for a rerun, not for new work.
@@ -153,11 +166,12 @@ _OPENING_NO = (r"^(?:no+|nope|nah|nein|non|não|nao)(?:\s*[,!.:;\u2014\u2013-]"
                # "no, I haven't deployed it yet" answers the agent's question: nothing is rejected
                r"(?!(?:(?!\byou\b|\btu\b|\bdu\b|\bvocê\b)[^\n]){0,25}?"
                r"\b(?:yet|ancora|pas encore|noch nicht|todavía|aún|ainda)\b)"
-               r"(?![^\n]{0,12}?" + _THATS_ALL + ")")
+               r"(?![^\n]{0,12}?" + _THATS_ALL + ")"
+               r"(?!\s*(?:" + _NO_BUT_FINE + "))")
 
 _CUES: dict[str, tuple[_Cue, ...]] = {
     "en": _cues(
-        _OPENING_NO, r"^nope\b", r"^not like that\b", r"^wrong\b",
+        _OPENING_NO, r"^nope\b(?!\s*[,.!]?\s*(?:" + _NO_BUT_FINE + "))", r"^not like that\b", r"^wrong\b",
         r"\b(?:that'?s|this is|it'?s|that is|this was|you'?re|you are|is)\s+(?:\w+\s+)?"
         r"(?:not (?:right|correct|what i (?:asked|wanted|meant|said))|mistaken)",
         r"\b(?:isn'?t|aren'?t|wasn'?t) (?:right|correct|what i)\b",

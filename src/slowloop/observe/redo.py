@@ -170,8 +170,12 @@ class Cmd:
             return self.prog
         if self.prog in _EXEC and self.sub:
             return f"{self.prog} {self.sub}"
+        if self.prog in ("tox", "nox"):
+            return " ".join(self.words[:3]) if self.sub and self.words[1:2] == ("-e",) else self.prog  # `tox -e py312`
         if self.prog in _RUNNERS and self.sub:
             return f"{self.prog} {self.sub}" if self.sub not in ("run",) else " ".join(self.words[:3])
+        if self.prog in ("go", "cargo", "dotnet", "deno", "bun") and self.sub and self.activity in ("lint", "test", "build"):
+            return f"{self.prog} {self.sub}"  # `go vet`, `cargo clippy`: the subcommand is the tool
         if self.prog == "docker" and self.sub == "compose":
             return "docker compose"
         if self.prog == "git" and self.sub:
@@ -198,7 +202,8 @@ _WITH_SUB = _PKG | _RUNNERS | {"git", "docker", "docker-compose", "podman", "kub
 _TEST_PROGS = {"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit", "ava", "tap", "nose2",
                "unittest", "ctest", "karma", "playwright", "cypress"}
 _LINT_PROGS = {"ruff", "black", "flake8", "isort", "pylint", "mypy", "pyright", "eslint", "prettier",
-               "biome", "gofmt", "golangci-lint", "rustfmt", "clippy", "rubocop", "stylelint", "tsc"}
+               "biome", "gofmt", "golangci-lint", "rustfmt", "clippy", "rubocop", "stylelint", "tsc", "staticcheck",
+               "revive", "ktlint", "detekt", "phpstan", "psalm", "shellcheck", "hadolint", "tflint", "markdownlint"}
 _BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "gradlew", "mvn", "mvnw", "cmake", "bazel", "ninja"}
 _INSTALL_SUBS = {"install", "add", "i", "get"}
 _REMOVE_SUBS = {"uninstall", "remove", "rm", "un", "r"}
@@ -280,6 +285,10 @@ def _plumbing_off(words: list[str]) -> list[str]:
 
 
 def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
+    if prog in ("tox", "nox") and not sub.startswith("-"):
+        return "test"  # what tox and nox run is the test suite, whatever the environment
+    if prog == "go" and sub == "vet":
+        return "lint"
     if prog in _PKG and sub in _INSTALL_SUBS and not (prog in ("go", "cargo") and sub not in ("get", "add", "install")):
         return "install"
     if prog in _PKG and sub in _REMOVE_SUBS:
@@ -437,6 +446,8 @@ def _msg(cmd: Cmd) -> str | None:
             msgs.append(w.split("=", 1)[1])
         elif w.startswith("-m") and len(w) > 2 and not w.startswith("--"):
             msgs.append(w[2:])
+        elif re.fullmatch(r"-[a-zA-Z]+m", w) and i + 1 < len(words):  # `git commit -am "…"`
+            msgs.append(words[i + 1])
     if not msgs:
         m = re.search(r"<<\s*['\"]?(\w+)['\"]?\n(.*?)\n\1", cmd.text, re.S)
         if m:
@@ -516,7 +527,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
         return None
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
-    for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _flag_redo,
+    for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
                    _sub_redo, _undo_redo, _code_redo, _target_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
@@ -673,11 +684,12 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
         for a in acmds:
             if a.activity != b.activity or a.tool == b.tool:
                 continue
-            if a.prog == b.prog and a.prog not in _RUNNERS and a.prog not in ("docker", "git"):
+            if a.prog == b.prog and a.prog not in _RUNNERS | _EXEC and a.prog not in ("docker", "git"):
                 continue  # the same program: a flag or a target, not another tool
             if b.activity == "install" and b.args and a.args and not set(b.args) & set(a.args):
                 continue  # other packages: more work, not the same install redone
-            still = any(c.tool == b.tool and c.activity == b.activity for c in acmds if c is not a)
+            # (`docker-compose down` before `docker compose up`: the old tool stopping what it started)
+            still = any(c.tool == b.tool and c.activity == b.activity and c.sub not in _TEARDOWN for c in acmds if c is not a)
             if still:
                 continue  # the first tool is still used after: both, not one instead of the other
             use, avoid = a.tool, b.tool
@@ -698,9 +710,46 @@ def install_words(command: str) -> str:
     return " ".join(w for w in head if not w.startswith("-"))
 
 
+_TEARDOWN = {"down", "stop", "rm", "kill", "uninstall", "remove", "delete", "prune"}
+_IMAGE_PROGS = {"docker", "podman", "nerdctl", "kubectl", "helm", "crane", "skopeo"}
+
+
+def _image_ref(word: str) -> tuple[str, str, str] | None:
+    """(prefix, image name, tag) of `api=registry.acme.de/api:1.4` (tag "" when none), or None."""
+    prefix, _, ref = word.rpartition("=")
+    if not re.fullmatch(r"[a-z0-9][\w.-]*(?::\d+)?(?:/[a-z0-9][\w.-]*)*(?::[\w.-]+)?", ref) or ref.startswith("-"):
+        return None
+    name, _, tag = ref.rpartition(":") if ":" in ref.rsplit("/", 1)[-1] else (ref, "", "")
+    return prefix, name, tag
+
+
+def _pin_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The same command on the same image, pinned: `postgres` → `postgres:16.4`, `api:latest` →
+    `api:1.42.0` — how images are named here, never this task's value."""
+    for b in reversed(bcmds):
+        if b.prog not in _IMAGE_PROGS:
+            continue
+        for a in acmds:
+            if (a.prog, a.sub) != (b.prog, b.sub) or len(a.words) != len(b.words):
+                continue
+            diff = [(x, y) for x, y in zip(b.words, a.words, strict=True) if x != y]
+            if len(diff) != 1:
+                continue
+            old, new = _image_ref(diff[0][0]), _image_ref(diff[0][1])
+            if old is None or new is None or old[:2] != new[:2] or not new[2] or new[2] == "latest" \
+                    or old[2] not in ("", "latest"):
+                continue
+            pinned = f"{new[1]}:{new[2]}"
+            return Redo("pin", "choosing container images", b.text, a.text, pinned, ":latest",
+                        f"always pin the image's tag (like `{pinned}`), never `:latest` or no tag.",
+                        words=_tokens(b.text, a.text, "latest tag version pin"))
+    return None
+
+
 # Subcommands that only look: a look after an action is more work, never the action redone.
 _LOOKS = {"status", "get", "describe", "logs", "log", "diff", "show", "list", "ls", "top", "version", "help",
-          "history", "view", "inspect", "info", "explain", "output", "show-ref", "fetch", "ps", "events"}
+          "history", "view", "inspect", "info", "explain", "output", "show-ref", "fetch", "ps", "events",
+          "plan", "template", "lint"}  # a preview (`terraform plan`) then its apply: the work going on
 
 
 def _sub_redo(before, after, bcmds, acmds) -> Redo | None:
@@ -1315,8 +1364,11 @@ def follow_up(text: str) -> bool:
 # "redo it with --no-cache", "rifallo con …", "重新 build 一下，加 …": a request for this run, not a rule
 _RERUN = re.compile(
     r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
-    r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol)\b"
-    r"|重新|再跑|再来一次|もう一度|やり直|再実行", re.I)
+    r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol"
+    r"|one more (?:run|time)|another run|once more|(?:otra|una) (?:vez|corrida|pasada)|de nuevo|córre\w*|mais uma|roda de novo"
+    r"|encore une fois|un autre run|noch (?:ein(?:en)?|mal) (?:lauf|durchlauf|run)|ancora una volta|un altro giro"
+    r"|to compare|for comparison|zum vergleich|pra comparar|para comparar|per confronto|pour comparer)\b"
+    r"|重新|再跑|跑一组|再来一次|对比|もう一度|もう一回|やり直|再実行|比較", re.I)
 
 
 # A command whose success says nothing: its exit code masked, or its checks switched off.

@@ -682,7 +682,8 @@ def _relation(rule: Rule, entry: str) -> str | None:
     if avoid and rule.kind == "correction":
         # a change of mind, whatever the form: the older rule recommends what this one says not to use
         m = re.search(r"\balways (?:use|follow|run)\s+`?(?P<x>[^`,.(]+?)`?(?:\s*\(|,|\.|\s+never|$)", base)
-        if m and m.group("x").strip().lower() == avoid and (
+        x = m.group("x").strip().lower() if m else ""
+        if m and (x == avoid or x.startswith(avoid + " ")) and (
                 rule.use.strip("`").lower() not in base.lower()):
             return "contradicts"
     if rule.key[0] == "choice":
