@@ -635,3 +635,24 @@ def test_code_put_back_with_other_code_beside_it_is_a_rewrite_not_an_undo():
     assert find_redo(before, after).kind == "api"
     undone = [edit("Svc.java", "import org.tinylog.Logger;\n\nclass Svc {\n  void f() { Logger.info(\"x\"); }", "class Svc {")]
     assert find_redo(before, undone).kind == "undo"
+
+
+@pytest.mark.parametrize("said, before, corrected", [
+    # the consequence, or its irony, of something the agent just used: a correction with no redo
+    ("an INTEGER id overflows at 2 billion rows and we insert 40M a day", ("Write", {
+        "file_path": "db/m.sql", "content": "CREATE TABLE ev (id INTEGER PRIMARY KEY);"}), True),
+    ("--no-verify, bold move on a repo with secret scanning", ("Bash", {"command": "git commit --no-verify -m x"}), True),
+    ("Math.random per un token di sessione, cosa potrebbe mai andare storto", ("Edit", {
+        "file_path": "s.js", "old_string": "", "new_string": "const t = Math.random().toString(36);"}), True),
+    ("rm -rf dist en el hook de postinstall, va a romper el CI de todos", ("Bash", {"command": "npm pkg set scripts.postinstall='rm -rf dist'"}), True),
+    # the judgement without the action, the action without a judgement, or someone else's doing
+    ("our staging box runs out of memory every night anyway", ("Bash", {"command": "pytest -q"}), False),
+    ("lodash is already in the lockfile, fine", ("Bash", {"command": "npm install lodash"}), False),
+    ("the INT overflow in billing is Marco's change from last week, he is on it", ("Write", {
+        "file_path": "db/m.sql", "content": "CREATE TABLE ev (id INT PRIMARY KEY);"}), False),
+    ("will INT overflow there?", ("Write", {"file_path": "db/m.sql", "content": "CREATE TABLE ev (id INT PRIMARY KEY);"}), False),
+])
+def test_a_reproach_names_the_agents_action_and_what_it_leads_to(said, before, corrected):
+    prev = _turn(0, "go", before)
+    nxt = _turn(1, said)
+    assert observe_turn(nxt, prev).corrected is corrected

@@ -25,6 +25,7 @@ from .redo import (
     shell_text,
     turn_acts,
 )
+from .reproach import reproach
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -104,6 +105,10 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         correction = Correction(False)  # the person's own mistake, not the agent's
     if not correction.corrected and not self_blame(turn.user_text or ""):
         correction = redo_correction(turn, previous)
+    if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):
+        judged = reproach(turn, previous)
+        if judged:
+            correction = Correction(True, f"a reproach of the agent's last action: {judged}")
     if not correction.corrected and turn.person and turn.user_text and RETRACTION.search(person_text(turn.user_text)):
         # "never mind, your way was fine, put it back": the person takes back a correction — a
         # correction of the agent's last change all the same, and the learner retracts its rule

@@ -429,6 +429,12 @@ def _tokens(*texts: str) -> frozenset[str]:
     return frozenset(out - _COMMON)
 
 
+def words_of(*texts: str) -> frozenset[str]:
+    """The words that name things in ``texts`` (programs, flags, packages, names; common words left
+    out) — what the person's words and the agent's actions are matched on."""
+    return _tokens(*texts)
+
+
 # words too common to show that the person meant this action
 _COMMON = frozenset("""the and for not you your this that with from are was but use using run add install
 new file files code test tests src lib app main def return true false none null self import from let const

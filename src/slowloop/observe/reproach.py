@@ -1,0 +1,79 @@
+"""A reproach of what the agent just did, told by its consequence or by irony, with no redo after it.
+
+"SERIAL wraps at 2^31 with the volume we have", "-auto-approve on prod, bold move", "random.randint
+for an API key, very cryptographic", "as any で握りつぶし、型安全とは何だったのか": no "no", no
+"wrong", and the agent may only answer in words. Two pieces of evidence must agree:
+
+- **the action**: the message names something the agent's last turn used — a program, a flag, a
+  package, an image, a name from the code it wrote (`-auto-approve`, `lodash`, `SERIAL`, `randint`);
+- **the judgement**: a consequence (it wraps, overflows, runs out of memory, loses data, gets
+  rejected, breaks, is deprecated) or the irony people use for one ("bold move", "what could go
+  wrong", "very retro", "nobody will ever read it", "seguridad nivel experto"), in 8 languages.
+
+Either alone is not enough: "lodash is in the lockfile already" names the action and judges
+nothing; "that OOM is the GPU job Luca runs" judges without naming what the agent did. Words
+blaming someone else — a teammate by name, the vendor, "not your change" — set it aside.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..transcripts.model import Turn
+from .redo import turn_acts, words_of
+
+# Consequences and the irony that stands for them. Each entry is a judgement on its own; the
+# action named beside it says what it is about.
+_JUDGEMENT = re.compile(
+    # en
+    r"\b(?:wraps? (?:at|around)|overflows?|out of memory|oom(?:s|ed)?\b|data loss|loses? (?:data|rows|the)|"
+    r"gonna (?:bounce|fail|break|reject|blow)|(?:will|would|is going to) (?:bounce|fail|break|reject|blow up|leak)"
+    r"|bounce[sd]? (?:it|that|on)|rejects? (?:anything|it|that|every)|is deprecated|deprecated (?:in|since|there)"
+    r"|bold move|living dangerously|what could (?:possibly )?go wrong|nobody (?:will|would) (?:ever )?(?:read|notice|know)"
+    r"|vintage|very retro|so retro|thread-safe too|in 20\d\d\b|good luck (?:with|debugging)|enjoy debugging"
+    r"|leaks? (?:the|every|all|our)|full table scan|scans? (?:the whole|every|all)|locks? the (?:whole )?table"
+    r"|takes? (?:prod|production|the site|everything) down|pages? (?:everyone|the on-?call)"
+    # it
+    r"|va in oom|andrà in oom|esplode|si rompe|non lo sapremo|nessuno (?:lo )?(?:leggerà|saprà)|ottimo per (?:il|la|i|le)"
+    r"|complimenti per|che coraggio|cosa potrebbe mai andare storto|perdiamo (?:i|le|tutti|tutto)|blocca la tabella"
+    # fr
+    r"|on découvrira|ça va (?:casser|exploser|planter)|très pratique|belle manière|quel courage|personne ne (?:le )?lira"
+    r"|qu'est-ce qui pourrait mal tourner|bonne chance pour"
+    # de
+    r"|was soll (?:da )?schon passieren|(?:das )?liest (?:bestimmt|eh) keiner|weiß keiner mehr|mutig|viel spaß beim"
+    r"|läuft (?:sofort |gleich )?voll|fliegt (?:uns )?um die ohren|sperrt die (?:ganze )?tabelle"
+    # es
+    r"|nivel experto|va a (?:gritar|explotar|reventar|romper)|se (?:nos )?(?:caiga|caigan|cae|caen) (?:todo|todos)"
+    r"|sin avisar|qué podría salir mal|buena suerte (?:con|depurando)|nadie (?:lo )?(?:va a leer|leerá)"
+    # pt
+    r"|chora no|muito \w+ isso|vai dar ruim|vai (?:estourar|quebrar|explodir)|o que poderia dar errado"
+    r"|boa sorte (?:com|debugando)|ninguém (?:vai )?(?:ler|notar)|adoro descobrir)\b"
+    # zh / ja (no word boundaries)
+    r"|会炸|就炸了|全表扫|扫全表|解析不了|就不\s*flaky|锁表|丢数据|溢出|过时了|废弃了"
+    r"|いい度胸|何だったのか|懐かしい|鳴りまくって|溢れ|落ちます|非推奨|全件スキャン|ロックされ", re.I)
+
+# Someone else is the cause: a teammate by name, the vendor, "not your change".
+_ELSEWHERE = re.compile(
+    r"\bnot (?:your|you|the agent'?s?)\b|\bnon c'entri\b|\bpas (?:toi|ta faute|ton code)\b|\bnicht (?:dein|deine|du)\b"
+    r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは"
+    r"|\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
+    r"|que metió|que trocou|foi que|changed|cambió|a changé|geändert))|\bvon [A-Z][a-zà-ÿ]+\b|さんが|小[王李张刘陈赵]", re.U)
+
+
+def reproach(turn: Turn, previous: Turn | None) -> str | None:
+    """The judgement and the name of the agent's action it is about, when the person's words
+    reproach what the agent just did; None otherwise."""
+    text = turn.user_text or ""
+    if previous is None or not turn.person or not text.strip() or text.rstrip().endswith(("?", "？")):
+        return None
+    judged = _JUDGEMENT.search(text)
+    if judged is None or _ELSEWHERE.search(text):
+        return None
+    done = " ".join(a.command + " " + a.new for a in turn_acts(previous, rejected=False))
+    named = sorted(words_of(text) & words_of(done), key=len, reverse=True)
+    if not named:
+        # a flag said as written (`-auto-approve`), which the words' tokens strip of its dashes
+        named = [f for f in re.findall(r"(?<![\w-])--?[a-z][\w-]+", text) if f in done]
+    if not named:
+        return None
+    return f"{judged.group(0).strip()!r} of {named[0]!r}, which the agent had just used"
