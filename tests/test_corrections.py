@@ -240,3 +240,25 @@ def test_a_no_that_answers_the_agents_question_rejects_nothing(text: str):
                                   "nein, das ist falsch", "não, está certo ali no README, leia de novo"])
 def test_a_no_followed_by_what_the_agent_missed_is_still_one(text: str):
     assert detect_correction(text).corrected, text
+
+
+@pytest.mark.parametrize("text, x, y", [
+    ("I said uv, not pip", "uv", "pip"), ("il branch è develop, non main", "develop", "main"),
+    ("not yarn — pnpm", "pnpm", "yarn"), ("Nein, nicht black, wir nutzen ruff", "ruff", "black"),
+    ("ici c'est bun, pas npm", "bun", "npm"),
+])
+def test_the_detector_and_the_learner_read_x_not_y_with_one_reader(text: str, x: str, y: str):
+    """One definition of "X, not Y" (observe/lessons.contrast): what the detector flags is what the
+    learner learns."""
+    from slowloop.observe.lessons import contrast, read_lesson
+    assert contrast(text) == (x, y)
+    assert detect_correction(text).corrected
+    lesson = read_lesson(text)
+    assert (lesson.kind, lesson.x, lesson.y) == ("choice", x, y)
+
+
+@pytest.mark.parametrize("text", ["Perfect, no changes needed.", "c'est l'admin du compte, pas toi",
+                                  "great, not bad at all", "non è colpa tua, è il registry"])
+def test_a_negation_that_rejects_nothing_is_no_contrast(text: str):
+    from slowloop.observe.lessons import contrast
+    assert contrast(text) is None

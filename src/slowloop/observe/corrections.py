@@ -64,6 +64,7 @@ import re
 from collections.abc import Iterator
 
 from slowloop.markdown import strip_fenced
+from slowloop.observe.lessons import contrast
 from slowloop.observe.model import Correction
 from slowloop.text import CHINESE_JAPANESE, FULLWIDTH, HAN, KANA, LATIN, trie_pattern
 
@@ -347,18 +348,8 @@ _CUES: dict[str, tuple[_Cue, ...]] = {
 # "prefer X to Y". Each is narrow on purpose: "we moved the meeting to Thursday", "from now on we
 # work on the login page", "Again, thanks" and "No está mal" are not corrections.
 _NAME = r"[A-Za-z0-9_][\w./@+#-]*"
-_CONTRAST = (r"(?:[:—–]\s*|\b(?:no|non|não|nein|nope)\s*[,!—–-]\s*|\b(?:is|are|be|said|in|into|with|using|detto|è|essere"
-             r"|nel|nella|disse|é|ser|estar|em|no|na|dit|est|c'est|être|dans|dije|es|está en|en|sagte|ist|in|im"
-             r"|lives in|goes in|go in|use|usa|usiamo|usamos|utilise|utilisons|nimm|nutze|nutzen|verwende|verwenden"
-             r"|nehmen)\s+)(?:here\s+|qui\s+|aqui\s+|aquí\s+|ici\s+|hier\s+)?(?:en\s+|de\s+)?" + _NAME + r"(?:\s+" + _NAME + r"){0,2},\s+"
-             r"(?:not|non|não|pas|no|nicht)\s+(?!(?:è|é|e'|est|es|ist|is|sono|são|c'|only|just|bad|male|mal|schlecht"
-             r"|problem\w*|serve|hay|need\w*|necessar\w*|changes|colpa|culpa|faute|schuld)\b)(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|en\s+"
-             r"|mit\s+|im\s+|o\s+|a\s+|la\s+|el\s+|l'|le\s+|il\s+)?[^\s,.!?;]+(?:\s+[^\s,.!?;]+){0,2}"
-             r"\s*(?:[.!;,]|$)")
 _FORMS: dict[str, tuple[_Cue, ...]] = {
-    # _CONTRAST names the negation of every Latin-script language: it is tried once, with English
-    # (which every message is tried against), not once per language.
-    "en": _cues(_CONTRAST, r"^(?:not|non|não|pas|nicht)\s+" + _NAME + r"\s*[—–-]+\s*" + _NAME + r"\s*[.!]?$", r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
+    "en": _cues(r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
                 r"\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th)) time\b",
                 r"\bwe(?:'ve| have)?\s+(?:moved|migrated|switched|changed)\s+(?:over\s+)?to\b",
                 r"\bfrom now on,?\s+(?:please\s+)?(?:use|always|never|run|don'?t|do not|write|put|keep|stick)\b"
@@ -901,7 +892,7 @@ def detect_correction(text: str) -> Correction:
     sentences = _sentences(cleaned)
     found = _find_cue("\n".join(sentences), language)
     if found is None:  # most messages: no cue, and no sentence to set aside
-        return Correction(corrected=False, language=language)
+        return _contrasted(sentences, language)
     # A sentence where the user owns the mistake ("I gave you the wrong file") or scopes the work to
     # come ("before you start: …") is set aside, and the rest read again. Only a message with a cue
     # pays for this test: a cue matches within a sentence, so without one there is nothing to undo.
@@ -909,9 +900,19 @@ def detect_correction(text: str) -> Correction:
     if len(kept) != len(sentences):
         found = _find_cue("\n".join(kept), language)
         if found is None:
-            return Correction(corrected=False, language=language)
+            return _contrasted(kept, language)
     cue, lang = found
     return Correction(corrected=True, evidence=cue, language=language or lang)
+
+
+def _contrasted(sentences: list[str], language: str | None) -> Correction:
+    """"I said httpx, not requests" / "il branch è main, non master" / "not npm — pnpm": the lesson
+    stated as one thing instead of another, read by the learner's own reader of that form."""
+    kept = [x for x in sentences if not _GUARD.search(x)]
+    pair = contrast(" ".join(kept)) if kept else None
+    if pair is None:
+        return Correction(corrected=False, language=language)
+    return Correction(corrected=True, evidence=f"{pair[0]}, not {pair[1]}", language=language)
 
 
 def _find_cue(joined: str, language: str | None) -> tuple[str, str] | None:

@@ -64,7 +64,11 @@ _ARTICLES = re.compile(r"^(?:the|a|an|il|lo|la|i|gli|le|l'|o|os|as|um|uma|le|les
                        r"|der|die|das|den|dem|ein|eine|einen)\s+|^l'", _I)
 _PRONOUN = re.compile(r"^(?:that'?s|it'?s|what|which|how|why|who|where|ce|que|was|wie|lo que|o que"
                       r"|quello che|ce que|it|that|this|them|those|these|one|quello|quella|questo|lo|la|ele|ela"
-                      r"|isso|esse|le|la|ça|celui-ci|lo|eso|ese|es|ihn|das|它|这个|那个|それ|これ)$", _I)
+                      r"|isso|esse|le|la|ça|celui-ci|lo|eso|ese|es|ihn|das|它|这个|那个|それ|これ"
+                      # the agent or the person, not a thing ("c'est l'admin, pas toi"), a verb or
+                      # nothing ("não é nada", "non è una critica", "non ti stupisci")
+                      r"|you|me|us|toi|moi|tu|ti|te|mi|du|dich|dir|mich|você|voce|vc|seu|sua|teu|tua|eu|yo|io|je|ich"
+                      r"|è|é|e'|est|ist|is|sono|são|sont|son|nada|niente|nulla|rien|nichts|nothing|so|così|cosi|assim|así)$", _I)
 # Deictic items point at something in this task ("the other file", "this one"): a one-off.
 _DEICTIC = re.compile(r"\b(?:other|this one|that one|altr[oa]|outr[oa]|autre|otr[oa]|andere[nrs]?)\b"
                       r"|另一个|那个|这个|もう一つ|別の|あっち|そっち", _I)
@@ -476,22 +480,9 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
             x = _item(am.group("x")) if am and category(am.group("x")) else ""
         if y and _good(y):
             return (x if _pair(x, y) else ""), y, "", "use"
-    nm = _RX_NOT_FIRST.search(s)
-    if nm and _pair(nm.group("x"), nm.group("y")):
-        return _item(nm.group("x")), _item(nm.group("y")), "", "use"
-    # "X, not Y" / "Nein, nicht Y, wir nutzen X"
-    for m in _RX_NEG.finditer(s):
-        y = _right_item(s[m.end():], phrase=True)
-        x, head, verb = _left_item(s[: m.start()])
-        if not _good(x) or not _namey(x):
-            x = ""
-            um = _RX_USE.search(s[m.end():])
-            if um:
-                x, head, verb = _right_item(s[m.end() + um.end():]), "", "use"
-        if not verb and not re.match(r"\s*[,—-]", m.group(0)):
-            continue  # "that's not what I asked": with no comma and no verb, not an alternative
-        if x and y and _pair(x, y):
-            return x, y, head, verb
+    got = _contrast(s)
+    if got is not None:
+        return got
     # "requests again?? we use httpx" / "Wrong library. We use httpx." / "we moved to pnpm"
     am = _RX_AGAIN_AFTER.search(full) or _RX_AGAIN_BEFORE.search(full) or _RX_WHY_USED.search(full)
     y = _item(am.group("y")) if am and _good(am.group("y")) else ""
@@ -516,6 +507,55 @@ def _choice_latin(full: str) -> tuple[str, str, str, str] | None:
         if x and _namey(x) and _good(x) and (not y or _distinct(x, y)):
             return x, y, "", "use"
     return None
+
+
+# What follows a negation without being the rejected alternative ("no changes needed", "not bad",
+# "non è colpa tua"), and praise that stands where the kept one would ("Perfect, no changes").
+_NOT_ALTERNATIVE = re.compile(r"(?:only|just|bad|male|mal|schlecht|problem\w*|serve|hay|need\w*|necessar\w*|changes?"
+                              r"|colpa|culpa|faute|schuld|worries|idea|clue|sure|yet|ancora|encore|todavía|ainda|noch)\b", _I)
+_PRAISE = re.compile(r"(?:perfect\w*|great|fine|ok|okay|good|nice|thanks|grazie|merci|gracias|danke|obrigad\w*|perfett\w*"
+                     r"|parfait|perfekt|perfecto|ótimo|bene|bien|bom|gut|super|top|cool)$", _I)
+
+
+def _contrast(s: str, names: bool = True) -> tuple[str, str, str, str] | None:
+    """(x, y, head, verb) of "X, not Y" / "Not Y — X" / "Nein, nicht Y, wir nutzen X" in ``s`` (a
+    message's statements). ``names``: the kept side must be a name (a tool, a file), not a value
+    ("deve essere 50, non 20" states a requirement — a correction all the same)."""
+    pair = _pair if names else (lambda x, y: _good(x) and _good(y) and _distinct(x, y))
+    got = _contrast_form(s, pair)
+    if got is None or _NOT_ALTERNATIVE.match(got[1]) or _PRAISE.match(got[0]):
+        return None
+    return got
+
+
+def _contrast_form(s: str, pair) -> tuple[str, str, str, str] | None:
+    nm = _RX_NOT_FIRST.search(s)
+    if nm and pair(nm.group("x"), nm.group("y")):
+        return _item(nm.group("x")), _item(nm.group("y")), "", "use"
+    for m in _RX_NEG.finditer(s):
+        y = _right_item(s[m.end():], phrase=True)
+        x, head, verb = _left_item(s[: m.start()])
+        if not _good(x) or pair is _pair and not _namey(x):
+            x = ""
+            um = _RX_USE.search(s[m.end():])
+            if um:
+                x, head, verb = _right_item(s[m.end() + um.end():]), "", "use"
+        if not verb and not re.match(r"\s*[,—-]", m.group(0)):
+            continue  # "that's not what I asked": with no comma and no verb, not an alternative
+        if x and y and pair(x, y):
+            return x, y, head, verb
+    return None
+
+
+def contrast(text: str) -> tuple[str, str] | None:
+    """(kept, rejected) when a Latin-script message states "X, not Y" ("I said httpx, not requests",
+    "il branch è main, non master", "not npm — pnpm"): the one reader of this form, asked by the
+    correction detector whether a message states one and by the learner what it states."""
+    s = " ".join(person_text(text).split())
+    if not s or _HAS_CJK.search(s):
+        return None
+    got = _contrast(_statements(_USE_ADVERB.sub(r"\1", s)), names=False)
+    return (got[0], got[1]) if got else None
 
 
 def _choice_cjk(full: str) -> tuple[str, str] | None:
