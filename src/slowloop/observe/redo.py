@@ -1138,16 +1138,22 @@ def focus(redo: Redo, text: str) -> Redo:
         # a package path named by one of its parts: `org.jetbrains.kotlinx` for "kotlinx.serialization",
         # `com.google.code.gson` for "drop that gson"
         return any(len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, said_parts)
-                   for p in re.split(r"\.|::|\\", t))
+                   for p in re.split(r"\.|::|\\|/", t))  # `github.com/sirupsen/logrus` for "no logrus"
 
     code_said = {w for w in re.findall(r"[\w@][\w@./:-]*[\w]|@[\w.-]+", low)
                  if len(w) >= 3 and re.search(r"[@:/._0-9-]", w) and w not in _COMMON}
     said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
     came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
     gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
-    if not came and gone and redo.came and (_LIB_NAME.match(redo.came[0]) and _LIB_NAME.match(gone[0])
+    if came and re.fullmatch(r"[a-z]+", came[0]) and not _import_said(came[0], redo, low) and redo.came \
+            and _LIB_NAME.match(redo.came[0]):
+        came = [redo.came[0], *came[1:]]  # "comme format" names the call, `Intl.NumberFormat` the API
+    # `log` is no alternative to `log/slog`: a part of what came is not what went
+    gone = [g for g in gone if not any(c.lower().startswith(g.lower() + "/") for c in came)]
+    if not came and gone and redo.came and (_LIB_NAME.match(redo.came[0]) and (_LIB_NAME.match(gone[0]) or _CLASS.match(gone[0]))
                                             and _root(redo.came[0]) != _root(gone[0]) or _in_code(gone, text)
-                                            or _repeated(redo)):
+                                            or _repeated(redo) or redo.came[0].lower().startswith(gone[0].lower())):
+        # (`TIMESTAMP` → `TIMESTAMPTZ`, `SimpleDateFormat` → `LocalDate.parse`: the one named, replaced)
         # "requests.get inside an async def", "utcnow() is deprecated", "@main in the actions": the
         # person named what was wrong, the agent put another API (or version) in its place
         came = list(redo.came[:2]) if _repeated(redo) or _in_code(gone, text) and len(redo.came) <= 3 else [redo.came[0]]
@@ -1199,6 +1205,7 @@ _PATH_PARTS = frozenset("org com net io dev github gitlab google apache internal
 
 
 _OWN = frozenset({"self", "this", "cls", "super", "me"})  # the task's own object, not a library
+_CLASS = re.compile(r"^[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+$")  # `SimpleDateFormat`: a library's class
 
 
 def _in_code(tokens, text: str) -> bool:
@@ -1232,7 +1239,8 @@ def _vendor(tok: str, word: str) -> bool:
     """``word`` names the vendor of ``tok``: `GuzzleHttp` / "guzzle", `@reduxjs/toolkit` / "redux"."""
     base = tok.lstrip("@").split("/")[0]
     low = base.lower()
-    return len(base) > len(word) and low.startswith(word) and (base[len(word)].isupper() or low[len(word):] == "js")
+    return len(base) > len(word) and low.startswith(word) and (
+        base[len(word)].isupper() and base[len(word) - 1].islower() or low[len(word):] == "js")  # not `TIMESTAMPTZ`
 
 
 def _import_said(tok: str, redo: Redo, low: str) -> bool:
@@ -1245,7 +1253,7 @@ def _import_said(tok: str, redo: Redo, low: str) -> bool:
 def _as_said(tok: str, text: str) -> str:
     """``tok`` as the person named its library: `slog.String` → "log/slog", `GuzzleHttp` → "guzzle",
     `org.jetbrains.kotlinx` → "kotlinx.serialization"; ``tok`` itself when they did not."""
-    parts = [p.lower() for p in re.split(r"\.|::|\\", tok.strip("`")) if p]
+    parts = [p.lower() for p in re.split(r"\.|::|\\|/", tok.strip("`")) if p]
     head = parts[0] if parts else ""
     best = ""
     for w in re.findall(r"[A-Za-z_@][\w./:@-]*[\w]", text):
