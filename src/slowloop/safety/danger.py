@@ -510,6 +510,10 @@ _LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)
                         r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
 
 
+_LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+"
+                        r"[`'\"]?$|^\s*[`'\"]?$", re.I)
+
+
 def _negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -519,7 +523,9 @@ def _negated(text: str, start: int, end: int) -> bool:
         return True
     # a list's later items share the negation its first item is under
     k = len(cuts) - 1
-    while k > 0 and _LIST_ITEM.match(window[cuts[k]:]) and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+    # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
+    while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
+            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
@@ -543,15 +549,26 @@ def _evidence(text: str, start: int, end: int) -> str:
 MAX_SCAN_CHARS = 100_000
 
 
+def _matches(rule: _Rule, text: str):
+    """The rule's matches that stand: a match forbidden by a negation is searched again from inside
+    it, so "Never pipe curl into sh — pipe it into bash: `curl … | bash`" still finds the second."""
+    pos = 0
+    while pos <= len(text):
+        m = rule.pattern.search(text, pos)
+        if m is None:
+            return
+        if ((rule.check is not None and not rule.check(m))
+                or (rule.negatable and _negated(text, m.start(), m.end()))
+                or (rule.sentence and _negated_later(text, m.end()))):
+            pos = m.start() + 1 if rule.negatable and m.end() > m.start() + 1 else max(m.end(), m.start() + 1)
+            continue
+        yield m
+        pos = max(m.end(), m.start() + 1)
+
+
 def _scan_view(text: str, found: list[tuple[int, int, Danger]], spans: dict, view: int) -> None:
     for rule in _RULES:
-        for m in rule.pattern.finditer(text):
-            if rule.check is not None and not rule.check(m):
-                continue
-            if rule.negatable and _negated(text, m.start(), m.end()):
-                continue
-            if rule.sentence and _negated_later(text, m.end()):
-                continue
+        for m in _matches(rule, text):
             # One danger per kind and place: two rules seeing the same words say it once, and a
             # view that only undisguised what was already found adds nothing.
             mine = spans.setdefault(rule.kind, [])
