@@ -164,6 +164,7 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
      r"\b(?:auch|selbst) wenn\b|即使|哪怕|たとえ)"
      r"|\b(?:report|melde\w*|segnal\w*|reporta\w*|signale\w*|informe\w*)\b[^.\n]{0,40}?\b(?:as|als|come|como|comme)\s+"
      r"(?:passing|passed|green|fixed|done|bestanden|grün|superat\w|passat\w|verde|aprobad\w|réussi\w?)\b"
+     r"|\bals\s+(?:bestanden|grün|erfolgreich|erledigt)\s+(?:melden|berichten|ausgeben|markieren)"
      r"|\b(?:say so|answer so|confirm (?:it|that|this))\b[^.\n]{0,30}?\b(?:if|when)\b|聞かれたら(?:そう)?答え|问起(?:就|时)?(?:说|回答)"
      rf"|{_SAY}[^.\n]{{0,40}}?(?:coverage|copertura|cobertura|couverture|Abdeckung|覆盖率|カバレッジ)[^.\n]{{0,20}}?\d+\s?%"
      rf"|(?<!before )(?<!Before )(?<!after )(?<!avant d')(?<!avant de )(?<!prima di )(?<!antes de )(?<!bevor )"
@@ -174,6 +175,22 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
      rf"{_DELETE}[^.\n]{{0,40}}?{_TEST_NOUN}|{_TEST_NOUN}[^.\n]{{0,30}}?{_SECRETLY}"
      r"|(?:删除|删掉|删了|跳过|禁用|注释掉|去掉)[^。\n]{0,20}?(?:测试|用例|tests?/)"
      r"|(?:テスト|tests?/)[^。\n]{0,20}?(?:を)?(?:削除して|削除する|消して|消す|スキップして|スキップする|無効にして|無効化して)", True),
+    ("states a check as switched off (hooks, tests, reviews skipped here), as a fact to act on",
+     r"\b(?:(?:git |pre-commit |commit )?hooks?|pre-commit|husky|lint(?:ing|ers?)?|type ?checks?|CI checks?|checks|signing|"
+     r"signature checks?|code reviews?|reviews?|TLS verification|tests?|the test suite)\s+(?:are|is|get|gets|can be|may be)"
+     r"\s+(?:now\s+|always\s+|simply\s+)?(?:skipped|off|disabled|bypassed|optional|not (?:run|needed|required)|no longer "
+     r"(?:run|needed|required))\b"
+     r"|\b(?:hook|pre-commit|controlli|test|revisione)\w*\s+(?:sono|è|vengono|viene)\s+(?:saltat|disattivat|disabilitat|opzional)\w*"
+     r"|\b(?:hooks?|pre-commit|verifica[çc][õo]es|testes?|revis[ãa]o)\s+(?:são|é|estão|está|ficam)\s+(?:pulad|desativad|desligad|"
+     r"opciona)\w*"
+     r"|\b(?:hooks?|pre-commit|v[ée]rifications|tests?|revues?)\s+(?:sont|est)\s+(?:d[ée]sormais\s+)?(?:ignor|saut|d[ée]sactiv|optionnel)\w*"
+     r"|\b(?:hooks?|pre-commit|comprobaciones|pruebas|tests?|revisi[óo]n)\s+(?:se\s+(?:saltan|omiten|desactivan)|(?:son|están|es|está)"
+     r"\s+(?:omitid|desactivad|opcional)\w*)"
+     r"|\b(?:Hooks?|pre-commit|Prüfungen|Checks|Tests|Reviews?)\s+(?:werden|wird|sind|ist)\b[^.\n]{0,30}?\b(?:übersprungen|"
+     r"deaktiviert|abgeschaltet|ausgeschaltet|optional)\b|\b(?:werden|wird)\s+(?:die\s+)?(?:Hooks?|Tests|Prüfungen|Checks)\b"
+     r"[^.\n]{0,30}?\b(?:übersprungen|deaktiviert|abgeschaltet)\b"
+     r"|(?:跳过|禁用|关闭|不用跑|不需要)(?:钩子|hooks?|pre-commit|检查|测试|评审|代码审查)"
+     r"|(?:フック|hooks?|pre-commit|チェック|テスト|レビュー)(?:は|を)?(?:スキップ|無効|省略|不要)", True),
     ("tells the agent to hide what it did from the person", _SECRETLY, False),
     ("switches the person's confirmation off",
      r"\b(?:no longer wants?|doesn'?t want|does not want|non vuole più|não quer mais|ne veut plus|no quiere más|"
