@@ -177,7 +177,8 @@ _SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(
                    r"netrc|env\b|docker/config|kube/config|config/gcloud|git-credentials|npmrc|"
                    r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
                    r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
-_SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|"
+_SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|attach|embed|"
+            r"anexe|anexar|allega(?:re)?|adjunta(?:r)?|joins|joindre|hänge|"
             r"envoie[rz]?|envoyer|transmets|transmettre|t[ée]l[ée]verse[rz]?|partage[rz]?|"
             r"invia(?:re)?|manda(?:re)?|carica(?:re)?|condividi|trasmetti|"
             r"envi[ae]r?|envíe|envía|mande|carregue|compartilhe|transmita|sube|subir|comparte|"
@@ -223,8 +224,10 @@ _MORE_RULES: list[_Rule] = [
           _rx(r"\b(?:urlopen|requests\.(?:post|put|get)|http\.request|fetch|urllib\.request\.Request|"
               r"httpx\.(?:post|put|get))\s*\([^\n]{0,240}?(?:os\.environ|process\.env|ENV\[|getenv|"
               r"open\([^)]*(?:\.ssh|\.aws|\.env|id_rsa|credentials|\.netrc)|\.ssh|\.aws/|id_rsa)"
-              r"|\b(?:curl|wget|nc|ncat|http)\b[^\n]*\$\(\s*(?:env|printenv|set|cat\s+(?:"
-              + _SENSITIVE_FILE + r"))"
+              r"|\b(?:curl|wget|nc|ncat|http|ping|dig|nslookup|host|drill)\b[^\n]*\$\(\s*(?:env|printenv|set|"
+              r"[^)\n]{0,60}?(?:" + _SENSITIVE_FILE + r"))"
+              r"|\b(?:paste|post|share|send|upload|include|attach|put)\b[^.\n]{0,30}?\boutput\s+of\s+[`'\"]?"
+              r"(?:printenv|env|export\s+-p|set)\b"
               r"|\b(?:env|printenv|set|export\s+-p|cat\s+(?:" + _SENSITIVE_FILE + r"))\s*\|\s*"
               r"(?:\w+\s+[^\n|]*\|\s*)?(?:curl|wget|nc|ncat|netcat|base64|http|ssh)\b")),
     _Rule("exfiltration", "a Markdown or HTML image whose URL carries data out",
@@ -279,6 +282,8 @@ _MORE_RULES: list[_Rule] = [
               r"|\bsenza\s+(?:chiedere\s+)?(?:la\s+)?(?:conferma|permesso|autorizzazione)"
               r"|\bsem\s+(?:pedir\s+)?(?:a\s+)?(?:confirma[çc][ãa]o|permiss[ãa]o|autoriza[çc][ãa]o)"
               r"|\bsin\s+(?:pedir\s+)?(?:la\s+)?(?:confirmaci[óo]n|permiso|autorizaci[óo]n)"
+              r"|\bsin\s+preguntar\b|\bsem\s+perguntar\b|\bsenza\s+(?:fermarti\s+a\s+)?chiedere\b|\bsans\s+demander\s+l'avis"
+              r"|\bohne\s+(?:beim\s+\w+\s+|den\s+\w+\s+)?nach(?:zu)?fragen|\bwithout\s+(?:checking|consulting)\s+with\b"
               r"|\bohne\s+(?:(?:nach)?zu)?fragen|\bohne\s+(?:Rück|Nach)frage|\bohne\s+(?:Bestätigung|"
               r"Erlaubnis|Genehmigung|Freigabe)"
               r"|(?:不经|未经|无需|不需要)(?:过)?(?:用户)?(?:的)?(?:确认|同意|许可|批准)"
@@ -480,15 +485,22 @@ _NEGATION_BEFORE = re.compile(
     r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
     r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
     r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
-    r"no|evita|evite|[ée]vite[rz]?|vermeide)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可",
+    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+    r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
     re.I)
 # Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
 _NOT_REALLY = re.compile(
-    r"\b(?:never|don't|do\s+not)\s+(?:hesitate|forget|fail|skip|wait|ask|bother)\b|"
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
+    r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
+    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない)")
-_CLAUSE_START = re.compile(r"[.!?;,:\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+                             r"してはならない|は不要|ではいけない)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
+                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
+# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
+_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
@@ -510,6 +522,10 @@ _LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)
                         r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
 
 
+_LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+"
+                        r"[`'\"]?$|^\s*[`'\"]?$", re.I)
+
+
 def _negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -519,7 +535,9 @@ def _negated(text: str, start: int, end: int) -> bool:
         return True
     # a list's later items share the negation its first item is under
     k = len(cuts) - 1
-    while k > 0 and _LIST_ITEM.match(window[cuts[k]:]) and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+    # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
+    while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
+            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
@@ -543,15 +561,45 @@ def _evidence(text: str, start: int, end: int) -> str:
 MAX_SCAN_CHARS = 100_000
 
 
+_PERSON_DECIDES = re.compile(
+    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
+    r"(?:yes|approval|consent|go-?ahead|ok)\b|\bafter\s+the\s+(?:user|person)\s+(?:agrees|approves|confirms|says\s+yes)"
+    r"|\bchied\w*\s+(?:conferma\s+)?all'utente\b|\bconferma\s+dell'utente|\bpergunt\w*\s+ao\s+usu[áa]rio\s+antes"
+    r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
+    r"\baccord\s+de\s+l'utilisateur|\bpregunt\w*\s+al\s+usuario\s+antes|\bconfirmaci[óo]n\s+del\s+usuario|"
+    r"\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+(?:vorher|zuerst)|\bZustimmung\s+des\s+(?:Nutzers|Benutzers)|"
+    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
+
+
+def _person_decides(text: str, m: re.Match[str]) -> bool:
+    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`": the person's
+    approval, in the match's own sentence, is what the rule asks for."""
+    starts = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+    stop = _SENTENCE_END.search(text, m.end())
+    return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
+
+
+def _matches(rule: _Rule, text: str):
+    """The rule's matches that stand: a match forbidden by a negation is searched again from inside
+    it, so "Never pipe curl into sh — pipe it into bash: `curl … | bash`" still finds the second."""
+    pos = 0
+    while pos <= len(text):
+        m = rule.pattern.search(text, pos)
+        if m is None:
+            return
+        if ((rule.check is not None and not rule.check(m))
+                or (rule.negatable and _negated(text, m.start(), m.end()))
+                or (rule.sentence and _negated_later(text, m.end()))
+                or (rule.kind in ("destructive", "posture") and rule.negatable and _person_decides(text, m))):
+            pos = m.start() + 1 if rule.negatable and m.end() > m.start() + 1 else max(m.end(), m.start() + 1)
+            continue
+        yield m
+        pos = max(m.end(), m.start() + 1)
+
+
 def _scan_view(text: str, found: list[tuple[int, int, Danger]], spans: dict, view: int) -> None:
     for rule in _RULES:
-        for m in rule.pattern.finditer(text):
-            if rule.check is not None and not rule.check(m):
-                continue
-            if rule.negatable and _negated(text, m.start(), m.end()):
-                continue
-            if rule.sentence and _negated_later(text, m.end()):
-                continue
+        for m in _matches(rule, text):
             # One danger per kind and place: two rules seeing the same words say it once, and a
             # view that only undisguised what was already found adds nothing.
             mine = spans.setdefault(rule.kind, [])

@@ -63,15 +63,51 @@ def _fold_table() -> dict[int, str]:
             import json
 
             for ch, alts in json.loads(raw).items():
-                if len(ch) != 1 or ord(ch) < 0x250 or 0x2E80 <= ord(ch) <= 0xFFEF and not 0xFF00 <= ord(ch) <= 0xFF5E:
+                if len(ch) != 1 or ord(ch) < 0x250 or _is_cjk(ord(ch)):
                     continue
                 ascii_alts = [a["c"] for a in alts if len(a.get("c", "")) == 1 and 0x21 <= ord(a["c"]) < 0x7F]
                 if ascii_alts:
                     table[ord(ch)] = ascii_alts[0]
         except (ImportError, OSError, ValueError):  # the package missing: the hand table still runs
             table = {}
+        table.update(_by_name())
         _FOLD = table
     return _FOLD
+
+
+# The scripts of the eight languages' own writing (Han, kana, Hangul, their punctuation and
+# half-width forms) are words, never folded; Lisu or Coptic capitals that look like Latin are.
+_CJK_BLOCKS = ((0x2E80, 0xA4CF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF), (0xFE10, 0xFE1F),
+               (0xFE30, 0xFE4F), (0xFF5F, 0xFFEF))
+
+
+def _is_cjk(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in _CJK_BLOCKS)
+
+
+# Coptic letters are Greek capitals drawn small (ⲁ, ⲏ): read as the Greek capital, then as Latin.
+_COPTIC_GREEK = {"ALFA": "ALPHA", "VIDA": "BETA", "EIE": "EPSILON", "ZATA": "ZETA", "HATE": "ETA",
+                 "IAUDA": "IOTA", "KAPA": "KAPPA", "MI": "MU", "NI": "NU", "O": "OMICRON", "RO": "RHO",
+                 "TAU": "TAU", "UA": "UPSILON", "KHI": "CHI"}
+
+
+def _by_name() -> dict[int, str]:
+    """Letters Unicode's confusables table leaves out, read from their Unicode names: the Latin
+    small capitals (``ʙᴀꜱʜ``) and the Coptic letters drawn like Greek capitals (``bⲁsⲏ``)."""
+    out: dict[int, str] = {}
+    for cp in (*range(0x0250, 0x02B0), *range(0x1D00, 0x1D80), *range(0x2C80, 0x2D00), *range(0xA720, 0xA800)):
+        name = unicodedata.name(chr(cp), "")
+        m = re.fullmatch(r"LATIN LETTER SMALL CAPITAL ([A-Z])", name)
+        if m:
+            out[cp] = m.group(1).lower()
+            continue
+        m = re.fullmatch(r"COPTIC (SMALL|CAPITAL) LETTER ([A-Z]+)", name)
+        greek = _COPTIC_GREEK.get(m.group(2)) if m else None
+        if m and greek:
+            latin = chr(ord(unicodedata.lookup(f"GREEK CAPITAL LETTER {greek}"))).translate(_CONFUSABLES)
+            if latin.isascii():
+                out[cp] = latin.lower() if m.group(1) == "SMALL" else latin
+    return out
 
 
 def _fold(text: str) -> str:
@@ -90,6 +126,8 @@ _EMPTY_QUOTES = re.compile(r"(?<=\S)(?:\"\"|''|\$''|\$\"\")|(?:\"\"|'')(?=\S)")
 # French elisions (n'exécute, l'utilisateur) are words, not quoting.
 _CONTRACTION = re.compile(r"(?i)(?<=[a-z])'(?=(?:t|s|re|ll|ve|d|m)\b)|(?<=\b[nldjcmst])'(?=\w)|"
                           r"(?<=\bqu)'(?=\w)")
+# strings joined by the language: "cu" "rl" (awk, C), 'cu' + 'rl' (Python, JS), "cu" . "rl" (Perl, PHP)
+_JOINED = re.compile(r"(?<=\w)([\"'])\s*[+.]?\s*\1(?=\w)")
 _IFS = re.compile(r"\$\{IFS\}|\$IFS\b")
 _SHELL_NOISE = re.compile(r"(?<=\w)\$[@*](?=\w)|(?<=\w)\$\{[^}]{0,3}\}(?=\w)")
 _WORD_ESCAPE = re.compile(r"\\(?=[A-Za-z0-9|&;<>()$/.-])")
@@ -133,14 +171,17 @@ def canonical(text: str) -> str:
     t = _IFS.sub(" ", t)
     t = _SHELL_NOISE.sub("", t)
     t = _EMPTY_QUOTES.sub("", t)
+    t = _JOINED.sub("", t)
     t = _WORD_ESCAPE.sub("", t)
     t = _unquote(t)
     return t
 
 
 def _printable(raw: bytes) -> str | None:
+    # PowerShell's -EncodedCommand is base64 of UTF-16LE: every other byte a NUL
+    utf16 = len(raw) >= 8 and raw[1::2].count(0) >= len(raw) // 2 * 0.9
     try:
-        s = raw.decode("utf-8")
+        s = raw.decode("utf-16-le" if utf16 else "utf-8")
     except UnicodeDecodeError:
         return None
     if len(s) < 6:
@@ -151,27 +192,69 @@ def _printable(raw: bytes) -> str | None:
         good == len(s) and any(w in s for w in ("/", "|", "$", ".sh", "http"))) else None
 
 
-def decoded_payloads(text: str) -> list[str]:
-    """Text hidden in base64 or hex runs (``echo Y3VybCB… | base64 -d | sh``)."""
+def _b64(run: str) -> bytes:
+    return base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+
+
+def _b32(run: str) -> bytes:
+    return base64.b32decode(run.rstrip("=") + "=" * (-len(run.rstrip("=")) % 8))
+
+
+def _b85(run: str) -> bytes:
+    try:
+        return base64.b85decode(run)
+    except ValueError:
+        return base64.a85decode(run, adobe=run.startswith("<~"))
+
+
+_B32_RUN = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
+# base85 has no shape of its own: judged only where the text names it, on its quoted runs
+_B85_HINT = re.compile(r"\b(?:b85|a85|base85|ascii85|z85)", re.I)
+_QUOTED_RUN = re.compile(r"(['\"`])([!-~]{16,}?)\1")
+# character codes: chr(99)+chr(117)…, bytes([99, 117, …]), String.fromCharCode(99, 117, …)
+_CHR_RUN = re.compile(r"(?:chr\(\s*\d{1,3}\s*\)\s*[+.,]?\s*){4,}", re.I)
+_CODE_LIST = re.compile(r"(?<![\d.])\d{2,3}(?:\s*,\s*\d{2,3}){5,}(?![\d.])")
+_MORSE_RUN = re.compile(r"(?<![\w.-])[.-]{1,6}(?:(?: | / )[.-]{1,7}){5,}(?![\w.-])")
+_MORSE = dict(zip(
+    ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- -.-- --.. "
+    "----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- --..-- ---... -..-. -....- ..--.- "
+    "-.--. -.--.- .-..-. -...- .--.-.".split(),
+    "abcdefghijklmnopqrstuvwxyz0123456789.,:/-_()\"=@", strict=True))
+
+
+def _codes(run: str) -> str | None:
+    nums = [int(n) for n in re.findall(r"\d+", run)]
+    return "".join(map(chr, nums)) if all(9 <= n < 127 for n in nums) else None
+
+
+def _morse(run: str) -> str:
+    return " ".join("".join(_MORSE.get(c, "?") for c in w.split()) for w in run.split(" / "))
+
+
+def decoded_payloads(text: str, raw: str | None = None) -> list[str]:
+    """Text hidden in base64, base32, hex or (where named) base85 runs (``echo Y3VybCB… | base64 -d
+    | sh``, ``powershell -EncodedCommand …``), character codes (``chr(99)+chr(117)…``) and Morse."""
     out: list[str] = []
-    for m in _B64_RUN.finditer(text):
-        run = m.group(0)
+    runs: list[tuple[object, str]] = [(_b64, m.group(0)) for m in _B64_RUN.finditer(text)]
+    runs += [(_b32, m.group(0)) for m in _B32_RUN.finditer(text)]
+    runs += [(bytes.fromhex, m.group(0)) for m in _HEX_RUN.finditer(text)]
+    if _B85_HINT.search(text):  # its runs are quoted in the text as written (``raw``)
+        runs += [(_b85, m.group(2)) for m in _QUOTED_RUN.finditer(raw or text)]
+    for decode, run in runs:
         try:
-            raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+            s = _printable(decode(run))  # type: ignore[operator]
         except (binascii.Error, ValueError):
             continue
-        s = _printable(raw)
-        if s:
+        if s and s not in out:
             out.append(s)
         if len(out) >= _MAX_PAYLOADS:
             return out
-    for m in _HEX_RUN.finditer(text):
-        s = _printable(bytes.fromhex(m.group(0)))
-        if s:
+    for m in (*_CHR_RUN.finditer(text), *_CODE_LIST.finditer(text)):
+        s = _codes(m.group(0))
+        if s and len(s) >= 6:
             out.append(s)
-        if len(out) >= _MAX_PAYLOADS:
-            break
-    return out
+    out += [_morse(m.group(0)) for m in _MORSE_RUN.finditer(text)]
+    return out[:_MAX_PAYLOADS]
 
 
 _ALIAS_DEF = re.compile(r"\balias\s+([\w.-]+)=(['\"])(.{1,300}?)\2")
@@ -179,26 +262,75 @@ _FUNC_DEF = re.compile(r"(?<![\w-])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{
 _VAR_DEF = re.compile(r"(?<![\w$])(?:export\s+|set\s+-x\s+|local\s+)?([A-Za-z_]\w*)=(['\"]?)([^\s'\"`;]{1,300})\2")
 
 
+_DEFAULT = re.compile(r"\$\{\w+:-([^}\s]{1,40})\}")
+_ONE_LETTER_DEF = re.compile(r"(?<![\w$])([A-Za-z_])=(['\"]?)([^\s'\"`;]{1,300})\2(?=\s*(?:;|&&|\n))")
+
+
+def _use(name: str) -> str:
+    return r"\$(?:\{" + re.escape(name) + r"\}|" + re.escape(name) + r"(?!\w))"
+
+
+def _values(text: str) -> dict[str, str]:
+    """Variables as the shell would hold them, in order: ``c=cu; c=${c}rl`` is ``curl`` (a one-letter
+    name counts where a command separator ends its assignment)."""
+    values: dict[str, str] = {}
+    defs = sorted([*_VAR_DEF.finditer(text), *_ONE_LETTER_DEF.finditer(text)], key=lambda m: m.start())
+    for m in defs:
+        if len(m.group(1)) < 2 and m.re is _VAR_DEF:
+            continue
+        value = m.group(3)
+        for name, old in values.items():
+            value = re.sub(_use(name), old.replace("\\", "\\\\"), value)
+        values[m.group(1)] = value
+    return values
+
+
 def expanded(text: str) -> str:
     """The text with its own aliases, shell functions and variables put where they are used: an
     instruction spread over two rules (``alias refresh='wget -qO- https://…'`` in one, ``refresh |
-    sh`` in the next; ``export URL=…`` then ``curl "$URL" | bash``) read as one command."""
+    sh`` in the next; ``export URL=…`` then ``curl "$URL" | bash``; ``c=cu; c=${c}rl; $c …``) read
+    as one command; ``${SHELL:-sh}`` is its default."""
+    text = _DEFAULT.sub(lambda m: m.group(1), text)
     names = {m.group(1): m.group(3) for m in _ALIAS_DEF.finditer(text)}
     names.update({m.group(1): m.group(2) for m in _FUNC_DEF.finditer(text)})
-    values = {m.group(1): m.group(3) for m in _VAR_DEF.finditer(text) if len(m.group(1)) >= 2}
+    values = _values(text)
     if not names and not values:
         return text
     t = text
     for name, value in values.items():
-        t = re.sub(r"\$\{?" + re.escape(name) + r"\}?(?!\w)", value.replace("\\", "\\\\"), t)
+        t = re.sub(_use(name), value.replace("\\", "\\\\"), t)
     for name, body in names.items():
         t = re.sub(r"(?<![\w=$/.-])" + re.escape(name) + r"(?![\w=(-])", body.replace("\\", "\\\\"), t)
     return t
 
 
+_ROT13 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+                       "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+# what a rot13'd command looks like: the rot13 of the words every payload has (curl, https, bash…)
+_ROT13_TELL = re.compile(r"\b(?:" + "|".join(w.translate(_ROT13) for w in (
+    "curl", "wget", "bash", "https", "http", "sudo", "python", "eval", "nc")) + r")\b")
+_REVERSED_TELL = re.compile(r"\|\s*rev\b|\[::-1\]|\.reverse\(\)|\bstrrev\b|\bReverse\(|\brevers", re.I)
+_TR_DELETE = re.compile(r"\btr\s+-d\s+['\"]?([^\s'\"]{1,4})['\"]?")
+
+
+def _rearranged(canon: str) -> list[str]:
+    """The text as a reader told how to decode it would rebuild it: rot13'd (``phey … | onfu``),
+    reversed (``'hs | …' | rev``), with the filler ``tr -d`` removes taken out (``c#u#r#l``)."""
+    out = []
+    if _ROT13_TELL.search(canon):
+        out.append(canon.translate(_ROT13))
+    if _REVERSED_TELL.search(canon):
+        out.append(canon[::-1])
+    for m in _TR_DELETE.finditer(canon):
+        chars = m.group(1).replace("\\", "")
+        if chars and not chars.isalnum():
+            out.append(canon[:m.start()].translate({ord(c): None for c in chars}) + canon[m.start():])
+    return out
+
+
 def views(text: str) -> list[str]:
-    """The text as written, undisguised, with its own definitions expanded, and every payload it
-    hides (each undisguised too)."""
+    """The text as written, undisguised, with its own definitions expanded, rebuilt as its decoding
+    hint says (rot13, reversed, filler deleted), and every payload it hides (each undisguised too)."""
     seen = [text]
     canon = canonical(text)
     if canon != text:
@@ -206,7 +338,10 @@ def views(text: str) -> list[str]:
     wide = canonical(expanded(text))
     if wide not in seen:
         seen.append(wide)
-    for payload in decoded_payloads(canon):
+    for v in _rearranged(canon):
+        if v not in seen:
+            seen.append(v)
+    for payload in decoded_payloads(canon, raw=text):
         for v in (payload, canonical(payload)):
             if v not in seen:
                 seen.append(v)
