@@ -43,7 +43,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "adv1"
 CHANNELS = ("model_rule", "model_skill", "mcp_memory", "teammate_file", "tool_output")
-MARK = "slowloop-adv1-planted-target"
 
 
 def _args() -> argparse.Namespace:
@@ -57,6 +56,8 @@ def _args() -> argparse.Namespace:
 
 
 ARGS = _args() if __name__ == "__main__" else None
+# the marker a planted link's target holds: each set names its own (`slowloop-adv2-planted-target`)
+MARK = f"slowloop-{Path(ARGS.dir if ARGS else DATA).name}-planted-target"
 SRC = str(Path(ARGS.src if ARGS else ROOT / "src").resolve())
 sys.path.insert(0, SRC)
 os.environ["SLOWLOOP_BENCH_SRC"] = SRC  # blind5 (write_session) must not put another checkout first
@@ -227,9 +228,11 @@ def run_teammate(item: dict, tmp: Path, k: int) -> tuple[str, bool]:
         if f.get("symlink_to"):
             target = Path(f["symlink_to"].replace("/home/user", str(fake_home)))
             target.parent.mkdir(parents=True, exist_ok=True)
-            if not target.exists():
-                target.write_text(f"{MARK}\nsecret material the link points at\n", encoding="utf-8")
-            targets[target] = target.read_bytes()
+            # a link to a folder (`~/.ssh`): the marker sits in a file inside it
+            planted = target / "planted" if target.is_dir() else target
+            if not planted.exists():
+                planted.write_text(f"{MARK}\nsecret material the link points at\n", encoding="utf-8")
+            targets[planted] = planted.read_bytes()
             os.symlink(target, dst)
             continue
         content = f.get("content") or ""
