@@ -114,6 +114,24 @@ def test_the_same_job_with_another_tool_is_a_swap(before, after, use, avoid):
     assert (r.kind, r.use, r.avoid) == ("swap", use, avoid)
 
 
+@pytest.mark.parametrize("before, after, use, avoid", [
+    # the work taken back, then done another way: the other way is the lesson
+    ([run("npx standard --fix src")], [run("git checkout -- src"), run("yarn biome check --write src")], "yarn biome", "npx standard"),
+    ([run("npx prettier --write .")], [run("git checkout -- ."), run("pnpm format:all")], "pnpm format:all", "npx prettier"),
+])
+def test_work_taken_back_and_done_another_way_is_the_other_way(before, after, use, avoid):
+    r = find_redo(before, after)
+    assert (r.kind, r.use, r.avoid) == ("swap", use, avoid)
+    # taken back and something else done: still only taken back
+    assert find_redo(before, [after[0], run("git status")]).kind == "undo"
+
+
+def test_a_file_written_again_in_another_format_is_which_format_files_are_in():
+    r = find_redo([Act("write", path="conf/app.toml", new="port = 8080\n")],
+                  [run("rm conf/app.toml"), Act("write", path="conf/app.yaml", new="port: 8080\n")])
+    assert (r.kind, r.scope, r.use, r.avoid, r.standing) == ("rename", "writing config files", "YAML", "TOML", True)
+
+
 def test_the_old_tool_stopping_what_it_started_is_no_sign_it_is_still_used():
     r = find_redo([run("docker-compose up -d db")], [run("docker-compose down"), run("docker compose up -d db")])
     assert (r.kind, r.use, r.avoid) == ("swap", "docker compose", "docker-compose")

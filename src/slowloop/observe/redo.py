@@ -203,7 +203,8 @@ _TEST_PROGS = {"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit
                "unittest", "ctest", "karma", "playwright", "cypress"}
 _LINT_PROGS = {"ruff", "black", "flake8", "isort", "pylint", "mypy", "pyright", "eslint", "prettier",
                "biome", "gofmt", "golangci-lint", "rustfmt", "clippy", "rubocop", "stylelint", "tsc", "staticcheck",
-               "revive", "ktlint", "detekt", "phpstan", "psalm", "shellcheck", "hadolint", "tflint", "markdownlint"}
+               "revive", "ktlint", "detekt", "phpstan", "psalm", "shellcheck", "hadolint", "tflint", "markdownlint",
+               "standard", "xo", "dprint", "oxlint", "swiftlint", "swift-format", "swiftformat", "php-cs-fixer"}
 _BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "gradlew", "mvn", "mvnw", "cmake", "bazel", "ninja"}
 _INSTALL_SUBS = {"install", "add", "i", "get"}
 _REMOVE_SUBS = {"uninstall", "remove", "rm", "un", "r"}
@@ -309,6 +310,12 @@ def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
             return "serve"
     if prog in _LINT_PROGS or sub in ("lint", "format", "fmt", "check") and prog in _RUNNERS | {"cargo", "go"}:
         return "lint"
+    if prog in _RUNNERS and sub:
+        # `pnpm biome check`, `yarn eslint .`: the runner runs the tool; `pnpm lint:fix`: a script
+        if sub in _LINT_PROGS or re.match(r"(?:lint|format|fmt)(?::|$)", sub):
+            return "lint"
+        if sub in _TEST_PROGS or re.match(r"test(?::|$)", sub):
+            return "test"
     if prog in _BUILD_PROGS or sub == "build" and prog in _RUNNERS | {"cargo", "go", "docker"}:
         return "build"
     if prog in ("docker-compose", "podman-compose") or prog in ("docker", "podman") and sub in ("compose", "run", "up"):
@@ -537,8 +544,26 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
                    _sub_redo, _undo_redo, _code_redo, _target_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
+            if r.kind == "undo":
+                # taken back *and* done another way (`git checkout -- src && pnpm biome check --write
+                # src`): the other way is the lesson, the undo only clears the ground for it
+                rest = [a for a in after if not (a.kind == "run" and _undoes(parse_cmd(a.command), before))]
+                other = find_redo(before, rest) if rest and len(rest) < len(after) else None
+                if other is not None and other.kind in ("swap", "api", "rename", "move", "pin") and other.standing:
+                    return other
             return r
     return None
+
+
+def _undoes(c: Cmd | None, before: list[Act]) -> bool:
+    """The command takes back the agent's earlier work (a checkout or reset, its file removed, its
+    package uninstalled)."""
+    if c is None:
+        return False
+    if c.prog == "git" and c.sub in ("checkout", "restore", "reset", "revert", "stash"):
+        return True
+    edited = {a.path for a in before if a.kind in ("edit", "write") and a.path}
+    return c.prog == "rm" and bool(set(c.args) & edited) or c.activity == "remove"
 
 
 def _commit_redo(before, after, bcmds: list[Cmd], acmds: list[Cmd]) -> Redo | None:
@@ -642,6 +667,8 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
         for q in written_after:
             # written again elsewhere *and* taken away from where it was: moved (a copy beside the
             # first is more work — "now the same for the suppliers module" — not a move)
+            if q != p and p in removed and _file_reformatted(p, q) is not None:
+                return _file_reformatted(p, q)
             if q != p and (q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] or _file_restyled(p, q)) and p in removed:
                 moves.append((p, q))
     for src, dst in moves:
@@ -1063,6 +1090,28 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+_FORMATS = {"json": "JSON", "yaml": "YAML", "yml": "YAML", "toml": "TOML", "ini": "INI", "cfg": "INI", "xml": "XML",
+            "env": "dotenv", "properties": "properties", "js": "JavaScript", "mjs": "JavaScript", "cjs": "JavaScript",
+            "ts": "TypeScript", "mts": "TypeScript", "jsx": "JavaScript", "tsx": "TypeScript", "py": "Python",
+            "sh": "shell", "md": "Markdown", "rst": "reStructuredText", "csv": "CSV", "parquet": "Parquet"}
+
+
+def _file_reformatted(src: str, dst: str) -> Redo | None:
+    """A file the agent made, taken away and written again in another format beside it
+    (`config/worker.json` → `config/worker.yaml`): which format files are in here."""
+    (sd, _, sf), (dd, _, df) = src.rpartition("/"), dst.rpartition("/")
+    (s_stem, _, s_ext), (d_stem, _, d_ext) = sf.rpartition("."), df.rpartition(".")
+    if sd != dd or s_stem != d_stem or not s_ext or not d_ext or s_ext == d_ext:
+        return None
+    old, new = _FORMATS.get(s_ext.lower()), _FORMATS.get(d_ext.lower())
+    if not old or not new or old == new:
+        return None
+    config = {s_ext, d_ext} <= {"json", "yaml", "yml", "toml", "ini", "cfg", "xml", "env", "properties"}
+    scope = "writing config files" if config else f"adding {new} files"
+    return Redo("rename", scope, sf, df, new, old, f"always write them in {new} (`{df}`), never {old} (`{sf}`).",
+                words=_tokens(src, dst, new, old, "format config"))
+
+
 def _file_restyled(src: str, dst: str) -> Redo | None:
     """A file the agent made, renamed in another case style in the same folder (`RelativeDate.ts`
     → `relative-date.ts`): how files are named here, not this task's file."""
@@ -1378,7 +1427,7 @@ def follow_up(text: str) -> bool:
 # "redo it with --no-cache", "rifallo con …", "重新 build 一下，加 …": a request for this run, not a rule
 _RERUN = re.compile(
     r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
-    r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar)|repite|nochmal|erneut|wiederhol"
+    r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar|ejecutar)\w*|repite|nochmal|erneut|wiederhol"
     r"|one more (?:run|time)|another run|once more|(?:otra|una) (?:vez|corrida|pasada)|de nuevo|córre\w*|mais uma|roda de novo"
     r"|encore une fois|un autre run|noch (?:ein(?:en)?|mal) (?:lauf|durchlauf|run)|ancora una volta|un altro giro"
     r"|to compare|for comparison|zum vergleich|pra comparar|para comparar|per confronto|pour comparer)\b"
