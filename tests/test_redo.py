@@ -674,3 +674,29 @@ def test_a_reproach_names_the_agents_action_and_what_it_leads_to(said, before, c
     prev = _turn(0, "go", before)
     nxt = _turn(1, said)
     assert observe_turn(nxt, prev).corrected is corrected
+
+
+@pytest.mark.parametrize("said", ["hm nee, dein rebase war ok, mach das merge wieder rückgängig",
+                                  "刚才那句撤回，还是 rebase，恢复原样吧"])
+def test_a_retraction_in_any_language_leaves_no_rule_from_either_turn(tmp_path, said):
+    """A correction, then taken back right away and the agent's work put back: nothing learned —
+    neither the correction's rule nor one read from putting it back."""
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("update my branch from main", [("Bash", {"command": "git rebase origin/main"})]),
+        ("merge statt rebase bitte, der branch ist geteilt", [("Bash", {"command": "git reset --hard ORIG_HEAD"}),
+                                                               ("Bash", {"command": "git merge origin/main"})]),
+        (said, [("Bash", {"command": "git reset --hard HEAD~1"}), ("Bash", {"command": "git rebase origin/main"})])]),
+        encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+def test_a_retraction_with_nothing_to_take_back_is_read_for_what_it_chooses(tmp_path):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("add a store for the cart", [("Bash", {"command": "npm install zustand mobx"})]),
+        ("scratch that idea about mobx — we use zustand in this repo, not mobx", [])]), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("zustand" in e and "never mobx" in e for e in plays), plays

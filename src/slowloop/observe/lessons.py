@@ -820,8 +820,13 @@ RETRACTION = re.compile(
     r"|laisse tomber|oublie ce que j'ai dit|c'était bien (?:avant|comme ça)|tu avais raison|remets comme avant"
     r"|olvídalo|olvida lo que dije|estaba bien (?:antes|como estaba)|tenías razón|déjalo como estaba"
     r"|vergiss (?:es|das)|war (?:doch )?(?:richtig|gut so|in ordnung)|du hattest recht|mach(?: das)? rückgängig, war"
-    r"|lass es wie es war)\b"
-    r"|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
+    r"|lass es wie es war"
+    # "your rebase was ok after all" / "dein rebase war ok" / "il tuo merge andava bene": the agent's
+    # first move, said to be fine
+    r"|your (?:first |original )?[\w-]+ was (?:fine|ok|okay|right|good)|dein(?:e|en)? [\w-]+ war (?:doch )?(?:ok|okay|gut|richtig|in ordnung)"
+    r"|il tuo [\w-]+ (?:andava|era) (?:bene|giusto)|ton [\w-]+ (?:était|allait) (?:bien|bon)|tu [\w-]+ (?:estaba|era) bien"
+    r"|(?:seu|teu) [\w-]+ (?:estava|tava) (?:certo|bom|ok))\b"
+    r"|撤回|恢复原样|当我没说|那句不算|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
     r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)", re.I)
 
 

@@ -1007,7 +1007,7 @@ def _library_moved(before: list[Act], after: list[Act]) -> Redo | None:
 
 # What a code change swaps: a dotted name (`os.path.join`), a call (`drop_column(`), a format verb
 # (`%w`), an SQL keyword or type (`SERIAL`).
-_API = re.compile(r"@[A-Z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\b[A-Za-z_]\w{2,}(?=\()")
+_API = re.compile(r"@[A-Z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|%[a-zA-Z]\b|\b[A-Z][A-Z_]{3,}\b|\$?\b[A-Za-z_]\w{2,}(?=\()")
 
 
 _WORD = re.compile(r"[A-Za-z_][\w.:/@-]*\w|%[a-zA-Z]\b")
@@ -1312,7 +1312,7 @@ def _as_said(tok: str, text: str) -> str:
             return tok
         hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or any(
             len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, set(wparts)) for p in parts) or (
-            len(wl) >= 4 and wl not in _COMMON and len(parts) == 1 and _vendor(tok, wl))
+            len(wl) >= 4 and wl not in _COMMON and len(parts) <= 2 and _vendor(tok, wl))
         if hit and len(w) > len(best):
             best = w
     return best or tok

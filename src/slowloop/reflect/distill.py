@@ -779,6 +779,9 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
         said_now = person_text(ev.turn.user_text) if ev.turn.person else ""
         if said_now and RETRACTION.search(said_now):
             why = f"turn {ev.turn_id}: the user took back their last correction ({' '.join(said_now.split())[:80]!r})"
+            before_retracted = len(retracted)
+            after_correction = prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1 and prev_ev.corrected
+            after_correction = after_correction or redo_of(ev) is not None  # the agent put something back
             if prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1:
                 dropped = [rl for rl in rules if rl.turn_id == prev_ev.turn_id]
                 rules = [rl for rl in rules if rl.turn_id != prev_ev.turn_id]
@@ -794,8 +797,11 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
                 if any(_relation(t, entry) == "same" for t in taught) or any(n in entry for n in names) \
                         or any(_recommends(entry, w) for w in named):
                     retracted.append((entry, why))
-            prev_ev = ev
-            continue
+            if after_correction or len(retracted) > before_retracted:
+                prev_ev = ev
+                continue
+            # nothing of the agent's to take back, nothing put back ("the Jotai idea is withdrawn:
+            # we stay on React Context"): what the words choose is read like any correction
         if ev.corrected:
             found, lesson = _correction(ev)
             if not found:
