@@ -62,7 +62,7 @@ def test_offline_distiller_learns_corrections_and_recoveries_not_network(slowloo
     assert out.status == "applied", out
     plays = Memo("demo").entries("plays")
     assert "When installing packages in this project, always use pnpm (`pnpm add`), never npm." in plays
-    assert any("always use ruff, never black" in e for e in plays)  # the Italian correction
+    assert any("always use ruff (`ruff format`), never black" in e for e in plays)  # the Italian correction
     skills = {s.name: s for s in SkillLibrary("demo").list()}
     body = "\n".join(s.body for s in skills.values())
     assert "python3 -m pytest -q" in body

@@ -734,9 +734,12 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
 
 
 def install_words(command: str) -> str:
-    """How a command installs, without its packages (`pnpm add`, `uv pip install`): in a rule the
-    package manager stays the choice, its command shows how."""
+    """How a command installs, without its packages (`pnpm add`, `uv pip install`), or formats
+    (`ruff format`): in a rule the tool stays the choice, its command shows how."""
     c = parse_cmd(command)
+    sub = c.words[1] if c is not None and len(c.words) > 1 else ""
+    if c is not None and c.activity == "lint" and c.prog in _LINT_PROGS and sub in ("format", "check", "fmt", "lint", "fix"):
+        return f"{c.prog} {sub}"  # `ruff format`: the linter stays the choice, its subcommand shows how
     if c is None or c.activity != "install" or not c.sub or c.sub not in c.words[1:]:
         return ""
     head = c.words[: c.words.index(c.sub, 1) + 1]
@@ -902,11 +905,11 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
             if added:
                 flag = added[0]
                 return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, flag, dropped[0] if dropped else "",
-                            f"always pass `{flag}` to `{a.tool}`"
+                            f"always pass `{flag}` to `{install_words(a.text) or a.tool}`"
                             + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped, *values))
             flag = dropped[0]
             return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, "", flag,
-                        f"never pass `{flag}` to `{b.tool}`.", words=_tokens(*dropped))
+                        f"never pass `{flag}` to `{install_words(b.text) or b.tool}`.", words=_tokens(*dropped))
     return None
 
 
@@ -979,10 +982,25 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
         for b in before:
             if b.kind in ("edit", "write") and b.path == a.path and b.new.strip() and a.old.strip() and (
                     a.old.strip() in b.new or b.new.strip() in a.old) and (
-                    b.kind == "edit" and b.old.strip() and b.old.strip() in a.new) and not _rewritten(b.old, a.new):
+                    b.kind == "edit" and b.old.strip() and _lines_in(b.old, a.new)) and not _rewritten(b.old, a.new):
                 return Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}", standing=False,
                             words=_tokens(b.old, b.new, a.path))
     return None
+
+
+_IMPORT_LINE = re.compile(r"^\s*(?:from\s+\S+\s+import\b|import\b|use\s+[\w:\\]+|require\(|#include\b|using\s+[\w.]+;)")
+
+
+def _only_imports(code: str) -> bool:
+    lines = [ln for ln in code.splitlines() if ln.strip()]
+    return bool(lines) and all(_IMPORT_LINE.match(ln) for ln in lines)
+
+
+def _lines_in(part: str, whole: str) -> bool:
+    """Every line of ``part`` is a whole line of ``whole`` (`import datetime` is not put back by
+    `import datetime, timezone`)."""
+    lines = {ln.strip() for ln in whole.splitlines()}
+    return all(ln.strip() in lines for ln in part.splitlines() if ln.strip())
 
 
 def _rewritten(original: str, now: str) -> bool:
@@ -1043,12 +1061,14 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     if not wrote:
         return None
     written = {a.path: a.new for a in before if a.kind == "write" and a.path}
-    for a in after:
+    # an edit of the imports alone comes last: the change they serve is in another edit, if any
+    for a in sorted(after, key=lambda x: x.kind == "edit" and _only_imports(x.old) and _only_imports(x.new)):
         if a.kind == "write" and a.path in written:  # the same file written again: its difference
             a = Act("edit", path=a.path, old=written[a.path], new=a.new)
         if a.kind != "edit" or not a.old.strip() or a.old.strip() not in wrote and not any(
                 ln.strip() and ln.strip() in wrote for ln in a.old.splitlines()):
             continue
+
         old_t, new_t = _api_tokens(a.old), _api_tokens(a.new)
         gone = [t for t in old_t if t not in new_t]
         came = [t for t in new_t if t not in old_t]
