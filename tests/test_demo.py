@@ -18,7 +18,7 @@ def test_demo_runs_the_whole_loop_offline(tmp_path):
     for step in ("1. OBSERVE", "2. REFLECT", "3. WHAT WAS LEARNED", "4. THE NEXT SESSION'S BOOTSTRAP"):
         assert step in out
     assert "When installing packages in this project, always use pnpm (`pnpm add`), never npm." in out
-    assert "always use ruff, never black" in out
+    assert "always use ruff (`ruff format`), never black" in out
     assert "run `python3 -m pytest -q` instead" in out
     assert "nowhere: the offline distiller ran on this machine" in out
     memo = (home / "agents" / "demo" / "memo.md").read_text()
