@@ -262,3 +262,23 @@ def test_the_detector_and_the_learner_read_x_not_y_with_one_reader(text: str, x:
 def test_a_negation_that_rejects_nothing_is_no_contrast(text: str):
     from slowloop.observe.lessons import contrast
     assert contrast(text) is None
+
+
+@pytest.mark.parametrize("text, x, y, lasting", [
+    ("non maven di sistema, sempre ./mvnw", "./mvnw", "maven", True),
+    ("nie db:schema:load auf prod, immer db:migrate", "db:migrate", "db:schema:load", True),
+    ("the keys live in .env.local, not .env", ".env.local", ".env", False),
+])
+def test_never_this_always_that_and_names_with_a_leading_dot(text: str, x: str, y: str, lasting: bool):
+    """"non X, sempre Y" is a choice stated for good; `./mvnw` and `.env` keep their dot."""
+    from slowloop.observe.lessons import read_lesson, standing_statement
+    lesson = read_lesson(text)
+    assert (lesson.kind, lesson.x, lesson.y) == ("choice", x, y)
+    assert bool(standing_statement(text)) is lasting
+
+
+def test_always_and_never_said_of_a_command_is_a_standing_statement():
+    from slowloop.observe.lessons import standing_statement
+    assert standing_statement("nie `git push -f` auf main, immer über einen PR")
+    assert standing_statement("always nice to see it green") is None
+    assert standing_statement("you always forget the tests") is None

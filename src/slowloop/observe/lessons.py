@@ -108,7 +108,9 @@ def _display(item: str) -> str:
 def _item(raw: str | None) -> str:
     if not raw:
         return ""
-    s = raw.strip().strip("`'\"“”‘’«»「」.,;:!?。，、！？").strip()
+    # a leading dot stays: `./gradlew`, `.env`, `.github/workflows` are names
+    s = raw.strip().strip("`'\"“”‘’«»「」,;:!?。，、！？").rstrip(".").strip()
+    s = s.lstrip(".") if s.startswith(".") and not re.match(r"\.{1,2}/|\.[\w-]", s) else s
     s = re.sub(r"\s+", " ", s)
     return s
 
@@ -190,7 +192,7 @@ def person_text(text: str) -> str:
 
 # "X, not Y": the negation that opens the rejected alternative, per language.
 _NEG = (r"(?:,\s*|\s+|—\s*|-\s+)(?:and\s+|e\s+|et\s+|y\s+|und\s+)?(?:not|never|non|não|nao|pas|no"
-        r"|nicht|kein|keine|keinen)\s+(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|avec\s+"
+        r"|nicht|kein|keine|keinen|nunca|jamais|mai|nie|niemals)\s+(?:with\s+|in\s+|con\s+|nel\s+|com\s+|no\s+|na\s+|dans\s+|avec\s+"
         r"|en\s+|mit\s+|im\s+|in\s+)?")
 # What sits before the kept alternative and is not part of it ("I said httpx", "the config lives in
 # pyproject.toml", "it should be UTC").
@@ -241,6 +243,11 @@ _RX_ITS = re.compile(rf"\bit(?:'s| is)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s+(?:in t
 # "Not npm — pnpm" / "not master, main": the rejected side first, then the kept one alone
 _RX_NOT_FIRST = re.compile(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht|no)\s+[`'\"]?(?P<y>{_TOKEN})[`'\"]?\s*[,—–:-]+\s*"
                            rf"[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s*(?:[.!]|$)", _I)
+# "non gradle di sistema, sempre ./gradlew" / "nie schema:update --force, immer doctrine:migrations:migrate":
+# the rejected one first, then what always to use
+_RX_NOT_ALWAYS = re.compile(rf"(?:^|[.!?;]\s*)(?:not|never|non|nie|nicht|no|nunca|jamais|pas|mai)\s+[`'\"]?(?P<y>{_TOKEN})[`'\"]?"
+                            rf"[^,.;!?]{{0,30}}[,;—–-]+\s*(?:but\s+|ma\s+|mais\s+|sondern\s+|pero\s+|mas\s+)?"
+                            rf"(?:always|sempre|immer|siempre|toujours|stets)\s+[`'\"]?(?P<x>(?:\.{{1,2}}/)?{_TOKEN})", _I)
 _RX_LONE = re.compile(rf"^[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s*[.!]*$")
 _RX_SAID = re.compile(rf"\b(?:i said|i told you|detto|dije|sagte|gesagt|disse|falei|dit)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?"
                       r"\s*(?:[.!]|$)|(?P<x2>" + _TOKEN + r")\s*(?:って|と)言(?:った|いました)", _I)
@@ -532,6 +539,9 @@ def _contrast_form(s: str, pair) -> tuple[str, str, str, str] | None:
     nm = _RX_NOT_FIRST.search(s)
     if nm and pair(nm.group("x"), nm.group("y")):
         return _item(nm.group("x")), _item(nm.group("y")), "", "use"
+    am = _RX_NOT_ALWAYS.search(s)
+    if am and pair(am.group("x"), am.group("y")):
+        return _item(am.group("x")), _item(am.group("y")), "", "use"
     for m in _RX_NEG.finditer(s):
         y = _right_item(s[m.end():], phrase=True)
         x, head, verb = _left_item(s[: m.start()])
@@ -844,6 +854,10 @@ _USE_ADVERB = re.compile(r"\b(use|usa|usate|usare|utilise|utilisez|utiliza|usad|
                          r"(?:always|sempre|toujours|siempre|immer|solo|only)\s+", _I)
 
 
+# A name only code has: a path, a flag, a dotted or scoped name, a command with a colon, backticks.
+_CODE_NAME = re.compile(r"`[^`]+`|(?<![\w])(?:\.{0,2}/[\w.-]+|--?[a-z][\w-]+|[A-Za-z_]\w*(?:[.:/][A-Za-z_][\w-]*)+)")
+
+
 def standing_statement(text: str) -> str | None:
     """What a message states for good, when it states a convention or a choice meant to last
     ("we follow Conventional Commits", "use bun from now on", "use pnpm instead of npm") — the
@@ -859,6 +873,10 @@ def standing_statement(text: str) -> str | None:
         return lesson.rule
     if lesson.kind == "quote" and FUTURE.search(s):
         return lesson.quote[:100]  # "for next time: always show me the plan first" — meant to last
+    if lesson.kind == "quote" and _LASTING.search(_COMPLAINT.sub(" ", s)) and _CODE_NAME.search(lesson.quote):
+        # "non gradle di sistema, sempre ./gradlew", "nie schema:update --force, immer
+        # doctrine:migrations:migrate": always / never said of something an action can use
+        return lesson.quote[:100]
     if lesson.kind == "choice" and lesson.x and (
             category(lesson.x, lesson.y) or _LASTING.search(s) or _RX_USE.search(s) or _RX_INSTEAD.search(s)
             or _RX_DONT.search(s)):
