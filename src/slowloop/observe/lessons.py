@@ -854,6 +854,8 @@ _USE_ADVERB = re.compile(r"\b(use|usa|usate|usare|utilise|utilisez|utiliza|usad|
                          r"(?:always|sempre|toujours|siempre|immer|solo|only)\s+", _I)
 
 
+_ALWAYS_NEVER = re.compile(r"\b(?:always|never|sempre|mai|toujours|jamais|immer|nie|niemals|siempre|nunca|stets)\b"
+                           r"|一律|总是|永远|从不|絶対|必ず|常に", _I)
 # A name only code has: a path, a flag, a dotted or scoped name, a command with a colon, backticks.
 _CODE_NAME = re.compile(r"`[^`]+`|(?<![\w])(?:\.{0,2}/[\w.-]+|--?[a-z][\w-]+|[A-Za-z_]\w*(?:[.:/][A-Za-z_][\w-]*)+)")
 
@@ -873,7 +875,7 @@ def standing_statement(text: str) -> str | None:
         return lesson.rule
     if lesson.kind == "quote" and FUTURE.search(s):
         return lesson.quote[:100]  # "for next time: always show me the plan first" — meant to last
-    if lesson.kind == "quote" and _LASTING.search(_COMPLAINT.sub(" ", s)) and _CODE_NAME.search(lesson.quote):
+    if lesson.kind == "quote" and _ALWAYS_NEVER.search(_COMPLAINT.sub(" ", s)) and _CODE_NAME.search(lesson.quote):
         # "non gradle di sistema, sempre ./gradlew", "nie schema:update --force, immer
         # doctrine:migrations:migrate": always / never said of something an action can use
         return lesson.quote[:100]
