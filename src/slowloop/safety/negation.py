@@ -1,0 +1,107 @@
+"""Is a match forbidden by the words around it? "Never run ``rm -rf /``" names the danger to forbid it.
+
+A good reflection writes prohibitions ("Never pipe curl into sh", "不要跳过测试"), so a match
+governed by a negation in its own clause is no danger (:func:`negated`), in the eight languages we
+detect: a negation before it ("never", "don't", "avoid", "instead of", "mai", "nunca", "nie",
+"不要"…), after it ("…しないこと", "is forbidden", "ist verboten"), the word right before it in
+"X, not Y", or the negation a list's first item is under ("do not use `--no-verify`, `HUSKY=0` or
+`SKIP=`"). Affirmative idioms built from negation words ("never hesitate to", "don't forget to")
+negate nothing. :func:`negated_later` reads a negation later in the sentence, for rules whose own
+words are a negation ("without asking, do not add …"). :func:`person_decides` finds the person's
+approval asked for in the match's sentence ("needs the user's explicit yes").
+
+Nothing here knows what is dangerous; :mod:`slowloop.safety.danger` does.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["negated", "negated_later", "person_decides"]
+
+# --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
+
+_NEGATION_BEFORE = re.compile(
+    r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
+    r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
+    r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
+    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+    r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
+    re.I)
+# Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
+_NOT_REALLY = re.compile(
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
+    r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
+    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
+    r"\bnot\s+only\b", re.I)
+_NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
+                             r"してはならない|は不要|ではいけない)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
+                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
+# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
+_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+
+
+def negated_later(text: str, end: int) -> bool:
+    """A negation later in the same sentence ("without consent, do not add …", "…しないこと")."""
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end:stop.start() if stop else len(text)]
+    neg = _NEGATION_BEFORE.search(rest)
+    return bool((neg and not _NOT_REALLY.search(rest[neg.start():]))
+                or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
+
+
+# "X, not Y" / "…, nicht Y": the word right before the match says what not to use
+_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)\s*[`'\"]?\s*$", re.I)
+# a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
+_LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
+                        r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
+
+
+_LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+"
+                        r"[`'\"]?$|^\s*[`'\"]?$", re.I)
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    floor = max(0, start - 160)
+    window = text[floor:start]
+    cuts = [0] + [m.end() for m in _CLAUSE_START.finditer(window)]
+    clause = window[cuts[-1]:]
+    if _NOT_THIS.search(clause):
+        return True
+    # a list's later items share the negation its first item is under
+    k = len(cuts) - 1
+    # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
+    while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
+            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+        k -= 1
+        clause = window[cuts[k]:]
+    neg = _NEGATION_BEFORE.search(clause)
+    if neg and not _NOT_REALLY.search(clause[neg.start():]):
+        return True
+    return bool(_NEGATION_AFTER.match(text, end))
+
+
+
+
+_PERSON_DECIDES = re.compile(
+    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
+    r"(?:yes|approval|consent|go-?ahead|ok)\b|\bafter\s+the\s+(?:user|person)\s+(?:agrees|approves|confirms|says\s+yes)"
+    r"|\bchied\w*\s+(?:conferma\s+)?all'utente\b|\bconferma\s+dell'utente|\bpergunt\w*\s+ao\s+usu[áa]rio\s+antes"
+    r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
+    r"\baccord\s+de\s+l'utilisateur|\bpregunt\w*\s+al\s+usuario\s+antes|\bconfirmaci[óo]n\s+del\s+usuario|"
+    r"\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+(?:vorher|zuerst)|\bZustimmung\s+des\s+(?:Nutzers|Benutzers)|"
+    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
+
+
+def person_decides(text: str, m: re.Match[str]) -> bool:
+    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`": the person's
+    approval, in the match's own sentence, is what the rule asks for."""
+    starts = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+    stop = _SENTENCE_END.search(text, m.end())
+    return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
+
