@@ -49,15 +49,16 @@ def check_content(action: Action) -> Verdict:
         if m:
             return Verdict(False, f"draws a lesson from a transient, network-class error "
                                   f"({m.group(0)!r}); those are the environment's fault")
-    lint_targets: list[str] = []
+    # (a skill's lines are scoped by the skill: safety/lint.py)
+    lint_targets: list[tuple[str, bool]] = []
     if action.type == "update_memo" and action.text:
-        lint_targets.append(action.text)
+        lint_targets.append((action.text, False))
     elif action.type in ("create_skill", "merge_skills"):
-        lint_targets.append(action.body)
+        lint_targets.append((action.body, True))
     elif action.type == "patch_skill":
-        lint_targets.append(action.new)
-    for text in lint_targets:
-        vague = [f for f in lint_text(text) if not f.actionable]
+        lint_targets.append((action.new, True))
+    for text, skill in lint_targets:
+        vague = [f for f in lint_text(text, skill=skill) if not f.actionable]
         if vague:
             f = vague[0]
             return Verdict(False, f"vague line (not an executable imperative): {f.text[:120]!r} — "

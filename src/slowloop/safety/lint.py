@@ -80,7 +80,7 @@ _RX = {
                   r"|\bum\s.+\szu\s"),
     "scope_lead": _c(r"^(?:for|per|pour|para|fur|in|on|im|nel|nei|nella|em|no|na|en|dans|bei)"
                      r"\s+\w"),
-    "marker": _c(rf"(?<![\w'-])(?:{W.ALWAYS_NEVER}|only|solo|somente|seulement|nur)"
+    "marker": _c(rf"(?<![\w'-])(?:{W.ALWAYS_NEVER}|only|solo|somente|seulement|nur|keine?n?)"
                  rf"{W.NOT_WHENEVER}(?![\w-])"),
     "hedge": _c(rf"(?<![\w'-])({W.HEDGE})(?![\w-])"),
     "vague": _c(rf"(?<![\w'-])({W.VAGUE})(?![\w-])"
@@ -92,10 +92,20 @@ _RX = {
     "past": _c(rf"(?<![\w'-])(?:{W.PAST})(?![\w-])"),
     # German rules are often written with the infinitive: "Bei Steuerfragen immer … angeben."
     "de_infinitive": _c(r"^(?!(?:der|die|das|dem|den|es|ich|wir|er|sie|man)\s)"
-                        r"(?:bei|vor|nach|immer|nie|niemals|stets|zuerst|im|in|nicht|keine|kein)\b"
-                        r".*\b[a-z]+(?:en|ern|eln)\s*[.!]?\s*$"),
+                        r"(?:bei|vor|nach|immer|nie|niemals|stets|zuerst|im|in|nicht|keine|kein|code)\b"
+                        r".*\b[a-z]+(?:en|ern|eln)\s*[.!]?\s*$"
+                        # any opening but a subject or a subordinate clause, when the last word is
+                        # a known verb; after an article, more than "Die Tests prüfen"
+                        r"|^(?!(?:es|ich|wir|er|sie|man|du|ihr|weil|dass|da|ob|wenn|falls|als|obwohl|"
+                        r"nachdem|bevor|damit|sodass|wahrend|sobald|solange)\s)"
+                        r"(?!(?:der|die|das|dem|den|ein|eine)\s+\S+\s+\S+\s*$)"
+                        rf"\S.*\s{W.DE_INFINITIVE}\s*[.!]?\s*$"),
+    "commands": _c(rf"^code(?:\s+(?:{W.THEN})\s+code)+$"),
+    "where_needs": _c(rf"(?<![\w'-])(?:{W.WHERE_NEEDS})(?![\w-])|{W.ZH_JA_WHERE_NEEDS}"),
     "zh_split": re.compile(r"[，,；;。.！!？?：:]+"),
-    "zh_directive": re.compile(rf"^请|^(?:(?:{W.ZH_LEAD}))*(?:{W.ZH_VERBS})|{W.ZH_STRONG}"),
+    # the verb may follow its trigger with no comma: "推送之前先运行 …"
+    "zh_directive": re.compile(rf"^请|^(?:(?:{W.ZH_LEAD}))*(?:{W.ZH_VERBS})(?!户)|{W.ZH_STRONG}"
+                               rf"|(?:之前|以前|之后|以后|前|后|时)(?:{W.ZH_LEAD})*(?:{W.ZH_VERBS})(?!户)"),
     "zh_strong": re.compile(W.ZH_STRONG),
     "zh_trigger": re.compile(W.ZH_TRIGGER),
     "zh_hedge": re.compile(f"({W.ZH_HEDGE})"),
@@ -106,6 +116,8 @@ _RX = {
     "ja_end": re.compile(W.JA_END),
     "ja_plain": re.compile(r"(?<!てい)(?<!でい)(?<!で)[うくぐすつぬぶむる]$"),
     "ja_topic": re.compile(r"^[^、]*?(?:は|が)"),
+    # "値は表示しない", "フックは飛ばさない": a verb's plain negative states a rule, topic or not
+    "ja_not": re.compile(r"(?<!て)(?<!で)[しさかたまらばわ]ない$"),
     "ja_trigger": re.compile(W.JA_TRIGGER),
     "ja_hedge": re.compile(f"({W.JA_HEDGE})"),
     "ja_vague": re.compile(f"({W.JA_VAGUE})"),
@@ -154,7 +166,7 @@ def _latin(s: str, numbered: bool, has_code: bool) -> _Features:
             continue
         if (_RX["directive"].match(clause) or _RX["modal"].match(clause)
                 or _RX["always_never"].match(clause) or _RX["de_infinitive"].match(clause)
-                or _RX["remind"].match(clause)):
+                or _RX["remind"].match(clause) or _RX["commands"].match(clause)):
             directive = True
             break
     else:
@@ -188,6 +200,8 @@ def _cjk(s: str, numbered: bool, has_code: bool) -> _Features:
             elif _RX["ja_plain"].search(sent) and not sent.endswith("です") and (
                     not _RX["ja_topic"].match(sent) or _RX["ja_trigger"].search(sent)):
                 directive = True
+            elif _RX["ja_not"].search(sent) and not any(rx.match(sent) for rx in _JA_SUBJECT_RX.values()):
+                directive = True
     else:
         directive = any(_RX["zh_directive"].search(c) for c in sentences)
     p = "ja" if ja else "zh"
@@ -206,12 +220,22 @@ def _first_group(m: re.Match[str] | None) -> str:
     return next((g for g in m.groups() if g), m.group(0)).strip()
 
 
-def lint_line(text: str) -> LintResult:
-    """Judge one line (a rule, a bullet, a numbered step, a sentence) of a skill or the memo."""
+def lint_line(text: str, *, scoped: bool = False) -> LintResult:
+    """Judge one line (a rule, a bullet, a numbered step, a sentence) of a skill or the memo.
+
+    ``scoped``: the line belongs to a skill, whose description says when it applies, so it needs
+    no trigger of its own, and a fact it states about something concrete (a `code span`: where the
+    secrets live, what a `DROP TABLE` needs) is what its steps rely on. A memo rule stands alone.
+    """
     s, numbered, has_code = _prepare(text)
+    if numbered and s.startswith("CODE") and not W.FINITE_EARLY.match(s.casefold()):
+        return LintResult(True, "a command to run, as a step in a numbered procedure")
     if not s.replace("CODE", "").strip():
         return LintResult(False, "empty: nothing to act on")
     f = _cjk(s, numbered, has_code) if _CJK.search(s) else _latin(s, numbered, has_code)
+    if scoped and has_code and not f.directive and not (f.subject or f.hedge or f.vague or f.past) \
+            and _RX["where_needs"].search(s.casefold().translate(_ACCENTS)):
+        return LintResult(True, "a concrete fact (`…`) the skill's steps rely on: where it is, what it needs")
     problems: list[str] = []
     if not f.directive and f.subject:
         problems.append(_DESCRIBES[f.subject])
@@ -229,6 +253,8 @@ def lint_line(text: str) -> LintResult:
     if f.numbered:
         return LintResult(True, "imperative step in a numbered procedure")
     if not f.trigger:
+        if scoped:
+            return LintResult(True, "imperative, scoped by the skill it belongs to")
         return LintResult(False, "no trigger or scope: add when/if/before…" + _HOW)
     return LintResult(True, f"imperative with a trigger or scope: '{f.trigger}'")
 
@@ -289,6 +315,10 @@ def _blocks(text: str) -> list[tuple[int, str, bool]]:
     return [(b[0], b[1], b[2]) for b in out]
 
 
+# "Never pipe curl into sh. Instead:" — the last sentence of a paragraph, a label for what follows
+_LEAD_IN = re.compile(r"^[^.!?。]{1,60}[:：]$")
+
+
 def _sentences(paragraph: str) -> list[str]:
     masked = _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", paragraph)
     parts, start = [], 0
@@ -296,14 +326,17 @@ def _sentences(paragraph: str) -> list[str]:
         parts.append(paragraph[start:m.start()].strip())
         start = m.end()
     parts.append(paragraph[start:].strip())
+    if len(parts) > 1 and _LEAD_IN.match(parts[-1]):
+        parts.pop()
     return [p for p in parts if p]
 
 
-def lint_text(text: str, path: str = "") -> list[LintFinding]:
-    """Judge every list item and every prose sentence of a Markdown document."""
+def lint_text(text: str, path: str = "", *, skill: bool = False) -> list[LintFinding]:
+    """Judge every list item and every prose sentence of a Markdown document; ``skill``: it is a
+    skill's body, each line scoped by the skill (:func:`lint_line`'s ``scoped``)."""
     findings: list[LintFinding] = []
     for line_no, block, is_item in _blocks(text):
         for sentence in ([block] if is_item else _sentences(block)):
-            result = lint_line(sentence)
+            result = lint_line(sentence, scoped=skill)
             findings.append(LintFinding(path, line_no, sentence, result.actionable, result.reason))
     return findings

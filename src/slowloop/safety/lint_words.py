@@ -34,6 +34,7 @@ import refresh reload sync flush finish begin state draft ensure double-check re
 warn alert raise catch handle escalate schedule benchmark annotate highlight leave bump prefix strip
 trim truncate shorten condense expand treat reuse respect cap offer suggest stick default abort
 cancel request require sign note ignore open lead group state open reply_with respond_with
+take say mask redact paste hide
 """
 VERBS_IT = """
 usa usare esegui leggi scrivi apri chiudi inserisci aggiorna aggiungi rimuovi elimina cancella
@@ -42,6 +43,7 @@ lancia avvia crea copia salva indica includi segui attendi aspetta mostra riport
 invia manda riassumi traduci formatta elenca annota registra riavvia ripristina conferma fornisci
 inizia comincia termina scegli imposta blocca limita separa ordina raggruppa segnala avvisa salta
 carica scarica pubblica rilascia consulta specifica usala usalo
+incolla maschera nascondi oscura
 """
 VERBS_PT = """
 use usa execute executa rode roda escreva leia abra feche insira atualize adicione remova apague
@@ -49,6 +51,7 @@ exclua verifique confira responda cite tente coloque mantenha evite prefira perg
 crie copie salve indique inclua siga espere aguarde mostre exporte anexe envie faca comece termine
 liste registre traduza resuma formate reinicie restaure confirme forneca escolha defina bloqueie
 limite separe ordene agrupe avise pule carregue baixe publique consulte informe especifique
+cole mascare oculte anote teste documente
 """
 VERBS_FR = """
 utilise utilisez lance lancez execute executez ecris ecrivez lis lisez ouvre ouvrez ferme fermez
@@ -62,6 +65,7 @@ choisissez definis definissez limite limitez separe separez trie triez signale s
 prevenez saute sautez charge chargez telecharge telechargez publie publiez consulte consultez
 precise precisez conserve conservez termine terminez place placez reessaie reessayez depasse
 depassez
+affiche affichez masque masquez colle collez informe informez
 """
 VERBS_ES = """
 usa usad ejecuta ejecute escribe escriba lee lea abre abra cierra cierre inserta actualiza anade
@@ -70,6 +74,7 @@ mantenga evita prefiere pregunta pide instala crea copia guarda indica incluye s
 exporta adjunta envia manda empieza comienza termina resume traduce formatea anota registra
 reinicia restaura confirma proporciona elige define limita separa ordena agrupa avisa salta carga
 descarga publica lanza consulta especifica
+informa pega oculta enmascara
 """
 VERBS_DE = """
 verwende benutze nutze nutz fuhre fuhr schreibe schreib lies offne schliesse fuge trage entferne
@@ -78,7 +83,15 @@ bevorzuge frage frag installiere erstelle kopiere speichere folge warte zeige ex
 sende schicke starte beginne fasse ubersetze formatiere notiere protokolliere aktualisiere stelle
 lege bestatige wahle definiere begrenze trenne sortiere gruppiere melde warne uberspringe lade
 veroffentliche behalte gib_an runde markiere
+zeig berichte nimm mach lass maskiere teste baue dokumentiere
 """
+# German rules put the verb last, as an infinitive ("`--dry-run` zuerst verwenden"): the imperatives
+# above made infinitives, with a separable prefix ("ausführen") or "zu" ("auszuführen") allowed.
+DE_INFINITIVE = (r"(?:an|aus|ab|auf|ein|mit|nach|vor|zuruck|weg|hoch|durch|um|fest|bereit|dar)?(?:zu)?(?:"
+                 + words(" ".join(w + ("n" if w.endswith("e") else "en")
+                                  for w in VERBS_DE.split() if "_" not in w)
+                         + " lesen geben nehmen machen lassen zeigen")
+                 + r")")
 # Verbs a clause may start with, any language; Romance clitics ("installalo", "installe-le").
 VERB = (r"(?:re-?)?(?:" + words(" ".join([VERBS_EN, VERBS_IT, VERBS_PT, VERBS_FR, VERBS_ES,
                                              VERBS_DE])) + r")"
@@ -97,7 +110,8 @@ remember_to don't_forget_to do_not_forget_to make_sure_to be_sure_to ricordati_d
 non_dimenticare_di lembre-se_de nao_esqueca_de n'oublie_pas_de no_olvides_de no_olvides
 vergiss_nicht
 """)
-NEG_INF = r"(?:non|nao)\s+\w+(?:are|ere|ire|ar|er|ir)\b"
+NEG_INF = (r"(?:non|nao)\s+\w+(?:are|ere|ire|ar|er|ir)\b"
+           r"|non\s+\w+(?:ar|er|ir)(?:lo|la|li|le|ne|ci|vi|si|gli|glielo)\b")
 # Spanish negative imperatives use the subjunctive ("no uses"): listed, since "no" is English too.
 NEG_ES = r"no\s+(?:" + words("""
 uses pongas ejecutes modifiques cambies borres elimines hagas escribas instales subas envies
@@ -106,11 +120,14 @@ confirmes respondas des digas pidas inventes asumas mezcles superes excedas sobr
 """) + r")\b" + r"|no\s+\w+(?:es|as)\s+(?:nunca|jamas)\b"
 # French declaratives need a subject before "ne"; a clause opening with "ne … pas/jamais" is an
 # imperative whatever its verb ("ne dépasse jamais 5 puces").
-NEG_FR = r"n(?:e\s+|')\w+\s+(?:pas|jamais|plus)\b"
+NEG_FR = (r"n(?:e\s+|')(?:(?:l'|m'|t'|s'|y\s+|en\s+|(?:le|la|les|lui|leur|me|te|se)\s+)\s*)*"
+          r"\w+\s+(?:pas|jamais|plus|rien|aucune?|personne)\b")
 # "dê"/"dé"/"da" (give) lose their accent to collide with "de"/"da" (of): matched with the
 # accent and only before an article or an always-word.
 GIVE = re.compile(r"^(?:dê|dé|dá|da|dai|dà)\s+(?:sempre|siempre|primero|prima|primeiro|a|o|la|el|"
                    r"il|le|los|las|os|as|un|una|um|uma)\b", re.I)
+# a clause that is only commands run one after another ("`git fetch` puis `git rebase`")
+THEN = words("then and puis et dann und poi e depois luego y")
 MODAL = words("""
 you_must you_should you_need_to you_have_to you_shall the_agent_must the_agent_should
 the_assistant_must the_assistant_should agents_must we_must
@@ -165,7 +182,20 @@ garde_a_l'esprit meilleur mieux considere
 ten_cuidado tenga_cuidado presta_atencion recuerda_que recuerde_que ten_en_cuenta mejor
 sei_vorsichtig seien_sie achte_auf achten_sie pass_auf denk_daran denke_daran beachte besser
 besseren bedenke berucksichtige
+stare_attenti stare_attento essere_prudenti ter_cuidado ser_cuidadoso etre_prudent etre_prudents
+faire_attention tener_cuidado ser_prudente vorsichtig_sein aufpassen
 """)
+# A skill may state where a concrete thing is or what it needs ("the token lives in `secret/app`",
+# "a `DROP TABLE` needs the user's yes"): facts its steps rely on, unlike "`x` is slow"
+WHERE_NEEDS = words("""
+lives live is_kept are_kept is_stored are_stored sits sit needs need requires require belongs belong
+sta stanno si_trova si_trovano vive vivono richiede richiedono serve servono
+fica ficam esta estao mora vivem exige exigem precisa precisam requer
+est_dans sont_dans se_trouve se_trouvent vit vivent necessite necessitent
+estan viven se_guarda se_guardan requiere requieren necesita necesitan
+liegt liegen steht stehen braucht brauchen erfordert erfordern gehort gehoren
+""")
+ZH_JA_WHERE_NEEDS = "存放在|放在|位于|保存在|需要|にある|に置いてある|に保存されて|が必要|を必要と"
 # "Test more." / "testare di più": a verb whose only object is "more".
 VAGUE_TAIL = r"\b(?:more|less|harder|di\s+piu|mais|davantage|plus|mas|mehr)\s*[.!]?\s*$"
 SUBJECT_USER = words("""
@@ -177,7 +207,10 @@ SUBJECT_AGENT = words("""
 the_agent the_agent's the_assistant the_model answers the_answers l'agente le_risposte o_agente
 as_respostas l'agent les_reponses el_agente las_respuestas der_agent die_antworten
 """)
-SUBJECT_SELF = words("i we i'm tendo costumo j'oublie je j' nous suelo ich wir")
+SUBJECT_SELF = words("we i'm tendo costumo j'oublie je j' nous suelo ich wir") + (
+    r"|i(?=\s+(?:am|was|have|had|will|would|can|could|do|did|don't|often|usually|always|never|"
+    r"sometimes|tend|like|prefer|think|forget|forgot|need|want|feel|keep|made|make|broke|ran|wrote|"
+    r"just|also|really|should|must)\b)")
 PAST = words("""
 yesterday ago last_week last_time was were failed happened took had did discussed created corrected
 ieri ha_corretto e_fallita e_fallito ontem falhou corrigiu hier a_echoue a_corrige ayer fallo
@@ -195,7 +228,7 @@ ZH_STRONG = "总是|始终|一律|永远不要|永远|绝不|绝对不要|不要
 ZH_VERBS = ("使用|用|运行|执行|打开|填入|填写|检查|保留|等待|阅读|读|修改|写|回复|回答|列出|提交|安装|删除|"
              "添加|更新|引用|确认|记录|询问|问|给出|把|将|附上|导出|复制|发送|保存|标注|注明|遵循|采用|避免|"
              "跳过|重试|报告|告诉|创建|新建|生成|统一|先|加上|说明")
-ZH_LEAD = "请|然后|并且|并|再|先|就|也|都"
+ZH_LEAD = "请|然后|并且|并|再|先|就|也|都|如实|直接|立即|立刻|马上|只|仅|优先|总是|始终|一律"
 ZH_TRIGGER = ("时[，,]|时候|如果|若|假如|要是|在.{0,24}?(?:之前|以前|之后|以后|前|后|时|中)|每次|每当|遇到|"
                "一旦|除非|之前|之后|前[，,]|后[，,]|对于|针对")
 ZH_HEDGE = "也许|可能|似乎|或许|大概|好像|看起来|不妨|尽量"
@@ -204,7 +237,7 @@ ZH_SUBJECT = {"user": "用户|使用者", "agent": "代理|助手|回答", "self
 
 JA_STRONG = "必ず|常に|決して|絶対に|いつでも|てはいけない|てはならない|ないこと|禁止"
 JA_END = r"(?:こと|ください|下さい|せよ|しろ|なさい|ないで|べし|べきだ|べき)$"
-JA_TRIGGER = ("ときは|時は|ときに|とき、|場合は|場合に|場合、|前に|後は|後に|後、|際は|際に|たら|なら|には|"
+JA_TRIGGER = ("てから|でから|ときは|時は|ときに|とき、|場合は|場合に|場合、|前に|後は|後に|後、|際は|際に|たら|なら|には|"
                "たびに|ごとに|までに|では|せずに|ずに")
 JA_HEDGE = "かもしれ|だろう|でしょう|ようだ|ようです|らしい|ほうがいい|方がいい|かも|と思う|みたい"
 JA_VAGUE = "気をつけ|気を付け|注意|忘れないよう|もっと|うまく|良いコード|しっかり|きちんと|丁寧に"
