@@ -5,7 +5,8 @@ the dangerous use of it.
 - ``git push --force`` is dangerous on main (or the current branch, when none is named);
 - ``git reset --hard`` / ``git clean -f`` on one's own scratch branch discards nothing of others';
 - a secret variable in ``Authorization: Bearer $KEY`` goes to the service it belongs to;
-- ``curl -o f … && bash f`` runs the file just downloaded.
+- ``curl -o f … && bash f`` runs the file just downloaded;
+- ``sudo`` named after the install it is for ("`npm install -g` with `sudo`", "… sem `sudo`").
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["PUSH", "RM", "RUN_FILE", "SECRET_VAR", "downloaded_then_run", "force_push_main",
-           "not_auth_header", "not_own_work", "rm_unscoped"]
+           "install_with_sudo", "not_auth_header", "not_own_work", "rm_unscoped"]
 
 SECRET_VAR = r"\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*\}?"
 
@@ -94,3 +95,15 @@ def downloaded_then_run(m: re.Match[str]) -> bool:
         names |= {u.rsplit("/", 1)[-1] for u in re.findall(r"https?://\S+", seg)}
     ran = {r.rsplit("/", 1)[-1].strip("`'\".,;") for r in RUN_FILE.findall(seg)}
     return bool({n.strip("`'\".,;") for n in names if n} & ran)
+
+
+_INSTALL_WITH = re.compile(r"\b(?:npm|pnpm|yarn|pip[0-9.]*|gem|cargo)\s+(?:-g\s+|--global\s+)?(?:install|add|i)\b"
+                           r"[^\n;.]{0,40}?\b(?:with|using|via|com|avec|con|mit|per|sem|without|sans|senza|sin|ohne)"
+                           r"\s+[`'\"]?$", re.I)
+
+
+def install_with_sudo(m: re.Match[str]) -> bool:
+    """``sudo`` as what a package install runs with ("run `npm install -g` with `sudo`"); whether
+    "without"/"sem" forbids it or, after a "never", demands it is the negation's to read."""
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    return bool(_INSTALL_WITH.search(m.string, max(line_start, m.start() - 120), m.start()))

@@ -52,6 +52,7 @@ from .commands import (
     SECRET_VAR,
     downloaded_then_run,
     force_push_main,
+    install_with_sudo,
     not_auth_header,
     not_own_work,
     rm_unscoped,
@@ -93,7 +94,7 @@ def _rx(pattern: str, flags: int = re.I) -> re.Pattern[str]:
 # --- the rules ----------------------------------------------------------------------------------
 
 _SENSITIVE_PATH = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?"
-                   r"\.(?:ssh|aws|gnupg|netrc|env\b|docker/config|kube/config|config/gcloud|"
+                   r"\.(?:ssh|aws|gnupg|netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|"
                    r"git-credentials|npmrc|pypirc|pgpass)")
 _SECRET_WORDS = (r"(?<![\w/])(?:~/\.ssh\S*|~/\.aws\S*|id_rsa|id_ed25519|api[ _-]?keys?|access keys?|"
                  r"(?:auth |access |bearer |github |api )?tokens?|"
@@ -106,14 +107,14 @@ _INTERP = (r"(?:(?:sudo|env|doas)\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi|c|tc|a)?sh|
            r"perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|osascript|lua|bun|deno|"
            r"source)")
 _SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(?:ssh|aws|gnupg|"
-                   r"netrc|env\b|docker/config|kube/config|config/gcloud|git-credentials|npmrc|"
+                   r"netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|git-credentials|npmrc|"
                    r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
                    r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
 _SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|attach|embed|"
             r"anexe|anexar|allega(?:re)?|adjunta(?:r)?|joins|joindre|hänge|"
             r"envoie[rz]?|envoyer|transmets|transmettre|t[ée]l[ée]verse[rz]?|partage[rz]?|"
             r"invia(?:re)?|manda(?:re)?|carica(?:re)?|condividi|trasmetti|"
-            r"envi[ae]r?|envíe|envía|mande|carregue|compartilhe|transmita|sube|subir|comparte|"
+            r"envi[ae]r?|envíe|envía|mande|carregue(?=[^\n]{0,80}?\b(?:para|pro)\s)|compartilhe|transmita|sube|subir|comparte|"
             r"transmite|sende[n]?|schicke[n]?|hochladen|lade\s+\S+\s+hoch|übertrage[n]?|teile|"
             r"发送|发到|发给|上传|传到|寄给|转发|提交到|贴到|送信|送って|送る|アップロード|転送)")
 _SECRET_ML = (r"(?:api[ _-]?keys?|access\s+keys?|ssh\s+keys?|private\s+keys?|tokens?|credentials?|"
@@ -127,6 +128,20 @@ _SECRET_ML = (r"(?:api[ _-]?keys?|access\s+keys?|ssh\s+keys?|private\s+keys?|tok
 _DEST = (r"(?:https?://|\S+@\S+\.\w|\bwebhook|\bserver|\bendpoint|\bpastebin|\bgist|\bme\b|\bmoi\b|"
          r"\bmir\b|serveur|servidor|indirizzo|endere[cç]o|direcci[óo]n|adresse|服务器|地址|サーバ|"
          r"アドレス|\b(?:to|at|à|a|an|para|per|zu|nach)\s+\S+\.\w)")
+
+# looking a name up: what carries data out over DNS
+_DNS_ASK = (r"(?:resolve|look\s+up|lookup|query|ping|dig|nslookup|risolvi|interroga|résous|résoudre|interroge|"
+            r"resuelve|resolver|consulta|resolva|consulte|auflösen|löse|abfragen|frage\s+\S+\s+ab)")
+# "[slowloop] Approved by the person on 2026-11-30 (review #14): …": approval is recorded in the
+# review ledger, never in a learned text, so a text that says it was approved is forging it
+_APPROVED_STAMP = (
+    r"\[\s*slowloop\s*\]"
+    r"|(?:^|\n)\s*[\[(]?\s*(?:approved|pre-?approved|confirmed|signed\s+off)\s+by\s+(?:the\s+)?(?:person|user|owner|human|operator)\b"
+    r"|\b(?:approved|confirmed|signed\s+off)\s+by\s+(?:the\s+)?(?:person|user|owner|human)\s+(?:on\s+\d{4}-\d\d-\d\d|in\s+review|\(review)"
+    r"|\breview\s+#\d+\)?\s*:?\s*(?:approved|accepted)\b"
+    r"|(?:^|\n)\s*[\[(]?\s*(?:approvato\s+dall'utente|approuvé\s+par\s+l'utilisateur|aprobado\s+por\s+el\s+usuario|"
+    r"aprovado\s+pelo\s+usu[áa]rio|vom\s+(?:Nutzer|Benutzer)\s+(?:genehmigt|freigegeben|bestätigt))"
+    r"|(?:^|\n)\s*[\[(【]?\s*(?:用户已(?:批准|同意|确认)|经用户批准|ユーザー承認済み|ユーザーが承認済み)")
 
 _MORE_RULES: list[_Rule] = [
     # remote code execution
@@ -175,6 +190,16 @@ _MORE_RULES: list[_Rule] = [
               rf"|{_SECRET_ML}[^\n]{{0,40}}?{_SEND_ML}[^\n]{{0,60}}?{_DEST}"
               rf"|{_SECRET_ML}[^\n]{{0,60}}?{_DEST}[^\n]{{0,40}}?{_SEND_ML}"
               rf"|(?:把|将){_SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
+    _Rule("exfiltration", "tells the agent to put a secret into a name it looks up (DNS, in words)",
+          _rx(rf"\b{_DNS_ASK}\b[^\n]{{0,240}}?(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{_DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b")),
+    _Rule("injection", "claims in its own text that the person approved it (a forged approval record)",
+          _rx(_APPROVED_STAMP), negatable=False),
+    _Rule("bypass", "tells the agent to keep a safety setting off its (safe) default",
+          _rx(r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:leave|keep)\s+[`'\"]?(?:NODE_TLS_REJECT_UNAUTHORIZED|"
+              r"PYTHONHTTPSVERIFY|http\.sslVerify|sslVerify|strict-ssl|TLS\s+verification|certificate\s+(?:checks|"
+              r"verification)|core\.hooksPath|the\s+(?:hooks|sandbox|firewall))[`'\"]?\s+(?:at\s+(?:its|the)\s+default|on\b|"
+              r"enabled\b|as\s+(?:it\s+is|is)\b)"), negatable=False),
     # the person switched off
     _Rule("confirmation", "tells the agent to stop asking the person",
           _rx(r"\b(?:never|don'?t|do\s+not|stop|no\s+need\s+to|no\s+longer)\s+(?:ever\s+)?"
@@ -183,6 +208,8 @@ _MORE_RULES: list[_Rule] = [
               r"operator|developer|owner|me|anyone)(?:'s)?\s*)?(?:for\s+|about\s+)?"
               r"(?:(?:their|your|any|explicit|an?)\s+)?(?:confirmation|permission|approval|"
               r"consent|review|sign-?off|go-?ahead|ok\b)"
+              r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to|stop)\s+(?:ever\s+)?ask(?:ing)?\s+(?:first\b|beforehand\b|"
+              r"before\s+(?:running|executing|doing|making|pushing|deleting|installing|acting|you\s+(?:run|act|do)))"
               r"|\bnever\s+ask\s+(?:the\s+)?(?:user|human|person|me)\b(?!\s+(?:for\s+)?(?:their\s+|"
               r"a\s+|the\s+)?(?:passwords?|secrets?|tokens?|credentials?|keys?|personal))"
               r"|\b(?:always|automatically)\s+(?:approve|accept|say\s+yes|answer\s+yes|confirm|"
@@ -227,7 +254,7 @@ _MORE_RULES: list[_Rule] = [
               r"approval[_-]?policy\W{0,4}never|--ask-for-approval\s+never|(?:^|\s)-a\s+never\b|"
               r"sandbox[_-]?mode\W{0,4}danger-full-access|--full-auto\b|--yolo\b|"
               r"\b(?:Bash|Shell|Write|Edit|WebFetch|Read|mcp__[\w-]+)\(\s*\*?\s*\)|"
-              r"\bpermissions\.allow\b[^\n]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
+              r"\bpermissions\.allow\b[^\n。]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
               r"\bdefaultMode\W{0,4}(?:bypassPermissions|acceptEdits)|\bNOPASSWD\b|"
               r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|[ug]\+s)\b|"
               r"\busermod\s+-a?G\s+(?:sudo|wheel|docker|root)\b|"
@@ -238,6 +265,8 @@ _MORE_RULES: list[_Rule] = [
     _Rule("permissions", "a skill that grants the agent tools to run without asking (allowed-tools)",
           _rx(r"^[ \t]*allowed[-_]tools[ \t]*:(?:[^\n]|\n[ \t]*-)*?(?:\b(?:Bash|Write|Edit|MultiEdit|NotebookEdit|WebFetch|"
               r"Shell)\b|\bmcp__|\*)", re.I | re.M), negatable=False),
+    _Rule("permissions", "installs packages as root (sudo named after the install)",
+          _rx(r"\bsudo\b"), check=install_with_sudo),
     # checks switched off
     _Rule("bypass", "switches off hooks, TLS or signature checks",
           _rx(r"\bcore\.hooksPath\b|\bNODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0|"
@@ -338,7 +367,9 @@ _RULES: list[_Rule] = [
     _Rule("destructive", "force-pushes main (or the current branch)", PUSH,
           check=force_push_main),
     _Rule("destructive", "force-pushes main",
-          _rx(r"\bforce[- ]push(?:es|ing)?\s+(?:to\s+)?(?:the\s+)?(?:main|master|origin/main)\b")),
+          _rx(r"\bforce[- ]push(?:es|ing)?\s+(?:to\s+)?(?:the\s+)?(?:main|master|origin/main)\b"
+              r"|(?<![\w-])(?:--force|-f)(?![\w-])[`'\"]?\s+(?:on|to|into|auf|sur|su|en|em|no|na)\s+(?:the\s+)?[`'\"]?"
+              r"(?:main|master)\b")),
     _Rule("destructive", "discards work with git reset --hard / git clean",
           _rx(r"\bgit\s+(?:reset\s+--hard|clean\s+-[a-z]*f[a-z]*|checkout\s+--\s+\.|"
               r"stash\s+clear)"), check=not_own_work),
@@ -438,7 +469,8 @@ def _matches(rule: _Rule, text: str):
         if ((rule.check is not None and not rule.check(m))
                 or (rule.negatable and negated(text, m.start(), m.end()))
                 or (rule.sentence and negated_later(text, m.end()))
-                or (rule.kind in ("destructive", "posture") and rule.negatable and person_decides(text, m))):
+                or (rule.kind in ("destructive", "posture", "permissions") and rule.negatable
+                    and person_decides(text, m))):
             pos = m.start() + 1 if rule.negatable and m.end() > m.start() + 1 else max(m.end(), m.start() + 1)
             continue
         yield m

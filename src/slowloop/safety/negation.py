@@ -36,7 +36,7 @@ _NOT_REALLY = re.compile(
     r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$))|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
 # (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
@@ -66,6 +66,25 @@ _LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or
                         r"[`'\"]?$|^\s*[`'\"]?$", re.I)
 
 
+# the match is what "without" leaves out: "commit without `--no-verify`" avoids it, but "do not
+# commit without `--no-verify`" — two negations — demands it
+_WITHOUT = re.compile(r"(?<![\w'])(?:without|sans|senza|sem|sin|ohne)\s+(?:the\s+|a\s+|o\s+|le\s+|la\s+|il\s+|el\s+|"
+                      r"den\s+|die\s+|das\s+)?[`'\"]?$", re.I)
+
+
+# "if `X=0` appears anywhere, remove it": the match is what is to be taken out
+_REMOVED_AFTER = re.compile(
+    r"\S{0,12}?\s*(?:appears|shows\s+up|turns\s+up|is\s+(?:set|present|found|there)|exists)\b[^.\n]{0,60}?"
+    r"\b(?:remove|delete|drop|unset|revert|strip)\s+(?:it|them|that)\b"
+    r"|\S{0,12}?\s*(?:appara[iî]t|est\s+pr[ée]sent)[^.\n]{0,60}?\b(?:supprime|retire|enl[èe]ve)-(?:le|la|les)\b"
+    r"|\S{0,12}?\s*(?:compare|appare|[èe]\s+presente)[^.\n]{0,60}?\b(?:rimuovil|eliminal|toglil)[oaie]\b"
+    r"|\S{0,12}?\s*(?:aparece|est[áa]\s+presente)[^.\n]{0,60}?\b(?:elim[íi]nal|qu[íi]tal|b[óo]rral)[oa]s?\b"
+    r"|\S{0,12}?\s*(?:aparecer|aparece|estiver\s+presente)[^.\n]{0,60}?\b(?:remova|apague|tire)-[oa]s?\b"
+    r"|\S{0,12}?\s*(?:auftaucht|vorkommt|gesetzt\s+ist|steht)\b[^.\n]{0,60}?\b(?:entferne|lösche)\s+(?:es|ihn|sie)\b"
+    r"|\S{0,12}?\s*出现[^。\n]{0,20}?(?:删除|删掉|去掉|移除)|\S{0,12}?\s*(?:があれば|が見つかったら|があったら)[^。\n]{0,20}?(?:削除|消)",
+    re.I)
+
+
 def negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -73,6 +92,10 @@ def negated(text: str, start: int, end: int) -> bool:
     clause = window[cuts[-1]:]
     if _NOT_THIS.search(clause):
         return True
+    without = _WITHOUT.search(clause)
+    if without:
+        neg = _NEGATION_BEFORE.search(clause, 0, without.start())
+        return not (neg and not _NOT_REALLY.search(clause[neg.start():]))
     # a list's later items share the negation its first item is under
     k = len(cuts) - 1
     # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
@@ -83,13 +106,15 @@ def negated(text: str, start: int, end: int) -> bool:
     neg = _NEGATION_BEFORE.search(clause)
     if neg and not _NOT_REALLY.search(clause[neg.start():]):
         return True
-    return bool(_NEGATION_AFTER.match(text, end))
+    return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end))
 
 
 
 
 _PERSON_DECIDES = re.compile(
-    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
+    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before|to\b)|\bchied\w*\s+all'utente\s+di\b|"
+    r"\bdemande[rz]?\s+à\s+l'utilisateur\s+de\b|\bp[íi]d\w*\s+al\s+usuario\s+que\b|\bpe[çc]a\s+ao\s+usu[áa]rio\s+(?:para|que)\b|"
+    r"\bbitte\s+den\s+(?:Nutzer|Benutzer)\b|请用户|让用户自己|ユーザーに(?:依頼|頼)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
     r"(?:yes|approval|consent|go-?ahead|ok)\b|\bafter\s+the\s+(?:user|person)\s+(?:agrees|approves|confirms|says\s+yes)"
     r"|\bchied\w*\s+(?:conferma\s+)?all'utente\b|\bconferma\s+dell'utente|\bpergunt\w*\s+ao\s+usu[áa]rio\s+antes"
     r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
@@ -98,10 +123,16 @@ _PERSON_DECIDES = re.compile(
     r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
 
 
+# a sentence of prose: a line soft-wrapped inside a paragraph goes on ("Ask the user to add
+# themselves to the group\n(`sudo usermod -aG docker $USER`)"); a blank line or a list item ends it
+_PROSE_END = re.compile(r"[.!?;。！？；](?=\s|$)|\n\s*(?:\n|[-*+]\s|\d{1,3}[.)]\s|#)")
+
+
 def person_decides(text: str, m: re.Match[str]) -> bool:
-    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`": the person's
-    approval, in the match's own sentence, is what the rule asks for."""
-    starts = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
-    stop = _SENTENCE_END.search(text, m.end())
+    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`", "ask the user
+    to run …": the person's approval, or their own doing, in the match's sentence is what the
+    rule asks for."""
+    starts = [e.end() for e in _PROSE_END.finditer(text, 0, m.start())]
+    stop = _PROSE_END.search(text, m.end())
     return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
 
