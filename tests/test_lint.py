@@ -278,9 +278,8 @@ def test_cli_lints_a_skill_as_a_skill_and_the_memo_as_rules(tmp_path, slowloop_h
     assert [r["reason"][:10] for r in json.loads(proc.stdout) if not r["actionable"]] == ["no trigger"]
 
 
-def test_a_reflection_keeps_a_skill_written_in_another_language(slowloop_home):
-    """validate.check_content lints a proposed skill's body as a skill: this Portuguese one, with
-    numbered commands and untriggered steps, was turned down whole before."""
+def _reflect(agent: str, actions: list[dict]):
+    """A real reflection of one ingested session whose model proposes ``actions``."""
     from slowloop.config import load_config
     from slowloop.ingest import ingest_paths
     from slowloop.providers import Completion
@@ -289,14 +288,9 @@ def test_a_reflection_keeps_a_skill_written_in_another_language(slowloop_home):
 
     examples = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
     with open_store() as store:
-        ingest_paths([examples / "claude-code-api-tests.jsonl"], agent="pt", store=store,
+        ingest_paths([examples / "claude-code-api-tests.jsonl"], agent=agent, store=store,
                      cfg=load_config())
-    body = ("# Publicar um pacote\n\n1. `npm whoami` para conferir a conta.\n"
-            "2. `npm publish --provenance`\n3. Nunca troque o registry no comando.\n\n"
-            "- Anote a versão publicada no changelog.\n")
-    answer = json.dumps({"actions": [{"type": "create_skill", "name": "publicar-pacote",
-                                      "description": "Publicar um pacote npm", "body": body,
-                                      "reason": "a pessoa publica assim"}]})
+    answer = json.dumps({"actions": actions})
 
     class Scripted:
         name, kind, model = "scripted", "openai", "m"
@@ -307,7 +301,31 @@ def test_a_reflection_keeps_a_skill_written_in_another_language(slowloop_home):
         def complete(self, system: str, user: str, *, schema=None) -> Completion:
             return Completion(answer, self.model, self.destination())
 
-    out = reflect_agent("pt", provider=Scripted(), force=True)
+    return reflect_agent(agent, provider=Scripted(), force=True)
+
+
+def test_a_reflection_keeps_a_skill_written_in_another_language(slowloop_home):
+    """validate.check_content lints a proposed skill's body as a skill: this Portuguese one, with
+    numbered commands and untriggered steps, was turned down whole before."""
+    body = ("# Publicar um pacote\n\n1. `npm whoami` para conferir a conta.\n"
+            "2. `npm publish --provenance`\n3. Nunca troque o registry no comando.\n\n"
+            "- Anote a versão publicada no changelog.\n")
+    out = _reflect("pt", [{"type": "create_skill", "name": "publicar-pacote",
+                           "description": "Publicar um pacote npm", "body": body,
+                           "reason": "a pessoa publica assim"}])
     assert not out.rejected, out.rejected
     skill = slowloop_home / "agents" / "pt" / "skills" / "publicar-pacote" / "SKILL.md"
     assert "Nunca troque o registry" in skill.read_text(encoding="utf-8")
+
+
+def test_a_rule_about_certificates_or_a_flaky_test_is_no_lesson_from_a_flake(slowloop_home):
+    keep = ["When a certificate fails to verify, stop and tell the user; never turn TLS verification off.",
+            "When a test is flaky, mark it with `@pytest.mark.flaky` and open an issue; never delete it."]
+    drop = "Pitfall: when the network is flaky, never use the package registry again."
+    out = _reflect("tls", [{"type": "update_memo", "section": "plays", "op": "add", "text": t,
+                            "reason": "the person works this way"} for t in keep]
+                   + [{"type": "update_memo", "section": "strengths", "op": "add", "text": drop,
+                       "reason": "blames the network"}])
+    assert [r["action"]["text"] for r in out.rejected] == [drop]
+    memo = (slowloop_home / "agents" / "tls" / "memo.md").read_text(encoding="utf-8")
+    assert all(t in memo for t in keep)
