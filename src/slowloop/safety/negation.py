@@ -85,6 +85,13 @@ _REMOVED_AFTER = re.compile(
     re.I)
 
 
+# "When a vendor documents `curl … | sh`, use `curl -fsSLo install.sh` instead": what the next
+# clause uses instead replaces the match ("use X instead of Y" chooses X, and "run X and push
+# there instead" is one clause: not these)
+_REPLACED_LATER = re.compile(r"[^\n,，]{0,40}?[,，](?:(?![.;!?。；](?:\s|$))[^\n]){0,100}?(?:\binstead\b(?!\s+of)|\binvece\b(?!\s+di)|\bau\s+lieu\b(?!\s+d)|"
+                             r"\ben\s+su\s+lugar\b|\bem\s+vez\s+disso\b|\bstattdessen\b|代わりに|改为|改用)", re.I)
+
+
 def negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -106,7 +113,8 @@ def negated(text: str, start: int, end: int) -> bool:
     neg = _NEGATION_BEFORE.search(clause)
     if neg and not _NOT_REALLY.search(clause[neg.start():]):
         return True
-    return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end))
+    return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end)
+                or _REPLACED_LATER.match(text, end))
 
 
 
