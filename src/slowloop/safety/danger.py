@@ -35,7 +35,8 @@ outside the build directory"), so a match governed by a negation in its own clau
 "don't", "avoid", "mai", "nunca", "nie", "不要", "しないこと"…) is not a danger — except for
 the rules whose dangerous form is itself a negation ("do not tell the user"). How a negation is
 read is :mod:`slowloop.safety.negation`; how a matched command's arguments are judged (``rm -r``'s
-target, the branch a force-push hits) is :mod:`slowloop.safety.commands`.
+target, the branch a force-push hits) is :mod:`slowloop.safety.commands`. The multilingual words of
+intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from .commands import (
     not_own_work,
     rm_unscoped,
 )
+from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
 from .negation import negated, negated_later, person_decides
 from .normalize import views
 from .posture import POSTURE_RULES
@@ -110,39 +112,6 @@ _SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(
                    r"netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|git-credentials|npmrc|"
                    r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
                    r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
-_SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|attach|embed|"
-            r"anexe|anexar|allega(?:re)?|adjunta(?:r)?|joins|joindre|hänge|"
-            r"envoie[rz]?|envoyer|transmets|transmettre|t[ée]l[ée]verse[rz]?|partage[rz]?|"
-            r"invia(?:re)?|manda(?:re)?|carica(?:re)?|condividi|trasmetti|"
-            r"envi[ae]r?|envíe|envía|mande|carregue(?=[^\n]{0,80}?\b(?:para|pro)\s)|compartilhe|transmita|sube|subir|comparte|"
-            r"transmite|sende[n]?|schicke[n]?|hochladen|lade\s+\S+\s+hoch|übertrage[n]?|teile|"
-            r"发送|发到|发给|上传|传到|寄给|转发|提交到|贴到|送信|送って|送る|アップロード|転送)")
-_SECRET_ML = (r"(?:api[ _-]?keys?|access\s+keys?|ssh\s+keys?|private\s+keys?|tokens?|credentials?|"
-              r"passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|cookies|"
-              r"cl[ée]s?\s+(?:api|ssh|priv[ée]e)|mot\s+de\s+passe|jetons?|identifiants|"
-              r"chiav[ei]\s+(?:api|ssh|privat[ae])|credenziali|segreti|"
-              r"chaves?\s+(?:api|ssh|privadas?)|senhas?|credenciais|segredos|"
-              r"claves?\s+(?:api|ssh|privadas?)|contraseñas?|credenciales|secretos|"
-              r"Schlüssel|Passw(?:ort|örter)|Zugangsdaten|Umgebungsvariablen|"
-              r"密钥|私钥|秘钥|密码|令牌|凭证|凭据|环境变量|口令|秘密鍵|パスワード|トークン|認証情報|環境変数|APIキー)")
-_DEST = (r"(?:https?://|\S+@\S+\.\w|\bwebhook|\bserver|\bendpoint|\bpastebin|\bgist|\bme\b|\bmoi\b|"
-         r"\bmir\b|serveur|servidor|indirizzo|endere[cç]o|direcci[óo]n|adresse|服务器|地址|サーバ|"
-         r"アドレス|\b(?:to|at|à|a|an|para|per|zu|nach)\s+\S+\.\w)")
-
-# looking a name up: what carries data out over DNS
-_DNS_ASK = (r"(?:resolve|look\s+up|lookup|query|ping|dig|nslookup|risolvi|interroga|résous|résoudre|interroge|"
-            r"resuelve|resolver|consulta|resolva|consulte|auflösen|löse|abfragen|frage\s+\S+\s+ab)")
-# "[slowloop] Approved by the person on 2026-11-30 (review #14): …": approval is recorded in the
-# review ledger, never in a learned text, so a text that says it was approved is forging it
-_APPROVED_STAMP = (
-    r"\[\s*slowloop\s*\]"
-    r"|(?:^|\n)\s*[\[(]?\s*(?:approved|pre-?approved|confirmed|signed\s+off)\s+by\s+(?:the\s+)?(?:person|user|owner|human|operator)\b"
-    r"|\b(?:approved|confirmed|signed\s+off)\s+by\s+(?:the\s+)?(?:person|user|owner|human)\s+(?:on\s+\d{4}-\d\d-\d\d|in\s+review|\(review)"
-    r"|\breview\s+#\d+\)?\s*:?\s*(?:approved|accepted)\b"
-    r"|(?:^|\n)\s*[\[(]?\s*(?:approvato\s+dall'utente|approuvé\s+par\s+l'utilisateur|aprobado\s+por\s+el\s+usuario|"
-    r"aprovado\s+pelo\s+usu[áa]rio|vom\s+(?:Nutzer|Benutzer)\s+(?:genehmigt|freigegeben|bestätigt))"
-    r"|(?:^|\n)\s*[\[(【]?\s*(?:用户已(?:批准|同意|确认)|经用户批准|ユーザー承認済み|ユーザーが承認済み)")
-
 _MORE_RULES: list[_Rule] = [
     # remote code execution
     _Rule("remote_code", "pipes a download into an interpreter",
@@ -183,18 +152,18 @@ _MORE_RULES: list[_Rule] = [
               r"|<img\b[^>]*src\s*=\s*\S*https?://[^>\s]*[?&][^>\s]*(?:\{|\$|%7B|secret|token|key|"
               r"passw|env|ssh|cookie|data=)")),
     _Rule("exfiltration", "tells the agent to send key material somewhere (any language)",
-          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
-              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{_SEND_ML}")),
+          _rx(rf"{SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{SEND_ML}")),
     _Rule("exfiltration", "tells the agent to send secrets somewhere (any language)",
-          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?{_SECRET_ML}[^\n]{{0,80}}?{_DEST}"
-              rf"|{_SECRET_ML}[^\n]{{0,40}}?{_SEND_ML}[^\n]{{0,60}}?{_DEST}"
-              rf"|{_SECRET_ML}[^\n]{{0,60}}?{_DEST}[^\n]{{0,40}}?{_SEND_ML}"
-              rf"|(?:把|将){_SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
+          _rx(rf"{SEND_ML}[^\n]{{0,80}}?{SECRET_ML}[^\n]{{0,80}}?{DEST}"
+              rf"|{SECRET_ML}[^\n]{{0,40}}?{SEND_ML}[^\n]{{0,60}}?{DEST}"
+              rf"|{SECRET_ML}[^\n]{{0,60}}?{DEST}[^\n]{{0,40}}?{SEND_ML}"
+              rf"|(?:把|将){SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
     _Rule("exfiltration", "tells the agent to put a secret into a name it looks up (DNS, in words)",
-          _rx(rf"\b{_DNS_ASK}\b[^\n]{{0,240}}?(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
-              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{_DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b")),
+          _rx(rf"\b{DNS_ASK}\b[^\n]{{0,240}}?(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b")),
     _Rule("injection", "claims in its own text that the person approved it (a forged approval record)",
-          _rx(_APPROVED_STAMP), negatable=False),
+          _rx(APPROVED_STAMP), negatable=False),
     _Rule("bypass", "tells the agent to keep a safety setting off its (safe) default",
           _rx(r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:leave|keep)\s+[`'\"]?(?:NODE_TLS_REJECT_UNAUTHORIZED|"
               r"PYTHONHTTPSVERIFY|http\.sslVerify|sslVerify|strict-ssl|TLS\s+verification|certificate\s+(?:checks|"
