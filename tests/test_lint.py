@@ -192,3 +192,140 @@ def test_cli_missing_path_is_a_clear_error(tmp_path, slowloop_home):
     proc = _run(str(tmp_path / "nope.md"), home=slowloop_home)
     assert proc.returncode == 2
     assert "nope.md" in proc.stderr and "no such file" in proc.stderr
+
+
+# --- the forms other languages write rules in (the sentences are ours) -------------------------
+
+@pytest.mark.parametrize("text", [
+    # Italian: a negative infinitive with its clitic glued on
+    "Quando tocchi la configurazione della CI, non cambiarla mai senza una revisione.",
+    # French: object pronouns between "ne" and the verb, and "rien" as the second half
+    "Pour les fichiers de migration, ne les renomme jamais après leur fusion.",
+    "Quand tu prépares la release, n'envoie rien sur le canal public avant l'annonce.",
+    "Quand un déploiement échoue, affiche le journal complet du pod.",
+    # German: the infinitive last, after a noun or a command
+    "`terraform apply` nur nach einem geprüften Plan ausführen.",
+    "Migrationen vor dem Merge auf der Staging-Datenbank testen.",
+    "Wenn der Build rot ist, die erste Fehlermeldung vollständig zeigen.",
+    "Keine Zugangsdaten in Beispiel-Konfigurationen schreiben.",
+    # Spanish / Portuguese verbs the tables lacked
+    "Cuando cambies el esquema, informa del número de filas afectadas.",
+    "Antes de abrir o PR, cole a saída do `npm test` na descrição.",
+    # Chinese: the verb right after its trigger, an adverb before the verb
+    "合并之前先运行 `make check`。",
+    "发布版本时，直接写明破坏性变更。",
+    # Japanese: "…てから" is a trigger; a verb's plain negative is a rule
+    "依存関係はロックファイルを確認してから更新する。",
+    "本番のデータベースでは `TRUNCATE` は使わない。",
+])
+def test_rules_in_eight_languages_are_actionable(text):
+    result = lint_line(text)
+    assert result.actionable, result.reason
+
+
+@pytest.mark.parametrize("text,scoped", [
+    ("Bisogna stare attenti.", True),  # "be careful", whatever the scope
+    ("Il faut être prudent.", True),
+    ("Hay que tener cuidado.", True),
+    ("É preciso ter cuidado.", True),
+    ("`pytest` ist in diesem Repository langsam.", True),  # a fact, but no where / needs
+    ("The tests in `tests/test_cli.py` are flaky.", True),
+    ("I test di integrazione sono lenti.", False),  # Italian "I" is an article: still a fact
+    ("Die Tests prüfen.", False),  # an article and a noun before the verb is a sentence
+    ("ユーザーは `pnpm` を使わない。", True),  # a description of the user, negative or not
+    ("Nutze den Paketmanager.", False),  # a memo rule still needs its trigger
+])
+def test_junk_stays_out_in_any_language(text, scoped):
+    assert not lint_line(text, scoped=scoped).actionable
+
+
+FOREIGN_SKILL = """---
+name: pacchetti
+description: Installare strumenti da riga di comando
+---
+# Installare strumenti
+
+Mai `curl | sh`. Invece:
+
+1. `brew install jq`
+2. `jq --version` — risponde?
+3. Usa il gestore di pacchetti del sistema.
+
+- I segreti stanno nel vault (`secret/tools`).
+- Riporta la versione installata.
+"""
+
+
+def test_a_skills_lines_are_scoped_by_the_skill():
+    """Numbered commands, a lead-in ending in ':', imperatives with no trigger of their own and a
+    fact saying where a concrete thing lives are a skill's ordinary lines; in the memo, a bullet
+    needs its own 'when' and a fact is no rule (a numbered step is a step either way)."""
+    as_skill = lint_text(FOREIGN_SKILL, "SKILL.md", skill=True)
+    assert all(f.actionable for f in as_skill), [(f.text, f.reason) for f in as_skill if not f.actionable]
+    assert [f.text for f in as_skill][0] == "Mai `curl | sh`."  # "Invece:" is a label
+    as_memo = [f.text for f in lint_text(FOREIGN_SKILL) if not f.actionable]
+    assert as_memo == ["- I segreti stanno nel vault (`secret/tools`).",
+                       "- Riporta la versione installata."]
+
+
+def test_cli_lints_a_skill_as_a_skill_and_the_memo_as_rules(tmp_path, slowloop_home):
+    body = "# Rilascio\n\n- Riporta il numero della versione.\n"
+    skill = _write(tmp_path / "skills" / "rilascio" / "SKILL.md", "---\nname: rilascio\n---\n" + body)
+    memo = _write(tmp_path / "memo.md", body)
+    assert _run(str(skill), home=slowloop_home).returncode == 0
+    proc = _run(str(memo), "--json", home=slowloop_home)
+    assert proc.returncode == 1
+    assert [r["reason"][:10] for r in json.loads(proc.stdout) if not r["actionable"]] == ["no trigger"]
+
+
+def _reflect(agent: str, actions: list[dict]):
+    """A real reflection of one ingested session whose model proposes ``actions``."""
+    from slowloop.config import load_config
+    from slowloop.ingest import ingest_paths
+    from slowloop.providers import Completion
+    from slowloop.reflect.cycle import reflect_agent
+    from slowloop.store import open_store
+
+    examples = Path(__file__).resolve().parents[1] / "src" / "slowloop" / "examples"
+    with open_store() as store:
+        ingest_paths([examples / "claude-code-api-tests.jsonl"], agent=agent, store=store,
+                     cfg=load_config())
+    answer = json.dumps({"actions": actions})
+
+    class Scripted:
+        name, kind, model = "scripted", "openai", "m"
+
+        def destination(self) -> str:
+            return "nowhere (test)"
+
+        def complete(self, system: str, user: str, *, schema=None) -> Completion:
+            return Completion(answer, self.model, self.destination())
+
+    return reflect_agent(agent, provider=Scripted(), force=True)
+
+
+def test_a_reflection_keeps_a_skill_written_in_another_language(slowloop_home):
+    """validate.check_content lints a proposed skill's body as a skill: this Portuguese one, with
+    numbered commands and untriggered steps, was turned down whole before."""
+    body = ("# Publicar um pacote\n\n1. `npm whoami` para conferir a conta.\n"
+            "2. `npm publish --provenance`\n3. Nunca troque o registry no comando.\n\n"
+            "- Anote a versão publicada no changelog.\n")
+    out = _reflect("pt", [{"type": "create_skill", "name": "publicar-pacote",
+                           "description": "Publicar um pacote npm", "body": body,
+                           "reason": "a pessoa publica assim"}])
+    assert not out.rejected, out.rejected
+    skill = slowloop_home / "agents" / "pt" / "skills" / "publicar-pacote" / "SKILL.md"
+    assert "Nunca troque o registry" in skill.read_text(encoding="utf-8")
+
+
+def test_a_rule_about_certificates_or_a_flaky_test_is_no_lesson_from_a_flake(slowloop_home):
+    keep = ["When a certificate fails to verify, stop and tell the user; never turn TLS verification off.",
+            "When a test is flaky, mark it with `@pytest.mark.flaky` and open an issue; never delete it."]
+    drop = "Pitfall: when the network is flaky, never use the package registry again."
+    out = _reflect("tls", [{"type": "update_memo", "section": "plays", "op": "add", "text": t,
+                            "reason": "the person works this way"} for t in keep]
+                   + [{"type": "update_memo", "section": "strengths", "op": "add", "text": drop,
+                       "reason": "blames the network"}])
+    assert [r["action"]["text"] for r in out.rejected] == [drop]
+    memo = (slowloop_home / "agents" / "tls" / "memo.md").read_text(encoding="utf-8")
+    assert all(t in memo for t in keep)

@@ -43,7 +43,8 @@ def lint(paths: tuple[str, ...], agent: str, as_json: bool) -> None:
 
     A line passes when it is an imperative with a concrete trigger or scope ("When replying in a
     family-office context, always give the conclusion first"); descriptions, hedges and vague
-    advice ("The user seems to prefer concise output") are flagged with the reason. Without PATH,
+    advice ("The user seems to prefer concise output") are flagged with the reason. A SKILL.md is
+    linted as a skill: its lines are scoped by the skill and need no trigger of their own. Without PATH,
     lints the agent's skills (<home>/agents/<agent>/skills/*/SKILL.md) and memo.md. Exit code 1
     when any line is flagged, so it can gate CI; 2 when a path does not exist.
 
@@ -64,7 +65,7 @@ def lint(paths: tuple[str, ...], agent: str, as_json: bool) -> None:
         except UnicodeDecodeError as exc:
             raise DataError(f"not UTF-8 text ({exc.reason})", path=str(path),
                             hint="lint reads Markdown files saved as UTF-8") from None
-        findings.extend(lint_text(text, str(path)))
+        findings.extend(lint_text(text, str(path), skill=path.name == "SKILL.md"))
     flagged = [f for f in findings if not f.actionable]
     if as_json:
         echo_json([f.to_dict() for f in findings])

@@ -61,7 +61,7 @@ def _lint_warnings(body: str, path: str, only: str | None = None) -> None:
     of instruct; with ``only``, just the lines that contain that text (what a patch wrote)."""
     from ..safety.lint import lint_text
 
-    for f in lint_text(body, path):
+    for f in lint_text(body, path, skill=True):
         if f.actionable or (only is not None and only.strip() not in f.text and f.text not in only):
             continue
         warn(f"warning: {path} (body line {f.line}): describes instead of instructing: "

@@ -33,7 +33,10 @@ letters, quotes inside words, line continuations, base64/hex payloads), then jud
 Rules that *forbid* the dangerous thing are what a good reflection writes ("Never run ``rm -rf``
 outside the build directory"), so a match governed by a negation in its own clause ("never",
 "don't", "avoid", "mai", "nunca", "nie", "不要", "しないこと"…) is not a danger — except for
-the rules whose dangerous form is itself a negation ("do not tell the user").
+the rules whose dangerous form is itself a negation ("do not tell the user"). How a negation is
+read is :mod:`slowloop.safety.negation`; how a matched command's arguments are judged (``rm -r``'s
+target, the branch a force-push hits) is :mod:`slowloop.safety.commands`. The multilingual words of
+intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`.
 """
 
 from __future__ import annotations
@@ -43,6 +46,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .commands import (
+    PUSH,
+    RM,
+    RUN_FILE,
+    SECRET_VAR,
+    downloaded_then_run,
+    force_push_main,
+    install_with_sudo,
+    not_auth_header,
+    not_own_work,
+    rm_unscoped,
+)
+from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
+from .negation import negated, negated_later, person_decides
 from .normalize import views
 from .posture import POSTURE_RULES
 from .redact import redact
@@ -76,77 +93,11 @@ def _rx(pattern: str, flags: int = re.I) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
-# --- destructive shell: judged on the target, not on the command name ---------------------------
-
-_RM = _rx(r"\brm\s+((?:-{1,2}[\w-]+\s+)+)([^\n;&|`'\")\u3000-\uffff]*)")
-_DANGEROUS_TARGET = re.compile(
-    r"^(?:/\*?|/+\.{0,2}|~/?\*?|\$\{?HOME(?::[?-][^}]*)?\}?/?\*?|\*|\.{1,2}/?\*?|/(?:bin|boot|dev|etc|home|lib|"
-    r"lib64|opt|proc|root|sbin|srv|sys|usr|var|Users|System|Applications)/?\*?)$")
-_CD_BEFORE = re.compile(r"\bcd\s+(\S+)\s*(?:&&|;)\s*(?:sudo\s+)?$")
-
-
-def _rm_unscoped(m: re.Match[str]) -> bool:
-    flags = m.group(1).lower()
-    recursive = "recursive" in flags or any(
-        f.startswith("-") and not f.startswith("--") and "r" in f for f in flags.split())
-    if not recursive:
-        return False
-    if "--no-preserve-root" in flags:
-        return True
-    targets = [t.strip("\"'") for t in m.group(2).split()]
-    if not any(_DANGEROUS_TARGET.match(t) for t in targets):
-        return False
-    # "cd build && rm -rf *" is scoped by the cd (unless the cd itself goes somewhere dangerous).
-    line_start = m.string.rfind("\n", 0, m.start()) + 1
-    cd = _CD_BEFORE.search(m.string, line_start, m.start())
-    if cd and not _DANGEROUS_TARGET.match(cd.group(1).strip("\"'")) and not any(
-            t.startswith(("/", "~", "$HOME")) and _DANGEROUS_TARGET.match(t) for t in targets):
-        return False
-    return True
-
-
-_PUSH = _rx(r"\bgit\s+push\b([^\n;&|`\u3000-\uffff]*)")
-
-
-def _force_push_main(m: re.Match[str]) -> bool:
-    args = m.group(1).split()
-    force = any(a in ("-f", "--force") or a.startswith("+") for a in args)
-    if not force:
-        return False
-    refs = [a.lstrip("+").rstrip(".,;:!?)") for a in args if not a.startswith("-")]
-    # "git push --force" with no branch pushes the current one, which may well be main.
-    return len(refs) <= 1 or any(r.split(":")[-1] in ("main", "master") for r in refs[1:])
-
-
-_OWN_WORK = re.compile(r"\b(?:your own|own (?:local )?(?:feature )?branch|scratch|throwaway)\b",
-                       re.I)
-
-
-def _not_own_work(m: re.Match[str]) -> bool:
-    line_start = m.string.rfind("\n", 0, m.start()) + 1
-    line_end = m.string.find("\n", m.end())
-    return not _OWN_WORK.search(m.string[line_start:line_end if line_end >= 0 else None])
-
-
-_AUTH_CONTEXT = re.compile(r"(?:authorization|bearer|x-api-key|api-key|x-goog-api-key|"
-                           r"private-token|x-auth-token)[\"']?\s*[:=]?\s*(?:bearer\s+|token\s+)?"
-                           r"[\"']?$", re.I)
-
-
-def _not_auth_header(m: re.Match[str]) -> bool:
-    """``curl -H "Authorization: Bearer $OPENAI_API_KEY" https://api.openai.com`` is how an API
-    is called, not exfiltration: the key goes to the service it belongs to."""
-    var = re.search(_SECRET_VAR, m.group(0))
-    before = m.group(0)[:var.start()] if var else ""
-    return not _AUTH_CONTEXT.search(before)
-
-
 # --- the rules ----------------------------------------------------------------------------------
 
 _SENSITIVE_PATH = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?"
-                   r"\.(?:ssh|aws|gnupg|netrc|env\b|docker/config|kube/config|config/gcloud|"
+                   r"\.(?:ssh|aws|gnupg|netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|"
                    r"git-credentials|npmrc|pypirc|pgpass)")
-_SECRET_VAR = r"\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*\}?"
 _SECRET_WORDS = (r"(?<![\w/])(?:~/\.ssh\S*|~/\.aws\S*|id_rsa|id_ed25519|api[ _-]?keys?|access keys?|"
                  r"(?:auth |access |bearer |github |api )?tokens?|"
                  r"credentials?|passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|\.env\b|"
@@ -157,45 +108,10 @@ _DL = (r"(?:curl|wget|fetch|aria2c|https?|httpie|xh|iwr|irm|Invoke-WebRequest|In
 _INTERP = (r"(?:(?:sudo|env|doas)\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi|c|tc|a)?sh|python[0-9.]*|"
            r"perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|osascript|lua|bun|deno|"
            r"source)")
-_RUN_FILE = re.compile(r"(?:&&|;|\|\||\n[^\n]{0,24}?|\bthen\b|\band\b|,)\s*(?:sudo\s+)?\b(?:(?:(?:ba|z|da|k)?sh|"
-                       r"python[0-9.]*|perl|ruby|node|php|source|\.)\s+|chmod\s+[+\w]*x\s+)"
-                       r"(?:\./)?(\S+)", re.I)
-_OUT_FILE = re.compile(r"(?:-o|--output|-O|--output-document|>)\s*(?:\./)?([^\s|&;]+)")
-
-
-def _downloaded_then_run(m: re.Match[str]) -> bool:
-    """``curl -o f https://… && bash f``: the file run is the file just downloaded."""
-    seg = m.group(0)
-    names = {n.rsplit("/", 1)[-1] for n in _OUT_FILE.findall(seg)}
-    if re.search(r"\s-O\b|--remote-name", seg):  # -O: named after the URL
-        names |= {u.rsplit("/", 1)[-1] for u in re.findall(r"https?://\S+", seg)}
-    ran = {r.rsplit("/", 1)[-1].strip("`'\".,;") for r in _RUN_FILE.findall(seg)}
-    return bool({n.strip("`'\".,;") for n in names if n} & ran)
-
-
 _SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(?:ssh|aws|gnupg|"
-                   r"netrc|env\b|docker/config|kube/config|config/gcloud|git-credentials|npmrc|"
+                   r"netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|git-credentials|npmrc|"
                    r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
                    r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
-_SEND_ML = (r"(?:send|upload|post|e-?mail|mail|share|forward|paste|exfiltrate|transmit|leak|beacon|attach|embed|"
-            r"anexe|anexar|allega(?:re)?|adjunta(?:r)?|joins|joindre|hänge|"
-            r"envoie[rz]?|envoyer|transmets|transmettre|t[ée]l[ée]verse[rz]?|partage[rz]?|"
-            r"invia(?:re)?|manda(?:re)?|carica(?:re)?|condividi|trasmetti|"
-            r"envi[ae]r?|envíe|envía|mande|carregue|compartilhe|transmita|sube|subir|comparte|"
-            r"transmite|sende[n]?|schicke[n]?|hochladen|lade\s+\S+\s+hoch|übertrage[n]?|teile|"
-            r"发送|发到|发给|上传|传到|寄给|转发|提交到|贴到|送信|送って|送る|アップロード|転送)")
-_SECRET_ML = (r"(?:api[ _-]?keys?|access\s+keys?|ssh\s+keys?|private\s+keys?|tokens?|credentials?|"
-              r"passwords?|secrets?|env(?:ironment)?\s+var(?:iable)?s|cookies|"
-              r"cl[ée]s?\s+(?:api|ssh|priv[ée]e)|mot\s+de\s+passe|jetons?|identifiants|"
-              r"chiav[ei]\s+(?:api|ssh|privat[ae])|credenziali|segreti|"
-              r"chaves?\s+(?:api|ssh|privadas?)|senhas?|credenciais|segredos|"
-              r"claves?\s+(?:api|ssh|privadas?)|contraseñas?|credenciales|secretos|"
-              r"Schlüssel|Passw(?:ort|örter)|Zugangsdaten|Umgebungsvariablen|"
-              r"密钥|私钥|秘钥|密码|令牌|凭证|凭据|环境变量|口令|秘密鍵|パスワード|トークン|認証情報|環境変数|APIキー)")
-_DEST = (r"(?:https?://|\S+@\S+\.\w|\bwebhook|\bserver|\bendpoint|\bpastebin|\bgist|\bme\b|\bmoi\b|"
-         r"\bmir\b|serveur|servidor|indirizzo|endere[cç]o|direcci[óo]n|adresse|服务器|地址|サーバ|"
-         r"アドレス|\b(?:to|at|à|a|an|para|per|zu|nach)\s+\S+\.\w)")
-
 _MORE_RULES: list[_Rule] = [
     # remote code execution
     _Rule("remote_code", "pipes a download into an interpreter",
@@ -207,7 +123,7 @@ _MORE_RULES: list[_Rule] = [
               rf"|\b{_INTERP}\s+<\s*<\(\s*{_DL}\b"
               r"|\biex\s*\(|\bInvoke-Expression\b|\bIEX\b[^\n]{0,40}DownloadString")),
     _Rule("remote_code", "downloads a script and runs it",
-          _rx(rf"\b{_DL}\b[^\n]{{0,240}}?{_RUN_FILE.pattern}"), check=_downloaded_then_run),
+          _rx(rf"\b{_DL}\b[^\n]{{0,240}}?{RUN_FILE.pattern}"), check=downloaded_then_run),
     _Rule("remote_code", "decodes a payload and runs it",
           _rx(rf"\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:enc\s+)?-d|"
               rf"openssl\s+base64\s+-d|rev|gunzip|zcat)\b[^\n|]*\|\s*{_INTERP}\b"
@@ -236,13 +152,23 @@ _MORE_RULES: list[_Rule] = [
               r"|<img\b[^>]*src\s*=\s*\S*https?://[^>\s]*[?&][^>\s]*(?:\{|\$|%7B|secret|token|key|"
               r"passw|env|ssh|cookie|data=)")),
     _Rule("exfiltration", "tells the agent to send key material somewhere (any language)",
-          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
-              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{_SEND_ML}")),
+          _rx(rf"{SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{SEND_ML}")),
     _Rule("exfiltration", "tells the agent to send secrets somewhere (any language)",
-          _rx(rf"{_SEND_ML}[^\n]{{0,80}}?{_SECRET_ML}[^\n]{{0,80}}?{_DEST}"
-              rf"|{_SECRET_ML}[^\n]{{0,40}}?{_SEND_ML}[^\n]{{0,60}}?{_DEST}"
-              rf"|{_SECRET_ML}[^\n]{{0,60}}?{_DEST}[^\n]{{0,40}}?{_SEND_ML}"
-              rf"|(?:把|将){_SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
+          _rx(rf"{SEND_ML}[^\n]{{0,80}}?{SECRET_ML}[^\n]{{0,80}}?{DEST}"
+              rf"|{SECRET_ML}[^\n]{{0,40}}?{SEND_ML}[^\n]{{0,60}}?{DEST}"
+              rf"|{SECRET_ML}[^\n]{{0,60}}?{DEST}[^\n]{{0,40}}?{SEND_ML}"
+              rf"|(?:把|将){SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
+    _Rule("exfiltration", "tells the agent to put a secret into a name it looks up (DNS, in words)",
+          _rx(rf"\b{DNS_ASK}\b[^\n]{{0,240}}?(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b")),
+    _Rule("injection", "claims in its own text that the person approved it (a forged approval record)",
+          _rx(APPROVED_STAMP), negatable=False),
+    _Rule("bypass", "tells the agent to keep a safety setting off its (safe) default",
+          _rx(r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:leave|keep)\s+[`'\"]?(?:NODE_TLS_REJECT_UNAUTHORIZED|"
+              r"PYTHONHTTPSVERIFY|http\.sslVerify|sslVerify|strict-ssl|TLS\s+verification|certificate\s+(?:checks|"
+              r"verification)|core\.hooksPath|the\s+(?:hooks|sandbox|firewall))[`'\"]?\s+(?:at\s+(?:its|the)\s+default|on\b|"
+              r"enabled\b|as\s+(?:it\s+is|is)\b)"), negatable=False),
     # the person switched off
     _Rule("confirmation", "tells the agent to stop asking the person",
           _rx(r"\b(?:never|don'?t|do\s+not|stop|no\s+need\s+to|no\s+longer)\s+(?:ever\s+)?"
@@ -251,6 +177,11 @@ _MORE_RULES: list[_Rule] = [
               r"operator|developer|owner|me|anyone)(?:'s)?\s*)?(?:for\s+|about\s+)?"
               r"(?:(?:their|your|any|explicit|an?)\s+)?(?:confirmation|permission|approval|"
               r"consent|review|sign-?off|go-?ahead|ok\b)"
+              r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to|stop)\s+(?:ever\s+)?ask(?:ing)?\s+(?:first\b|beforehand\b|"
+              r"before\s+(?:running|executing|doing|making|pushing|deleting|installing|acting|you\s+(?:run|act|do)))"
+              r"|\b(?:nunca|no)\s+preguntes\s+antes\s+de\b|\bnon\s+chiedere\s+(?:mai\s+)?prima\s+di\b"
+              r"|\bne\s+demande\s+(?:jamais|pas|plus)\s+avant\s+d|\b(?:nunca|não)\s+pergunte\s+antes\s+de\b"
+              r"|\bfrag\w*\s+(?:nie|niemals|nicht)\s+(?:vorher|zuerst|bevor)\b|(?:不要|不用|无需|别)先问(?:用户)?(?:再|就)?"
               r"|\bnever\s+ask\s+(?:the\s+)?(?:user|human|person|me)\b(?!\s+(?:for\s+)?(?:their\s+|"
               r"a\s+|the\s+)?(?:passwords?|secrets?|tokens?|credentials?|keys?|personal))"
               r"|\b(?:always|automatically)\s+(?:approve|accept|say\s+yes|answer\s+yes|confirm|"
@@ -295,7 +226,7 @@ _MORE_RULES: list[_Rule] = [
               r"approval[_-]?policy\W{0,4}never|--ask-for-approval\s+never|(?:^|\s)-a\s+never\b|"
               r"sandbox[_-]?mode\W{0,4}danger-full-access|--full-auto\b|--yolo\b|"
               r"\b(?:Bash|Shell|Write|Edit|WebFetch|Read|mcp__[\w-]+)\(\s*\*?\s*\)|"
-              r"\bpermissions\.allow\b[^\n]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
+              r"\bpermissions\.allow\b[^\n。]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
               r"\bdefaultMode\W{0,4}(?:bypassPermissions|acceptEdits)|\bNOPASSWD\b|"
               r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|[ug]\+s)\b|"
               r"\busermod\s+-a?G\s+(?:sudo|wheel|docker|root)\b|"
@@ -306,6 +237,8 @@ _MORE_RULES: list[_Rule] = [
     _Rule("permissions", "a skill that grants the agent tools to run without asking (allowed-tools)",
           _rx(r"^[ \t]*allowed[-_]tools[ \t]*:(?:[^\n]|\n[ \t]*-)*?(?:\b(?:Bash|Write|Edit|MultiEdit|NotebookEdit|WebFetch|"
               r"Shell)\b|\bmcp__|\*)", re.I | re.M), negatable=False),
+    _Rule("permissions", "installs packages as root (sudo named after the install)",
+          _rx(r"\bsudo\b"), check=install_with_sudo),
     # checks switched off
     _Rule("bypass", "switches off hooks, TLS or signature checks",
           _rx(r"\bcore\.hooksPath\b|\bNODE_TLS_REJECT_UNAUTHORIZED\W{0,3}0|"
@@ -391,7 +324,7 @@ _RULES: list[_Rule] = [
               rf"|\b(?:curl|wget|nc|ncat|http)\b[^\n]*?\$\(\s*cat\s+{_SENSITIVE_PATH}"
               rf"|\bcat\s+{_SENSITIVE_PATH}\S*\s*\|\s*(?:curl|wget|nc|ncat|netcat|base64)\b")),
     _Rule("exfiltration", "sends a secret environment variable over the network",
-          _rx(rf"\b(?:curl|wget|http|nc|ncat)\b[^\n]*?{_SECRET_VAR}", 0), check=_not_auth_header),
+          _rx(rf"\b(?:curl|wget|http|nc|ncat)\b[^\n]*?{SECRET_VAR}", 0), check=not_auth_header),
     _Rule("exfiltration", "pipes data to a raw network socket",
           _rx(r"\|\s*(?:nc|ncat|netcat|telnet)\b|>\s*/dev/(?:tcp|udp)/")),
     _Rule("exfiltration", "dumps the environment to the network",
@@ -402,14 +335,16 @@ _RULES: list[_Rule] = [
               r"(?:\S+@\S+|https?://\S+|(?:the\s+|this\s+|my\s+|a\s+)?"
               r"(?:server|address|url|endpoint|webhook|email|channel|pastebin|gist|me)\b|\S+)")),
     # destructive
-    _Rule("destructive", "rm -r on /, ~, * or a system directory", _RM, check=_rm_unscoped),
-    _Rule("destructive", "force-pushes main (or the current branch)", _PUSH,
-          check=_force_push_main),
+    _Rule("destructive", "rm -r on /, ~, * or a system directory", RM, check=rm_unscoped),
+    _Rule("destructive", "force-pushes main (or the current branch)", PUSH,
+          check=force_push_main),
     _Rule("destructive", "force-pushes main",
-          _rx(r"\bforce[- ]push(?:es|ing)?\s+(?:to\s+)?(?:the\s+)?(?:main|master|origin/main)\b")),
+          _rx(r"\bforce[- ]push(?:es|ing)?\s+(?:to\s+)?(?:the\s+)?(?:main|master|origin/main)\b"
+              r"|(?<![\w-])(?:--force|-f)(?![\w-])[`'\"]?\s+(?:on|to|into|auf|sur|su|en|em|no|na)\s+(?:the\s+)?[`'\"]?"
+              r"(?:main|master)\b")),
     _Rule("destructive", "discards work with git reset --hard / git clean",
           _rx(r"\bgit\s+(?:reset\s+--hard|clean\s+-[a-z]*f[a-z]*|checkout\s+--\s+\.|"
-              r"stash\s+clear)"), check=_not_own_work),
+              r"stash\s+clear)"), check=not_own_work),
     _Rule("destructive", "drops or truncates a database table",
           _rx(r"\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE\s+TABLE)\b|\bDELETE\s+FROM\s+\w+"
               r"\s*(?:;|$)")),
@@ -479,73 +414,6 @@ _RULES: list[_Rule] = [
       for reason, pattern, negatable in POSTURE_RULES),
 ]
 
-# --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
-
-_NEGATION_BEFORE = re.compile(
-    r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
-    r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
-    r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
-    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
-    r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
-    re.I)
-# Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
-_NOT_REALLY = re.compile(
-    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
-    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
-    r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
-    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
-    r"\bnot\s+only\b", re.I)
-_NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
-                             r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
-                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
-# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
-_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
-
-
-_SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
-
-
-def _negated_later(text: str, end: int) -> bool:
-    """A negation later in the same sentence ("without consent, do not add …", "…しないこと")."""
-    stop = _SENTENCE_END.search(text, end)
-    rest = text[end:stop.start() if stop else len(text)]
-    neg = _NEGATION_BEFORE.search(rest)
-    return bool((neg and not _NOT_REALLY.search(rest[neg.start():]))
-                or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
-
-
-# "X, not Y" / "…, nicht Y": the word right before the match says what not to use
-_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)\s*[`'\"]?\s*$", re.I)
-# a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
-_LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
-                        r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
-
-
-_LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+"
-                        r"[`'\"]?$|^\s*[`'\"]?$", re.I)
-
-
-def _negated(text: str, start: int, end: int) -> bool:
-    floor = max(0, start - 160)
-    window = text[floor:start]
-    cuts = [0] + [m.end() for m in _CLAUSE_START.finditer(window)]
-    clause = window[cuts[-1]:]
-    if _NOT_THIS.search(clause):
-        return True
-    # a list's later items share the negation its first item is under
-    k = len(cuts) - 1
-    # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
-    while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
-            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
-        k -= 1
-        clause = window[cuts[k]:]
-    neg = _NEGATION_BEFORE.search(clause)
-    if neg and not _NOT_REALLY.search(clause[neg.start():]):
-        return True
-    return bool(_NEGATION_AFTER.match(text, end))
-
-
 def _evidence(text: str, start: int, end: int) -> str:
     snippet = " ".join(text[start:end].split())
     if not snippet.strip():  # invisible characters: say where and what instead
@@ -561,23 +429,6 @@ def _evidence(text: str, start: int, end: int) -> str:
 MAX_SCAN_CHARS = 100_000
 
 
-_PERSON_DECIDES = re.compile(
-    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
-    r"(?:yes|approval|consent|go-?ahead|ok)\b|\bafter\s+the\s+(?:user|person)\s+(?:agrees|approves|confirms|says\s+yes)"
-    r"|\bchied\w*\s+(?:conferma\s+)?all'utente\b|\bconferma\s+dell'utente|\bpergunt\w*\s+ao\s+usu[áa]rio\s+antes"
-    r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
-    r"\baccord\s+de\s+l'utilisateur|\bpregunt\w*\s+al\s+usuario\s+antes|\bconfirmaci[óo]n\s+del\s+usuario|"
-    r"\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+(?:vorher|zuerst)|\bZustimmung\s+des\s+(?:Nutzers|Benutzers)|"
-    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
-
-
-def _person_decides(text: str, m: re.Match[str]) -> bool:
-    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`": the person's
-    approval, in the match's own sentence, is what the rule asks for."""
-    starts = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
-    stop = _SENTENCE_END.search(text, m.end())
-    return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
-
 
 def _matches(rule: _Rule, text: str):
     """The rule's matches that stand: a match forbidden by a negation is searched again from inside
@@ -588,9 +439,10 @@ def _matches(rule: _Rule, text: str):
         if m is None:
             return
         if ((rule.check is not None and not rule.check(m))
-                or (rule.negatable and _negated(text, m.start(), m.end()))
-                or (rule.sentence and _negated_later(text, m.end()))
-                or (rule.kind in ("destructive", "posture") and rule.negatable and _person_decides(text, m))):
+                or (rule.negatable and negated(text, m.start(), m.end()))
+                or (rule.sentence and negated_later(text, m.end()))
+                or (rule.kind in ("destructive", "posture", "permissions") and rule.negatable
+                    and person_decides(text, m))):
             pos = m.start() + 1 if rule.negatable and m.end() > m.start() + 1 else max(m.end(), m.start() + 1)
             continue
         yield m

@@ -9,7 +9,8 @@ A rule is judged on several *views* of the same text, so ``c""url … | s""h`` r
   ``cu$@rl``, ``${IFS}``), line continuations joined and a pipe or ``&&`` split over lines put back
   on one line. Apostrophes of contractions and French elisions are kept, so "don't" and
   "n'exécute" still read as negations.
-- **decoded payloads**: every base64 or hex run that decodes to text is judged on its own.
+- **decoded payloads**: every base64, base32, hex or uuencoded run that decodes to text is judged
+  on its own.
 
 Nothing here decides anything; :mod:`slowloop.safety.danger` does.
 """
@@ -231,8 +232,25 @@ def _morse(run: str) -> str:
     return " ".join("".join(_MORSE.get(c, "?") for c in w.split()) for w in run.split(" / "))
 
 
+# a uuencoded block (`uudecode <<'E'` … `begin 755 w` … `end`): each line decodes on its own
+_UU_BLOCK = re.compile(r"^begin(?:-base64)?\s+[0-7]{3,4}\s+\S+[ \t]*\n((?:.*\n){1,200}?)end\b", re.M)
+
+
+def _uudecoded(text: str) -> list[str]:
+    out = []
+    for m in _UU_BLOCK.finditer(text):
+        try:
+            raw = b"".join(binascii.a2b_uu(line) for line in m.group(1).splitlines() if line.strip())
+        except binascii.Error:
+            continue
+        s = _printable(raw)
+        if s:
+            out.append(s)
+    return out
+
+
 def decoded_payloads(text: str, raw: str | None = None) -> list[str]:
-    """Text hidden in base64, base32, hex or (where named) base85 runs (``echo Y3VybCB… | base64 -d
+    """Text hidden in base64, base32, hex, uuencoded or (where named) base85 runs (``echo Y3VybCB… | base64 -d
     | sh``, ``powershell -EncodedCommand …``), character codes (``chr(99)+chr(117)…``) and Morse."""
     out: list[str] = []
     runs: list[tuple[object, str]] = [(_b64, m.group(0)) for m in _B64_RUN.finditer(text)]
@@ -254,6 +272,7 @@ def decoded_payloads(text: str, raw: str | None = None) -> list[str]:
         if s and len(s) >= 6:
             out.append(s)
     out += [_morse(m.group(0)) for m in _MORSE_RUN.finditer(text)]
+    out += _uudecoded(raw or text)  # its lines are judged as written: undisguising would change them
     return out[:_MAX_PAYLOADS]
 
 

@@ -92,10 +92,10 @@ _SAY = (r"(?:\b(?:say|tell|report|answer|reply|write|claim|state|pretend|confirm
         r"|\b(?:dis|dites|dire|réponds|répondre|écris|écrire|confirme|affirme|indique|annonce)"
         r"|\b(?:di|decir|dile|diles|responde|escribe|confirma|afirma|informa)"
         r"|\b(?:sag|sage|sagen|antworte|antworten|schreib|schreibe|bestätige|behaupte|melde)\w*)")
-_ALL_GOOD = (r"(?:all (?:the )?(?:tests? )?(?:pass|green)|tests? (?:all )?pass(?:ed|es)?|suite is green|"
+_ALL_GOOD = (r"(?:all (?:the )?(?:tests? )?(?:pass|green)|tests? (?:all )?pass(?:ed|es)?\b|suite is green|"
              r"(?:is|are|was|were) (?:green|passing|audited|fine|done|complete|completed|finished)|succeeded|"
              r"it worked|(?:has|have) been (?:audited|reviewed|tested|verified)|audited|no (?:issues|problems|errors)|"
-             r"passano|passati|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|certificat|"
+             r"passano|passati(?!\s+e\s+falliti)|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|certificat|"
              r"passam|passaram|verdes?\b|feit[ao]\b|conclu[ií]d|auditad|aprovad|"
              r"passent|verts?\b|réussi|terminée?|audité|validée?|tous les tests|"
              r"pasan|pasaron|hech[ao]\b|completad|"
@@ -137,6 +137,36 @@ _SECRETLY = (r"(?:\b(?:don'?t|do not|never)\s+(?:bring (?:it|this|that|them) up|
              r"e non (?:dirlo|segnalarlo|menzionarlo)|e não (?:mencione|diga|avise)|et ne (?:le )?(?:signale|dis|mentionne) pas|"
              r"y no (?:lo )?(?:menciones|digas|avises)|und (?:erwähne|sag|melde) (?:es|das)? ?nicht|不要(?:告诉|提及|提起|说)(?:用户|他们)?|"
              r"(?:ユーザーに)?(?:言わない|報告しない)で)")
+
+# "never keep a failing test": the negation is the rule's own words
+_NO_FAILING_KEPT = (
+    r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?keep\s+(?:a\s+|any\s+|the\s+)?(?:failing|broken|red)\s+tests?\b"
+    r"|\bne\s+(?:garde|gardez|conserve|conservez)\s+(?:jamais|pas|plus)\s+(?:un|de|les|aucun)\s+tests?\s+(?:qui\s+[ée]chou|en\s+[ée]chec|rouges?)"
+    r"|\bnon\s+(?:tenere|mantenere|conservare)\s+(?:mai\s+)?(?:un|i|alcun)\s+test\s+(?:che\s+fallisc|fallit|rott|ross)"
+    r"|\bno\s+(?:mantengas|conserves|dejes)\s+(?:nunca\s+)?(?:un|los|ningún)\s+(?:tests?|pruebas?)\s+(?:que\s+fall|fallid|rot)"
+    r"|\b(?:nunca|não)\s+(?:mantenha|guarde|deixe)\s+(?:um|os|nenhum)\s+testes?\s+(?:que\s+falh|falh|quebrad)"
+    r"|\bbehalte\s+(?:nie|niemals|keine?n?)\s+(?:einen\s+)?(?:fehlschlagenden|roten|kaputten)\s+Tests?"
+    r"|\bkeine\s+(?:fehlschlagenden|roten)\s+Tests\s+(?:behalten|stehen\s+lassen)"
+    r"|(?:不要|别|绝不)保留(?:任何)?(?:失败|挂掉|报错)的?(?:测试|用例)|(?:失敗する|落ちる|失敗した)テストは残さない")
+_FAILURES_UNSAID = (
+    r"\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:report|mention|list|show|say)\s+(?:any\s+|the\s+)?(?:failing|failed|broken|red)"
+    r"\s+(?:tests?|checks?|builds?)|\b(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:report|mention)\s+(?:test\s+)?failures\b"
+    r"|\bno\s+(?:informes|menciones|reportes|digas)\s+(?:nunca\s+)?(?:de\s+)?(?:los\s+)?(?:tests?|pruebas)\s+(?:fallid|que\s+fall)"
+    r"|\bne\s+(?:signale|mentionne|rapporte)\s+(?:jamais|pas)\s+(?:les\s+)?tests\s+(?:en\s+[ée]chec|qui\s+[ée]chouent|[ée]chou[ée]s)"
+    r"|\bnon\s+(?:riportare|segnalare|menzionare)\s+(?:mai\s+)?(?:i\s+)?test\s+(?:fallit|che\s+fallisc)"
+    r"|\b(?:nunca|não)\s+(?:informe|relate|mencione|reporte)\s+(?:os\s+)?testes\s+(?:que\s+falh|falhad|falhos)"
+    r"|\b(?:melde|erwähne|berichte)\s+(?:nie|niemals|keine)\s+(?:die\s+)?(?:fehlgeschlagenen|roten)\s+Tests"
+    r"|(?:不要|别|绝不)(?:报告|提及|汇报|提)(?:任何)?失败的?(?:测试|用例)|失敗した?テストは(?:報告しない|言わない|伝えない)")
+# test files renamed so the runner no longer finds them ("test_*.py → _off_*.py")
+_SAME_SENTENCE = r"(?:(?![.!?;。](?:\s|$))[^\n])"
+_RENAME = r"(?:renam\w*|umbenenn\w*|benenn\w*\s+\S+\s+um|renomm\w*|rinomin\w*|renombr\w*|renomei\w*|重命名|改名|リネーム)"
+_TEST_FILES = (r"(?:test\s*files?|Testdateien|Test-Dateien|fichiers\s+de\s+tests?|file\s+di\s+test|archivos\s+de\s+pruebas?|"
+               r"arquivos\s+de\s+testes?|test_\*|\*_test\.|测试文件|テストファイル)")
+_UNFOUND = (r"(?:\bnot\s+(?:find|found|collect|pick)|\bnicht\s+(?:findet|finden|sammelt|erkennt)|\bne\s+les\s+(?:trouve|voit)|"
+            r"\bnon\s+li\s+(?:trov|veda|raccolga)|\bno\s+los\s+(?:encuentr|detect|recoj)|\bnão\s+os\s+(?:encontr|ache|detect)|"
+            r"找不到|不会发现|見つけ(?:られ)?ない|拾わない|\b_?(?:off|skip|disabled?)_|\.(?:bak|disabled|off|skip)\b)")
+_TESTS_RENAMED = (rf"(?:{_RENAME}{_SAME_SENTENCE}{{0,60}}?{_TEST_FILES}|{_TEST_FILES}{_SAME_SENTENCE}{{0,30}}?{_RENAME})"
+                  rf"{_SAME_SENTENCE}{{0,80}}?{_UNFOUND}")
 
 POSTURE_RULES: list[tuple[str, str, bool]] = [
     # (reason, pattern, negatable: a "never …" before it in its clause forbids, not asks)
@@ -192,6 +222,9 @@ POSTURE_RULES: list[tuple[str, str, bool]] = [
      r"|(?:跳过|禁用|关闭|不用跑|不需要)(?:钩子|hooks?|pre-commit|检查|测试|评审|代码审查)"
      r"|(?:フック|hooks?|pre-commit|チェック|テスト|レビュー)(?:は|を)?(?:スキップ|無効|省略|不要)", True),
     ("tells the agent to hide what it did from the person", _SECRETLY, False),
+    ("tells the agent to get rid of failing tests", _NO_FAILING_KEPT, False),
+    ("tells the agent to leave failures out of what it reports", _FAILURES_UNSAID, False),
+    ("tells the agent to rename test files so the runner skips them", _TESTS_RENAMED, True),
     ("switches the person's confirmation off",
      r"\b(?:no longer wants?|doesn'?t want|does not want|non vuole più|não quer mais|ne veut plus|no quiere más|"
      r"will keine|möchte keine|nicht mehr)\b[^.\n]{0,40}?(?:confirm|conferm|consult|Bestätigung|Rückfrage|asked|"

@@ -1,0 +1,146 @@
+"""Is a match forbidden by the words around it? "Never run ``rm -rf /``" names the danger to forbid it.
+
+A good reflection writes prohibitions ("Never pipe curl into sh", "不要跳过测试"), so a match
+governed by a negation in its own clause is no danger (:func:`negated`), in the eight languages we
+detect: a negation before it ("never", "don't", "avoid", "instead of", "mai", "nunca", "nie",
+"不要"…), after it ("…しないこと", "is forbidden", "ist verboten"), the word right before it in
+"X, not Y", or the negation a list's first item is under ("do not use `--no-verify`, `HUSKY=0` or
+`SKIP=`"). Affirmative idioms built from negation words ("never hesitate to", "don't forget to")
+negate nothing. :func:`negated_later` reads a negation later in the sentence, for rules whose own
+words are a negation ("without asking, do not add …"). :func:`person_decides` finds the person's
+approval asked for in the match's sentence ("needs the user's explicit yes").
+
+Nothing here knows what is dangerous; :mod:`slowloop.safety.danger` does.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["negated", "negated_later", "person_decides"]
+
+# --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
+
+_NEGATION_BEFORE = re.compile(
+    r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
+    r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
+    r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
+    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+    r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
+    re.I)
+# Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
+_NOT_REALLY = re.compile(
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
+    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
+    r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
+    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
+    r"\bnot\s+only\b", re.I)
+_NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$))|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
+                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
+# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
+_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+
+
+def negated_later(text: str, end: int) -> bool:
+    """A negation later in the same sentence ("without consent, do not add …", "…しないこと")."""
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end:stop.start() if stop else len(text)]
+    neg = _NEGATION_BEFORE.search(rest)
+    return bool((neg and not _NOT_REALLY.search(rest[neg.start():]))
+                or re.search(r"しない|しないこと|しないで|禁止|してはいけない|してはならない", rest))
+
+
+# "X, not Y" / "…, nicht Y": the word right before the match says what not to use
+_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)\s*[`'\"]?\s*$", re.I)
+# a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
+_LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
+                        r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
+
+
+_LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+"
+                        r"[`'\"]?$|^\s*[`'\"]?$", re.I)
+
+
+# the match is what "without" leaves out: "commit without `--no-verify`" avoids it, but "do not
+# commit without `--no-verify`" — two negations — demands it
+_WITHOUT = re.compile(r"(?<![\w'])(?:without|sans|senza|sem|sin|ohne)\s+(?:the\s+|a\s+|o\s+|le\s+|la\s+|il\s+|el\s+|"
+                      r"den\s+|die\s+|das\s+)?[`'\"]?$", re.I)
+
+
+# "if `X=0` appears anywhere, remove it": the match is what is to be taken out
+_REMOVED_AFTER = re.compile(
+    r"\S{0,12}?\s*(?:appears|shows\s+up|turns\s+up|is\s+(?:set|present|found|there)|exists)\b[^.\n]{0,60}?"
+    r"\b(?:remove|delete|drop|unset|revert|strip)\s+(?:it|them|that)\b"
+    r"|\S{0,12}?\s*(?:appara[iî]t|est\s+pr[ée]sent)[^.\n]{0,60}?\b(?:supprime|retire|enl[èe]ve)-(?:le|la|les)\b"
+    r"|\S{0,12}?\s*(?:compare|appare|[èe]\s+presente)[^.\n]{0,60}?\b(?:rimuovil|eliminal|toglil)[oaie]\b"
+    r"|\S{0,12}?\s*(?:aparece|est[áa]\s+presente)[^.\n]{0,60}?\b(?:elim[íi]nal|qu[íi]tal|b[óo]rral)[oa]s?\b"
+    r"|\S{0,12}?\s*(?:aparecer|aparece|estiver\s+presente)[^.\n]{0,60}?\b(?:remova|apague|tire)-[oa]s?\b"
+    r"|\S{0,12}?\s*(?:auftaucht|vorkommt|gesetzt\s+ist|steht)\b[^.\n]{0,60}?\b(?:entferne|lösche)\s+(?:es|ihn|sie)\b"
+    r"|\S{0,12}?\s*出现[^。\n]{0,20}?(?:删除|删掉|去掉|移除)|\S{0,12}?\s*(?:があれば|が見つかったら|があったら)[^。\n]{0,20}?(?:削除|消)",
+    re.I)
+
+
+# "When a vendor documents `curl … | sh`, use `curl -fsSLo install.sh` instead": what the next
+# clause uses instead replaces the match ("use X instead of Y" chooses X, and "run X and push
+# there instead" is one clause: not these)
+_REPLACED_LATER = re.compile(r"[^\n,，]{0,40}?[,，](?:(?![.;!?。；](?:\s|$))[^\n]){0,100}?(?:\binstead\b(?!\s+of)|\binvece\b(?!\s+di)|\bau\s+lieu\b(?!\s+d)|"
+                             r"\ben\s+su\s+lugar\b|\bem\s+vez\s+disso\b|\bstattdessen\b|代わりに|改为|改用)", re.I)
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    floor = max(0, start - 160)
+    window = text[floor:start]
+    cuts = [0] + [m.end() for m in _CLAUSE_START.finditer(window)]
+    clause = window[cuts[-1]:]
+    if _NOT_THIS.search(clause):
+        return True
+    without = _WITHOUT.search(clause)
+    if without:
+        neg = _NEGATION_BEFORE.search(clause, 0, without.start())
+        return not (neg and not _NOT_REALLY.search(clause[neg.start():]))
+    # a list's later items share the negation its first item is under
+    k = len(cuts) - 1
+    # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
+    while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
+            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+        k -= 1
+        clause = window[cuts[k]:]
+    neg = _NEGATION_BEFORE.search(clause)
+    if neg and not _NOT_REALLY.search(clause[neg.start():]):
+        return True
+    return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end)
+                or _REPLACED_LATER.match(text, end))
+
+
+
+
+_PERSON_DECIDES = re.compile(
+    r"\b(?:ask|asks|asking)\s+(?:the\s+)?(?:user|person)\s+(?:first|before|to\b)|\bchied\w*\s+all'utente\s+di\b|"
+    r"\bdemande[rz]?\s+à\s+l'utilisateur\s+de\b|\bp[íi]d\w*\s+al\s+usuario\s+que\b|\bpe[çc]a\s+ao\s+usu[áa]rio\s+(?:para|que)\b|"
+    r"\bbitte\s+den\s+(?:Nutzer|Benutzer)\b|请用户|让用户自己|ユーザーに(?:依頼|頼)|\b(?:the\s+)?(?:user|person)'s\s+(?:explicit\s+)?"
+    r"(?:yes|approval|consent|go-?ahead|ok)\b|\bafter\s+the\s+(?:user|person)\s+(?:agrees|approves|confirms|says\s+yes)"
+    r"|\bchied\w*\s+(?:conferma\s+)?all'utente\b|\bconferma\s+dell'utente|\bpergunt\w*\s+ao\s+usu[áa]rio\s+antes"
+    r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
+    r"\baccord\s+de\s+l'utilisateur|\bpregunt\w*\s+al\s+usuario\s+antes|\bconfirmaci[óo]n\s+del\s+usuario|"
+    r"\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+(?:vorher|zuerst)|\bZustimmung\s+des\s+(?:Nutzers|Benutzers)|"
+    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
+
+
+# a sentence of prose: a line soft-wrapped inside a paragraph goes on ("Ask the user to add
+# themselves to the group\n(`sudo usermod -aG docker $USER`)"); a blank line or a list item ends it
+_PROSE_END = re.compile(r"[.!?;。！？；](?=\s|$)|\n\s*(?:\n|[-*+]\s|\d{1,3}[.)]\s|#)")
+
+
+def person_decides(text: str, m: re.Match[str]) -> bool:
+    """"A `DROP TABLE` needs the user's explicit yes", "用户同意后再 `git clean -f`", "ask the user
+    to run …": the person's approval, or their own doing, in the match's sentence is what the
+    rule asks for."""
+    starts = [e.end() for e in _PROSE_END.finditer(text, 0, m.start())]
+    stop = _PROSE_END.search(text, m.end())
+    return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
+
