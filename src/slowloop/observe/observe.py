@@ -12,11 +12,11 @@ from ..transcripts.anthropic import refusal_reason
 from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
+from .focus import focus
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .redo import (
     find_redo,
-    focus,
     follow_up,
     masked,
     points_at,

@@ -433,7 +433,7 @@ def _tokens(*texts: str) -> frozenset[str]:
             if len(w) >= 3:
                 out.add(w)
                 out.update(p for p in re.split(r"[./@+_-]", w) if len(p) >= 3)
-    return frozenset(out - _COMMON)
+    return frozenset(out - COMMON_WORDS)
 
 
 def words_of(*texts: str) -> frozenset[str]:
@@ -443,7 +443,7 @@ def words_of(*texts: str) -> frozenset[str]:
 
 
 # words too common to show that the person meant this action
-_COMMON = frozenset("""the and for not you your this that with from are was but use using run add install
+COMMON_WORDS = frozenset("""the and for not you your this that with from are was but use using run add install
 new file files code test tests src lib app main def return true false none null self import from let const
 var function class str int json yaml docs http https www com org run dev build start item items value
 data self print get set has can all one two out ok""".split())
@@ -1168,210 +1168,6 @@ def _target_redo(before, after, bcmds, acmds) -> Redo | None:
 
 
 # -- does the person's message point at it -----------------------------------------------------
-
-def focus(redo: Redo, text: str) -> Redo:
-    """A code change narrowed to what the person's words name: of everything an edit took out and
-    put in, the tokens they mention are the lesson ("use IDENTITY, we don't use serial")."""
-    if redo.kind != "api":
-        return redo
-    low = text.lower()
-
-    quoted = {q.strip().lower() for q in re.findall(r"`([^`]{1,60})`", text)}
-
-    def named(tok: str) -> bool:
-        if tok.lower() in quoted:
-            return True
-        # a word of code the agent just wrote, said as it is ("todas las fechas van en timestamptz")
-        if len(tok) >= 5 and tok.lower() not in _COMMON and re.search(
-                rf"(?<![\w.-]){re.escape(tok)}(?![\w-])", text, re.I) and not re.fullmatch(r"[a-z]+(?:ing|ed|ly|s)?", tok) \
-                or len(tok) >= 5 and tok.lower() not in _COMMON and tok.lower() in _code_words(text):
-            return True
-        # an API's name, not a word of the language ("format"): dotted, %-verb, CAPS, snake, digits
-        # a vendor's namespace by its first word: `GuzzleHttp` for "no guzzle", `@reduxjs/toolkit` for "redux"
-        if any(len(w) >= 4 and w not in _COMMON and _vendor(tok, w) for w in said_parts):
-            return True
-        # a piece of it written as code: "@main" for `actions/checkout@main`, "utcnow()" for `datetime.utcnow`
-        if any(w in tok.lower() and (w.startswith("@") or re.search(r"[/:.]", w)) for w in code_said) \
-                or _in_code((tok,), text):
-            return True
-        if not re.search(r"[._%0-9:]|^[A-Z]{3,}$|[a-z][A-Z]", tok):
-            return False
-        t = tok.lower()
-        tail = t.rsplit(".", 1)[-1]
-        head = t.split(".", 1)[0] if "." in t else ""
-        if len(head) >= 3 and re.search(rf"(?<![\w]){re.escape(head)}(?![\w])", low):
-            return True  # `slog.Info` when the person said "log/slog", `logrus.Info` for "no logrus"
-        if t in low or (len(tail) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", tok.rsplit(".", 1)[-1]) is not None
-                        and tail in low):
-            return True
-        # a package path named by one of its parts: `org.jetbrains.kotlinx` for "kotlinx.serialization",
-        # `com.google.code.gson` for "drop that gson"
-        return any(len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, said_parts)
-                   for p in re.split(r"\.|::|\\|/", t))  # `github.com/sirupsen/logrus` for "no logrus"
-
-    code_said = {w for w in re.findall(r"[\w@][\w@./:-]*[\w]|@[\w.-]+", low)
-                 if len(w) >= 3 and re.search(r"[@:/._0-9-]", w) and w not in _COMMON}
-    said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
-    came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
-    gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
-    if came and re.fullmatch(r"[a-z]+", came[0]) and not _import_said(came[0], redo, low) and redo.came \
-            and _LIB_NAME.match(redo.came[0]):
-        came = [redo.came[0], *came[1:]]  # "comme format" names the call, `Intl.NumberFormat` the API
-    # `log` is no alternative to `log/slog`: a part of what came is not what went
-    gone = [g for g in gone if not any(c.lower().startswith(g.lower() + "/") for c in came)]
-    if not came and gone and redo.came and (_LIB_NAME.match(redo.came[0]) and (_LIB_NAME.match(gone[0]) or _CLASS.match(gone[0]))
-                                            and _root(redo.came[0]) != _root(gone[0]) or _in_code(gone, text)
-                                            or _repeated(redo) or redo.came[0].lower().startswith(gone[0].lower())):
-        # (`TIMESTAMP` → `TIMESTAMPTZ`, `SimpleDateFormat` → `LocalDate.parse`: the one named, replaced)
-        # "requests.get inside an async def", "utcnow() is deprecated", "@main in the actions": the
-        # person named what was wrong, the agent put another API (or version) in its place
-        came = list(redo.came[:2]) if _repeated(redo) or _in_code(gone, text) and len(redo.came) <= 3 else [redo.came[0]]
-    if not came and (redo.dropped or redo.scope == "writing Dockerfiles" and _IMAGE.match(redo.use.strip("`"))
-                     and _IMAGE.match(redo.avoid.strip("`"))):
-        # a package the agent took out, or the base image it swapped, right after the person spoke:
-        # the redo itself says what to use instead, whatever the words named
-        said = [w for w in re.findall(r"\b[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+\b", text)
-                if redo.dropped and redo.dropped.lower() not in w and not re.search(r"\.(?:json|lock|ya?ml|toml|md|txt)$", w)]
-        came = said[:1] or ([redo.came[0]] if redo.came else [])  # "date-fns has been in package.json"
-        gone = gone or [redo.dropped or redo.avoid]
-    if not came:
-        # nothing the person named: the change may be the fix or other work; no rule from it
-        return Redo("api", redo.scope, redo.before, redo.after, standing=False, words=redo.words,
-                    gone=redo.gone, came=redo.came)
-    lib = bool(gone) and _library_like(came[0], redo) and _library_like(gone[0], redo) \
-        and (_lib_root(came[0]) != _lib_root(gone[0]) or _in_code(gone[:1], text) and _root(gone[0]) not in _OWN)
-    # one library for another: the rule names each as the person wrote it ("log/slog", not
-    # `slog.String`) — only when both sides are named so ("tokio" said of `tokio::time::sleep` is
-    # the runtime, not the API to use)
-    said_came = [_as_said(t, text) for t in came]
-    said_gone = [_as_said(t, text) for t in gone]
-    if gone and _lib_root(came[0]) != _lib_root(gone[0]) and all(
-            a != t or t.lower() in text.lower() or _library_like(t, redo) and "." not in t and "::" not in t
-            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1], strict=True)):
-        came, gone = list(dict.fromkeys(said_came)), list(dict.fromkeys(said_gone))
-    use = " with ".join(f"`{t}`" for t in came[:2])
-    avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
-    rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
-    return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
-                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib)
-
-
-def _lib_root(name: str) -> str:
-    """The part of a library's name that tells libraries apart (`org.slf4j.Logger` → slf4j)."""
-    parts = [p.lower().lstrip("@") for p in re.split(r"\.|::|\\|/", name.strip("`")) if p]
-    return next((p for p in parts if p not in _PATH_PARTS), parts[0] if parts else "")
-
-
-def _library_like(tok: str, redo: Redo) -> bool:
-    """A library's API (`slog.String`, `org.jetbrains.kotlinx`) or a module the change imports or
-    stops importing (`polars`)."""
-    return bool(_LIB_NAME.match(tok)) or tok in redo.came[-3:] + redo.gone[-3:] and re.fullmatch(r"@?[a-z][\w/-]+", tok) is not None
-
-
-# Parts of a package path that name no library (`org.`, `com.github.`, `internal`).
-_PATH_PARTS = frozenset("org com net io dev github gitlab google apache internal common core util utils main java "
-                        "javax kotlin android test tests api pkg cmd".split())
-
-
-_OWN = frozenset({"self", "this", "cls", "super", "me"})  # the task's own object, not a library
-_CLASS = re.compile(r"^[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+$")  # `SimpleDateFormat`: a library's class
-
-
-def _in_code(tokens, text: str) -> bool:
-    """The method of a dotted name written as a call in the message ("utcnow() is deprecated")."""
-    return any("." in t and re.search(rf"(?<![\w.]){re.escape(t.rsplit('.', 1)[1])}\(\)?", text) is not None
-               for t in tokens)
-
-
-def _repeated(redo: Redo) -> bool:
-    """One substitution made on several names (`checkout@main` → `checkout@v4`, `setup-node@main` →
-    `setup-node@v5`): a way of writing them, not one value of this task."""
-    pairs = list(zip(redo.gone, redo.came, strict=False))
-    if len(pairs) < 2:
-        return False
-
-    def change(a: str, b: str) -> tuple[str, str]:
-        i = 0
-        while i < min(len(a), len(b)) and a[i] == b[i]:
-            i += 1
-        return a[i:], b[i:]
-    first = change(*pairs[0])[0]  # what was taken out of each (`master` of `@master`), whatever came
-    return bool(first) and all(change(a, b)[0] == first for a, b in pairs[1:])
-
-
-def _said_part(part: str, said: set[str]) -> bool:
-    """``part`` among the parts of the person's words, or with a version after it (`log4j` in "log4j2")."""
-    return part in said or any(w.startswith(part) and w[len(part):].isdigit() for w in said)
-
-
-def _vendor(tok: str, word: str) -> bool:
-    """``word`` names the vendor of ``tok``: `GuzzleHttp` / "guzzle", `@reduxjs/toolkit` / "redux"."""
-    base = tok.lstrip("@").split("/")[0]
-    low = base.lower()
-    return len(base) > len(word) and low.startswith(word) and (
-        base[len(word)].isupper() and base[len(word) - 1].islower() or low[len(word):] == "js")  # not `TIMESTAMPTZ`
-
-
-def _import_said(tok: str, redo: Redo, low: str) -> bool:
-    """A library the rewritten code imports, or no longer imports, said by its bare name ("con
-    polars, no pandas"): plain words, so only the imports of the change count, never any word."""
-    return tok in redo.came[-3:] + redo.gone[-3:] and re.fullmatch(r"@?[a-z][a-z0-9_/-]+", tok) is not None \
-        and tok not in _COMMON and re.search(rf"(?<![\w.-]){re.escape(tok)}(?![\w-])", low) is not None
-
-
-def _as_said(tok: str, text: str) -> str:
-    """``tok`` as the person named its library: `slog.String` → "log/slog", `GuzzleHttp` → "guzzle",
-    `org.jetbrains.kotlinx` → "kotlinx.serialization"; ``tok`` itself when they did not."""
-    parts = [p.lower() for p in re.split(r"\.|::|\\|/", tok.strip("`")) if p]
-    head = parts[0] if parts else ""
-    best = ""
-    for w in re.findall(r"[A-Za-z_@][\w./:@-]*[\w]", text):
-        wl = w.lower()
-        wparts = [p for p in re.split(r"[./:-]+", wl) if p]
-        if wl == tok.lower():
-            return tok
-        hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or any(
-            len(p) >= 4 and p not in _COMMON and p not in _PATH_PARTS and _said_part(p, set(wparts)) for p in parts) or (
-            len(wl) >= 4 and wl not in _COMMON and len(parts) <= 2 and _vendor(tok, wl))
-        if hit and len(w) > len(best):
-            best = w
-    return best or tok
-
-
-# A library's API, not this task's value: a dotted name (`requests.get`, `org.junit.Test`), a
-# scoped path (`std::sync::LazyLock`), an image reference (`python:3.12-slim`).
-_LIB_NAME = re.compile(r"^[A-Za-z_][\w-]*(?:(?:\.|::)[A-Za-z_]\w*)+$")
-_IMAGE = re.compile(r"^[a-z0-9][\w./-]*:[\w.-]+$")
-
-
-def _root(name: str) -> str:
-    return re.split(r"\.|::", name.strip("`"), maxsplit=1)[0].lower()
-
-
-def library_swap(redo: Redo) -> bool:
-    """The code change puts one library's API, or one base image, in place of another — a way of
-    working, like a package swapped, never a value of this task (a table name, a number, a colour)."""
-    if redo.kind != "api":
-        return False
-    if redo.dropped or redo.library or _repeated(redo):
-        return True
-    use, avoid = redo.use.strip("`"), redo.avoid.strip("`")
-    if not use or not avoid:
-        return False
-    if _IMAGE.match(use) and _IMAGE.match(avoid) and redo.scope == "writing Dockerfiles":
-        return True
-    if _LIB_NAME.match(use) and _LIB_NAME.match(avoid):
-        # another module (`requests.get` → `httpx.AsyncClient`), or a package path (`org.junit.Test`)
-        return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2
-    return False
-
-
-def _code_words(text: str) -> set[str]:
-    """Words written as code in a message: in backticks, or with a digit or an underscore inside."""
-    out = {q.lower() for q in re.findall(r"`([^`]{1,60})`", text)}
-    out |= {w.lower() for w in re.findall(r"\b[A-Za-z]+(?:[_0-9][A-Za-z0-9_]*)+\b|\b[a-z]+tz\b", text)}
-    return out
-
 
 # The files a tool keeps: a person naming one points at the tool.
 _OWN_FILES: dict[str, tuple[str, ...]] = {

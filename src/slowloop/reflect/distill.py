@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..observe.focus import focus, library_swap
 from ..observe.lessons import (
     FUTURE,
     LASTING as _STANDING_MARK,
@@ -38,10 +39,8 @@ from ..observe.lessons import (
 from ..observe.redo import (
     Redo,
     find_redo,
-    focus,
     follow_up,
     install_words,
-    library_swap,
     masked,
     points_at,
     rerun_request,
