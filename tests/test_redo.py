@@ -669,6 +669,8 @@ def test_code_put_back_with_other_code_beside_it_is_a_rewrite_not_an_undo():
     ("the INT overflow in billing is Marco's change from last week, he is on it", ("Write", {
         "file_path": "db/m.sql", "content": "CREATE TABLE ev (id INT PRIMARY KEY);"}), False),
     ("will INT overflow there?", ("Write", {"file_path": "db/m.sql", "content": "CREATE TABLE ev (id INT PRIMARY KEY);"}), False),
+    ("Not your change: the BIGSERIAL column overflows because of the old importer", ("Write", {
+        "file_path": "db/m.sql", "content": "CREATE TABLE ev (id BIGSERIAL PRIMARY KEY);"}), False),
 ])
 def test_a_reproach_names_the_agents_action_and_what_it_leads_to(said, before, corrected):
     prev = _turn(0, "go", before)

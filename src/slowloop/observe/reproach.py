@@ -53,10 +53,11 @@ _JUDGEMENT = re.compile(
     r"|いい度胸|何だったのか|懐かしい|鳴りまくって|溢れ|落ちます|非推奨|全件スキャン|ロックされ", re.I)
 
 # Someone else is the cause: a teammate by name, the vendor, "not your change".
-_ELSEWHERE = re.compile(
+_NOT_YOU = re.compile(
     r"\bnot (?:your|you|the agent'?s?)\b|\bnon c'entri\b|\bpas (?:toi|ta faute|ton code)\b|\bnicht (?:dein|deine|du)\b"
-    r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは"
-    r"|\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
+    r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは", re.I)
+_ELSEWHERE = re.compile(
+    r"\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
     r"|que metió|que trocou|foi que|changed|cambió|a changé|geändert))|\bvon [A-Z][a-zà-ÿ]+\b|さんが|小[王李张刘陈赵]", re.U)
 
 
@@ -67,7 +68,7 @@ def reproach(turn: Turn, previous: Turn | None) -> str | None:
     if previous is None or not turn.person or not text.strip() or text.rstrip().endswith(("?", "？")):
         return None
     judged = _JUDGEMENT.search(text)
-    if judged is None or _ELSEWHERE.search(text):
+    if judged is None or _ELSEWHERE.search(text) or _NOT_YOU.search(text):
         return None
     done = " ".join(a.command + " " + a.new for a in turn_acts(previous, rejected=False))
     named = sorted(words_of(text) & words_of(done), key=len, reverse=True)
