@@ -824,7 +824,7 @@ RETRACTION = re.compile(
     r"|(?:sua|a|tua) (?:primeira )?(?:versão|solução)\b[^.!?]{0,60}\b(?:estava|era) (?:boa|certa|melhor|ok)"
     r"|(?:tu|la) (?:primera )?(?:versión|solución)\b[^.!?]{0,60}\b(?:estaba|era) (?:bien|buena|mejor|correcta)"
     r"|(?:deine|die) (?:erste )?(?:Version|Lösung|Variante)\b[^.!?]{0,60}\bwar (?:doch )?(?:gut|richtig|okay|ok|besser|in Ordnung)"
-    r"|you were right|it was fine (?:before|as it was)|keep it as it was|scratch that|ignore what i said"
+    r"|you were right|it was fine (?:before|as it was)|keep it as it was|scratch that|scratch the \w+(?:[ -]\w+)? (?:thing|idea|change|part)\b|ignore what i said"
     r"|lascia(?: stare| perdere)|andava bene (?:prima|com'era)|avevi ragione|rimetti (?:com'era|come prima)"
     r"|deixa (?:pra|para) lá|esquece o que eu disse|estava (?:certo|bom) (?:antes|como estava)|você tinha razão|volta como estava"
     r"|laisse tomber|oublie ce que j'ai dit|c'était bien (?:avant|comme ça)|tu avais raison|remets comme avant"

@@ -26,6 +26,7 @@ from .redo import (
     turn_acts,
 )
 from .reproach import reproach
+from .said import said_redo
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -38,8 +39,14 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     if not turn.person or not turn.user_text:
         return Correction(False)
     before = (turn_acts(previous, rejected=False) if previous is not None else []) + turn_acts(turn, rejected=True)
-    redo = find_redo(before, turn_acts(turn, rejected=False))
+    after = turn_acts(turn, rejected=False)
+    redo = find_redo(before, after)
     text = turn.user_text
+    if redo is None and not any(a.kind == "run" for a in after) and not text.rstrip().endswith(("?", "？")) \
+            and not _asks_more(text) and not rerun_request(text):
+        # not redone yet: the person named the way for what the agent just ran ("tests run with
+        # tox -e py312" after `python -m pytest`)
+        redo = said_redo(before, person_text(text))
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
     additive = redo is not None and (redo.kind in ("flag", "add", "target") or redo.kind == "api" and (
@@ -56,7 +63,7 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
             and not points_at(redo, text):
         return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
                                 f" → {redo.after[:80]}")
-    if redo.kind == "undo" and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
+    if redo.kind in ("undo", "keep") and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
             and not points_at(redo, text):
         # its action taken back right after the person said something: they objected to it
         return Correction(True, f"the agent took back its action right after: {redo.before[:80]} → {redo.after[:80]}")

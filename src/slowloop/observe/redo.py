@@ -186,8 +186,14 @@ class Cmd:
 
     @property
     def args(self) -> list[str]:
-        start = 2 if self.sub else 1
-        return [w for w in self.words[start:] if not w.startswith("-")]
+        """The operands after the subcommand (`flutter pub add get` → `get`; a flag's value, as in
+        `cargo add tokio --features full`, is none)."""
+        start = self.words.index(self.sub, 1) + 1 if self.sub and self.sub in self.words[1:] else 1
+        out, words = [], self.words[start:]
+        for i, w in enumerate(words):
+            if not w.startswith("-") and not (i and words[i - 1] in _VALUED and self.activity in ("install", "remove")):
+                out.append(w)
+        return out
 
     @property
     def flags(self) -> list[str]:
@@ -195,8 +201,11 @@ class Cmd:
 
 
 _PKG = {"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "cargo", "go",
-        "gem", "brew", "apt", "apt-get", "composer", "bundle", "dotnet", "mix", "deno"}
-_RUNNERS = {"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "rake", "invoke"}
+        "gem", "brew", "apt", "apt-get", "composer", "bundle", "dotnet", "mix", "deno", "flutter", "dart"}
+_RUNNERS = {"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "rake", "invoke", "mage"}
+# programs that run another one given after them: `bundle exec rubocop`, `uv run pytest`
+_THROUGH = {("bundle", "exec"), ("poetry", "run"), ("uv", "run"), ("pipenv", "run"), ("pnpm", "exec"),
+            ("npm", "exec"), ("yarn", "exec"), ("hatch", "run"), ("pdm", "run"), ("rye", "run"), ("nix", "develop")}
 _WITH_SUB = _PKG | _RUNNERS | {"git", "docker", "docker-compose", "podman", "kubectl", "gh", "alembic",
                                "prisma", "npx", "pnpx", "bunx", "terraform", "helm"}
 _TEST_PROGS = {"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit", "ava", "tap", "nose2",
@@ -206,7 +215,13 @@ _LINT_PROGS = {"ruff", "black", "flake8", "isort", "pylint", "mypy", "pyright", 
                "revive", "ktlint", "detekt", "phpstan", "psalm", "shellcheck", "hadolint", "tflint", "markdownlint",
                "standard", "xo", "dprint", "oxlint", "swiftlint", "swift-format", "swiftformat", "php-cs-fixer"}
 _BUILD_PROGS = {"webpack", "vite", "esbuild", "rollup", "gradle", "gradlew", "mvn", "mvnw", "cmake", "bazel", "ninja"}
+_DOCS_PROGS = {"sphinx-build", "mkdocs", "jekyll", "hugo", "doxygen", "typedoc", "jsdoc", "pdoc", "mdbook",
+               "docusaurus", "javadoc", "dokka", "rustdoc", "godoc", "yard", "antora"}
 _INSTALL_SUBS = {"install", "add", "i", "get"}
+# a package manager's flags that take a value (`--features full`, `--version 2.1`)
+_VALUED = {"--features", "-F", "--version", "--vers", "--rev", "--branch", "--tag", "--git", "--path",
+           "--registry", "--index", "--index-url", "--source", "--constraint", "--group", "-G",
+           "--target", "--rename", "--package", "-p", "--project"}
 _REMOVE_SUBS = {"uninstall", "remove", "rm", "un", "r"}
 _MIGRATE = re.compile(r"\b(?:alembic|migrate|migration|prisma migrate|flyway|liquibase|knex migrate|sequelize db:migrate)\b")
 
@@ -225,6 +240,7 @@ ACTIVITIES = {
     "python": "running Python",
     "node": "running Node scripts",
     "serve": "starting the development server",
+    "docs": "building the docs",
 }
 
 
@@ -246,8 +262,8 @@ def parse_cmd(text: str) -> Cmd | None:
     if prog in _WITH_SUB:
         rest = [w for w in words[1:] if not w.startswith("-")]
         sub = rest[0] if rest else ""
-        if prog == "uv" and sub == "pip" and len(rest) > 1:
-            sub = rest[1]
+        if (prog == "uv" and sub == "pip" or prog in ("flutter", "dart") and sub == "pub") and len(rest) > 1:
+            sub = rest[1]  # `uv pip install x`, `flutter pub add x`: the verb after the namespace
     if prog in ("python", "python3") and len(words) > 2 and words[1] == "-m":
         mod = words[2]
         act = ("test" if mod in ("pytest", "unittest") else "install" if mod == "pip" and "install" in words
@@ -294,9 +310,11 @@ def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
         return "install"
     if prog in _PKG and sub in _REMOVE_SUBS:
         return "remove"
-    if prog == "uv" and sub == "add" or prog == "poetry" and sub == "add":
+    if prog == "uv" and sub == "add" or prog == "poetry" and sub == "add" or prog == "composer" and sub == "require":
         return "install"
-    if prog in _TEST_PROGS or sub in ("test", "tests", "t") and prog in _RUNNERS | {"go", "cargo", "dotnet", "mvn", "gradle", "mix", "deno"}:
+    if prog in _DOCS_PROGS or prog in _RUNNERS and re.match(r"docs?(?::|$)", sub):
+        return "docs"
+    if prog in _TEST_PROGS or sub in ("test", "tests", "t", "nextest") and prog in _RUNNERS | {"go", "cargo", "dotnet", "mvn", "gradle", "mix", "deno"}:
         return "test"
     if prog in _RUNNERS and sub == "run" and len(words) > 2:
         script = words[2]
@@ -701,7 +719,36 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+def _through(a: Cmd, b: Cmd) -> str:
+    """`bundle exec rubocop -a x` for `rubocop -a x`: the same command run through another program —
+    what to run it with (`bundle exec rubocop`), or ""."""
+    n = len(b.words)
+    if len(a.words) <= n or tuple(a.words[-n:]) != b.words or (a.prog, a.words[1] if len(a.words) > 1 else "") not in _THROUGH:
+        return ""
+    return " ".join(a.words[:len(a.words) - n + 1])
+
+
+def _takes_over(a: Cmd, b: Cmd, acmds: list[Cmd]) -> bool:
+    """`make web` after `npx vite build`, `mage test` after `go test ./...`: the project's own target
+    run instead of the tool, for the same work (nothing else in the redo does that work)."""
+    own = a.prog in _RUNNERS - {"npm", "pnpm", "yarn", "bun"} or a.words[0].startswith("./") and a.prog not in _PKG
+    return own and b.activity in ("test", "build", "lint", "docs", "serve") and a.activity in ("", b.activity) \
+        and a.tool != b.tool and not any(c.activity == b.activity for c in acmds if c is not a)
+
+
 def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
+    for b in reversed(bcmds):
+        for a in acmds:
+            via = _through(a, b)
+            if via and not any(c.prog == b.prog for c in acmds):
+                scope = ACTIVITIES.get(b.activity, "") or f"running `{b.prog}`"
+                return Redo("swap", scope, b.text, a.text, via, b.prog,
+                            f"always run it as `{via}`, never bare `{b.prog}`.", words=_tokens(b.text, a.text))
+            if _takes_over(a, b, acmds):
+                # the target as the agent ran it (`make -C docs html`, not `make docs`)
+                use = " ".join(a.words) if len(a.words) <= 5 else a.tool
+                return Redo("swap", ACTIVITIES[b.activity], b.text, a.text, use, b.tool,
+                            f"always use `{use}`, never `{b.tool}`.", words=_tokens(b.text, a.text))
     for b in reversed(bcmds):
         for a in acmds:
             # another program on the same arguments: `gradle :app:test` → `./gradlew :app:test`
@@ -917,13 +964,18 @@ _IMPORT = re.compile(r"""(?:from\s+['"]([@\w./-]+)['"]|require\(\s*['"]([@\w./-]
                      r"""|^\s*(?:from|import)\s+([A-Za-z_][\w.]*))""", re.M)
 
 
+# C#'s `using System.Text.Json;`: the namespace whole (its first part, `System`, names no library)
+_USING = re.compile(r"^\s*using\s+(?:static\s+)?([A-Z][\w]*(?:\.[A-Z]\w*)+)\s*;", re.M)
+
+
 def _imports(text: str) -> set[str]:
     out = set()
+    full = {m.group(1) for m in _USING.finditer(text)}
     for m in _IMPORT.finditer(text):
         name = next(g for g in m.groups() if g)
         if not name.startswith("."):
             out.add(name.split("/")[0] if not name.startswith("@") else "/".join(name.split("/")[:2]))
-    return {n.split(".")[0] for n in out}
+    return {n.split(".")[0] for n in out} | full
 
 
 _PKG_WORDS = frozenset({"package", "packages", "pkg"})  # `dotnet add package X`: no package's name
@@ -972,7 +1024,7 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
             if c.sub in ("revert", "reset") or set(c.args) & edited or "--" in c.words:
                 return Redo("undo", "", "the last change", c.text, standing=False, words=_tokens(c.text))
         if c.prog == "rm" and set(c.args) & edited:
-            moved = _library_moved(before, after)
+            moved = _library_moved(before, after) or _generated_instead(before, acmds, c)
             if moved is not None:
                 return moved
             return Redo("undo", "", " ".join(sorted(edited)), c.text, standing=False, words=_tokens(c.text))
@@ -983,8 +1035,57 @@ def _undo_redo(before, after, bcmds, acmds) -> Redo | None:
             if b.kind in ("edit", "write") and b.path == a.path and b.new.strip() and a.old.strip() and (
                     a.old.strip() in b.new or b.new.strip() in a.old) and (
                     b.kind == "edit" and b.old.strip() and _lines_in(b.old, a.new)) and not _rewritten(b.old, a.new):
-                return Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}", standing=False,
-                            words=_tokens(b.old, b.new, a.path))
+                return _put_back(b) or Redo("undo", "", f"the edit of {b.path}", f"put back in {a.path}",
+                                            standing=False, words=_tokens(b.old, b.new, a.path))
+    return None
+
+
+_WRITERS = {"printf", "echo", "cat", "tee", "cp", "mv", "touch", "mkdir", "chmod", "git", "ls"}
+
+
+def _generated_instead(before: list[Act], acmds: list[Cmd], removed: Cmd) -> Redo | None:
+    """The file the agent wrote by hand taken away and a program run to make it (`rm
+    src/gql/types.ts && npx graphql-codegen`, `rm shell.nix && nix develop`, `rm .git/hooks/pre-commit
+    && pre-commit install`): the program is the way, the hand-written file is not."""
+    written = [a.path for a in before if a.kind == "write" and a.path in removed.args]
+    rest = [c for c in acmds[acmds.index(removed) + 1:] if c.prog not in _WRITERS and c.prog != "rm"]
+    if not written or not rest or rest[0].activity:
+        # (`rm pix.go && go build ./...`: the build checks what is left, it makes nothing)
+        return None
+    run = " ".join(_plumbing_off(list(rest[0].words))[:5])
+    path = written[0]
+    return Redo("swap", f"creating {path.rsplit('/', 1)[-1]}", path, rest[0].text, run, path,
+                f"always use `{run}`, never write `{path}` by hand.", words=_tokens(path, rest[0].text))
+
+
+def _put_back(b: Act) -> Redo | None:
+    """The agent's edit taken back whole after the person spoke: what it replaced is what stays
+    (`npm ci` put back for `npm install`), what it added is what not to add (`package-lock.json`
+    in `.gitignore`). Only a small edit says so; a large one is work undone, not a choice."""
+    old_w, new_w = _WORD.findall(b.old), _WORD.findall(b.new)
+    kept = [w for w in dict.fromkeys(old_w) if w not in new_w]
+    added = [w for w in dict.fromkeys(new_w) if w not in old_w]
+    if not added or len(added) > 2 or len(kept) > 2 or len(b.old.splitlines()) > 5:
+        return None
+    old_lines = {ln.strip() for ln in b.old.splitlines()}
+    new_lines = [ln.strip() for ln in b.new.splitlines() if ln.strip() and ln.strip() not in old_lines]
+    scope = _code_scope(b.path)
+    if kept:
+        x, y = " ".join(kept), " ".join(added)
+        # the whole phrase when one word changed in a command (`npm ci`, not `ci`)
+        for ln in old_lines:
+            if kept[0] in ln:
+                xs = ln.split()
+                i = next((k for k, w in enumerate(xs) if kept[0] in w), 0)
+                if i:
+                    x, y = " ".join(xs[max(0, i - 1):i + 1]), " ".join([xs[i - 1], *added])
+                break
+        return Redo("keep", scope, y, x, x, y, f"always use `{x}`, never `{y}`.", standing=True,
+                    words=_tokens(*kept, *added), gone=tuple(added), came=tuple(kept))
+    if len(new_lines) == 1:
+        line, name = new_lines[0], b.path.rsplit("/", 1)[-1]
+        return Redo("keep", f"editing {name}", line, "", "", line, f"never add `{line}` to `{name}`.",
+                    standing=True, words=_tokens(*added), gone=tuple(added))
     return None
 
 

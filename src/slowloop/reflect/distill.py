@@ -47,6 +47,7 @@ from ..observe.redo import (
     self_blame,
     turn_acts,
 )
+from ..observe.said import said_redo
 from ..safety.posture import COMMAND_FORMS
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
@@ -137,7 +138,12 @@ def redo_of(ev: TurnEvidence) -> Redo | None:
     """What the agent undid or redid right after the person spoke (see :mod:`..observe.redo`)."""
     before = (turn_acts(ev.previous, rejected=False) if ev.previous is not None else []) \
         + turn_acts(ev.turn, rejected=True)
-    return find_redo(before, turn_acts(ev.turn, rejected=False))
+    after = turn_acts(ev.turn, rejected=False)
+    found = find_redo(before, after)
+    if found is None and not any(a.kind == "run" for a in after):
+        # not redone yet: the way the person's words name for what the agent just ran
+        found = said_redo(before, person_text(ev.turn.user_text or ""))
+    return found
 
 
 
@@ -381,7 +387,9 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("none", why_none="the person corrected their own mistake, not the agent's")
     if _SARCASM.search(text) and lesson.kind == "quote":
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
-    if redo is not None and redo.kind in ("api", "add") and not points_at(redo, text):
+    if redo is not None and redo.kind == "keep" and RETRACTION.search(text):
+        redo = None  # "scratch that, put requests back": the person takes back their own correction
+    if redo is not None and redo.kind in ("api", "add", "keep") and not points_at(redo, text):
         redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
     if redo is not None and redo.standing and (_UNSAFE_FIX.search(redo.after) or masked(redo.after)):
         # a redo that skips a check or changes the safety posture (another index, a registry, a

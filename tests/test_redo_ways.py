@@ -1,0 +1,114 @@
+"""The ways an agent redoes its work that say what to use, beyond one tool swapped for another: the
+project's own target run instead of the tool, the same command run through a wrapper, a package
+manager's namespace (`flutter pub`, `composer require`), a hand-written file replaced by the program
+that makes it, the agent's small edit put back whole. Sentences and actions are our own (a dev set)."""
+
+from __future__ import annotations
+
+import pytest
+from test_redo import _learn, cc_session
+
+from slowloop.bootstrap import build_bootstrap
+from slowloop.memo import Memo
+from slowloop.observe.redo import Act, find_redo, parse_cmd
+
+
+def run(cmd: str) -> Act:
+    return Act("run", command=cmd)
+
+
+@pytest.mark.parametrize("before, after, use, avoid, scope", [
+    ("cargo nextest run", "just test", "just test", "cargo nextest", "running the tests"),
+    ("npx webpack --mode production", "make dist", "make dist", "npx webpack", "building the project"),
+    ("mkdocs build --strict", "task docs", "task docs", "mkdocs", "building the docs"),
+    ("pytest -q tests/unit", "./scripts/test.sh --fast", "./scripts/test.sh --fast", "pytest", "running the tests"),
+])
+def test_the_projects_own_target_instead_of_the_tool_is_a_swap(before, after, use, avoid, scope):
+    r = find_redo([run(before)], [run(after)])
+    assert (r.kind, r.use, r.avoid, r.scope, r.standing) == ("swap", use, avoid, scope, True)
+
+
+def test_a_target_that_checks_what_is_left_is_no_way_of_doing_the_work():
+    """`make deploy` after the tests ran is more work, not the tests run another way."""
+    assert find_redo([run("pytest -q")], [run("pytest -q"), run("make deploy")]) is None
+
+
+@pytest.mark.parametrize("before, after, use", [
+    ("rubocop -A lib/x.rb", "bundle exec rubocop -A lib/x.rb", "bundle exec rubocop"),
+    ("alembic upgrade head", "poetry run alembic upgrade head", "poetry run alembic"),
+    ("mypy src", "uv run mypy src", "uv run mypy"),
+])
+def test_the_same_command_run_through_another_program_says_how_to_run_it(before, after, use):
+    r = find_redo([run(before)], [run(after)])
+    assert (r.kind, r.use) == ("swap", use)
+    assert f"`{use}`" in r.rule
+
+
+def test_a_package_managers_namespace_and_its_flags_are_no_packages():
+    assert parse_cmd("flutter pub add provider").args == ["provider"]
+    assert parse_cmd("flutter pub add provider").activity == "install"
+    assert parse_cmd("composer require guzzlehttp/guzzle").activity == "install"
+    assert parse_cmd("cargo add serde --features derive").args == ["serde"]
+    r = find_redo([run("flutter pub add provider")], [run("flutter pub remove provider"), run("flutter pub add riverpod")])
+    assert (r.kind, r.use, r.avoid) == ("swap", "riverpod", "provider")
+    r = find_redo([run("cargo add anyhow --features backtrace")],
+                  [run("cargo remove anyhow"), run("cargo add eyre --features track-caller")])
+    assert (r.kind, r.use, r.avoid) == ("swap", "eyre", "anyhow")
+
+
+def test_a_removed_package_and_a_using_directive_name_the_library_instead():
+    r = find_redo([run("dotnet add package RestSharp")],
+                  [run("dotnet remove package RestSharp"),
+                   Act("edit", path="src/Api/Client.cs", old="using RestSharp;", new="using System.Net.Http.Json;")])
+    assert (r.kind, r.use, r.avoid) == ("swap", "System.Net.Http.Json", "RestSharp")
+
+
+def test_a_hand_written_file_replaced_by_the_program_that_makes_it():
+    r = find_redo([Act("write", path="api/openapi_client.py", new="class Client: ...\n")],
+                  [run("rm api/openapi_client.py"), run("openapi-generator-cli generate -i spec.yaml -g python")])
+    assert (r.kind, r.avoid, r.standing) == ("swap", "api/openapi_client.py", True)
+    assert r.use.startswith("openapi-generator-cli generate")
+    # removed, then the build run to check what is left: nothing made it
+    assert find_redo([Act("write", path="cmd/tool/extra.go", new="package main\n")],
+                     [run("rm cmd/tool/extra.go"), run("go build ./...")]).kind == "undo"
+
+
+@pytest.mark.parametrize("old, new, rule", [
+    ("  run: yarn install --frozen-lockfile", "  run: yarn install", None),  # nothing put in its place: a flag dropped
+    ("image: redis:7.2", "image: redis:latest", "always use `image: redis:7.2`, never `image: redis:latest`."),
+])
+def test_the_agents_small_edit_put_back_whole_keeps_what_it_replaced(old, new, rule):
+    path = "deploy/compose.yml"
+    r = find_redo([Act("edit", path=path, old=old, new=new)], [Act("edit", path=path, old=new, new=old)])
+    if rule is None:
+        assert r.kind == "undo"
+    else:
+        assert (r.kind, r.rule) == ("keep", rule)
+
+
+def test_a_line_added_then_taken_back_is_a_line_not_to_add():
+    r = find_redo([Act("edit", path=".dockerignore", old="node_modules", new="node_modules\nyarn.lock")],
+                  [Act("edit", path=".dockerignore", old="node_modules\nyarn.lock", new="node_modules")])
+    assert (r.kind, r.rule) == ("keep", "never add `yarn.lock` to `.dockerignore`.")
+
+
+def test_a_target_the_person_names_becomes_the_rule_at_the_next_session(tmp_path):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("run the test suite", [("Bash", {"command": "go test ./..."})]),
+        ("el mage test levanta los contenedores antes, por eso", [("Bash", {"command": "mage test"})])]), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`mage test`" in e and "never `go test`" in e and e.startswith("When running the tests") for e in plays), plays
+    assert "mage test" in build_bootstrap("a", home=tmp_path / "home").text
+
+
+def test_a_put_back_the_person_asked_for_as_a_retraction_is_no_rule(tmp_path):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("switch the cache to redis:latest", [("Edit", {"file_path": "compose.yml", "old_string": "image: redis:7.2",
+                                                          "new_string": "image: redis:latest"})]),
+        ("scratch the latest thing, put 7.2 back", [("Edit", {"file_path": "compose.yml", "old_string": "image: redis:latest",
+                                                              "new_string": "image: redis:7.2"})])]), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert not any("redis" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
