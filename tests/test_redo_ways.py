@@ -112,3 +112,12 @@ def test_a_put_back_the_person_asked_for_as_a_retraction_is_no_rule(tmp_path):
                                                               "new_string": "image: redis:7.2"})])]), encoding="utf-8")
     _learn(tmp_path / "home", f)
     assert not any("redis" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
+
+
+def test_a_generator_run_again_with_a_fields_type_changed_is_the_type_to_use():
+    r = find_redo([run("bin/rails g migration AddPaidToOrders paid_at:date")],
+                  [run("bin/rails d migration AddPaidToOrders"), run("bin/rails g migration AddPaidToOrders paid_at:datetime")])
+    assert (r.kind, r.use, r.avoid) == ("api", "datetime", "date")
+    # a variable's value changed is this run's value, not a type
+    assert find_redo([run("terraform plan -var env=prod")], [run("terraform plan -var env=staging")]) is None or \
+        find_redo([run("terraform plan -var env=prod")], [run("terraform plan -var env=staging")]).use != "staging"

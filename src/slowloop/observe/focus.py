@@ -62,6 +62,9 @@ def focus(redo: Redo, text: str) -> Redo:
     said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
     came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
     gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
+    # what the person wrote as it is comes first (`System.Text.Json`, before `JsonSerializer.Deserialize`)
+    came.sort(key=lambda t: t.lower() not in low)
+    gone.sort(key=lambda t: t.lower() not in low)
     if came and re.fullmatch(r"[a-z]+", came[0]) and not _import_said(came[0], redo, low) and redo.came \
             and _LIB_NAME.match(redo.came[0]):
         came = [redo.came[0], *came[1:]]  # "comme format" names the call, `Intl.NumberFormat` the API
@@ -118,7 +121,7 @@ def _library_like(tok: str, redo: Redo) -> bool:
 
 # Parts of a package path that name no library (`org.`, `com.github.`, `internal`).
 _PATH_PARTS = frozenset("org com net io dev github gitlab google apache internal common core util utils main java "
-                        "javax kotlin android test tests api pkg cmd".split())
+                        "javax kotlin android test tests api pkg cmd libs".split())
 
 
 _OWN = frozenset({"self", "this", "cls", "super", "me"})  # the task's own object, not a library
@@ -172,17 +175,20 @@ def _as_said(tok: str, text: str) -> str:
     `org.jetbrains.kotlinx` → "kotlinx.serialization"; ``tok`` itself when they did not."""
     parts = [p.lower() for p in re.split(r"\.|::|\\|/", tok.strip("`")) if p]
     head = parts[0] if parts else ""
-    best = ""
+    best, rank = "", (len(parts) + 1, 0)
     for w in re.findall(r"[A-Za-z_@][\w./:@-]*[\w]", text):
         wl = w.lower()
         wparts = [p for p in re.split(r"[./:-]+", wl) if p]
         if wl == tok.lower():
             return tok
-        hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or any(
-            len(p) >= 4 and p not in COMMON_WORDS and p not in _PATH_PARTS and _said_part(p, set(wparts)) for p in parts) or (
+        at = [i for i, p in enumerate(parts) if len(p) >= 4 and p not in COMMON_WORDS and p not in _PATH_PARTS
+              and _said_part(p, set(wparts))]
+        hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or bool(at) or (
             len(wl) >= 4 and wl not in COMMON_WORDS and len(parts) <= 2 and _vendor(tok, wl))
-        if hit and len(w) > len(best):
-            best = w
+        # the library before its modules: "coil" of `libs.coil.compose`, not "compose"
+        r = (min(at) if at else 0, -len(w))
+        if hit and r < rank:
+            best, rank = w, r
     return best or tok
 
 

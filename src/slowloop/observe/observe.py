@@ -26,7 +26,7 @@ from .redo import (
     turn_acts,
 )
 from .reproach import reproach
-from .said import said_redo
+from .said import clause_of, said_redo
 from .signals import WeaknessMatcher, score_turn
 
 
@@ -43,15 +43,17 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     redo = find_redo(before, after)
     text = turn.user_text
     if redo is None and not any(a.kind == "run" for a in after) and not text.rstrip().endswith(("?", "？")) \
-            and not _asks_more(text) and not rerun_request(text):
+            and not rerun_request(text):
         # not redone yet: the person named the way for what the agent just ran ("tests run with
-        # tox -e py312" after `python -m pytest`)
-        redo = said_redo(before, person_text(text))
+        # tox -e py312" after `python -m pytest`) — not more work asked in the same breath
+        said = said_redo(before, person_text(text))
+        if said is not None and not _asks_more(clause_of(text, said.use)):
+            redo = said
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
     additive = redo is not None and (redo.kind in ("flag", "add", "target") or redo.kind == "api" and (
         not redo.gone or _asks_more(text)))  # an API put *in place of* another after "na super": sarcasm
-    if redo is None or redo.kind == "target" or (follow_up(text) and additive) or (
+    if redo is None or redo.kind == "target" or (follow_up(clause_of(text, redo.use)) and additive) or (
             rerun_request(text) and redo.kind in ("flag", "add")):
         # another file, more work, a rerun (with a flag): requests. "pls redo" before the agent
         # rewrote its code on another library, or took its work back, asks for it done otherwise.

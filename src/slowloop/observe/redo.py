@@ -241,6 +241,7 @@ ACTIVITIES = {
     "node": "running Node scripts",
     "serve": "starting the development server",
     "docs": "building the docs",
+    "tag": "tagging releases",
 }
 
 
@@ -345,6 +346,8 @@ def _activity(prog: str, sub: str, words: list[str], text: str) -> str:
             return "push"
         if sub in ("merge", "rebase") or sub == "pull" and "--rebase" in words:
             return "sync"
+        if sub == "tag" and len([w for w in words[2:] if not w.startswith("-")]) >= 1 and "-d" not in words:
+            return "tag"
         if sub in ("checkout", "switch") and any(f in words for f in ("-b", "-c", "-B", "--create")):
             return "branch"
         if sub == "branch" and len([w for w in words[2:] if not w.startswith("-")]) >= 1 and "-d" not in words and "-D" not in words:
@@ -559,7 +562,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
-                   _sub_redo, _undo_redo, _code_redo, _target_redo):
+                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _target_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             if r.kind == "undo":
@@ -932,9 +935,9 @@ def _stem_overlap(x: set[str], y: set[str]) -> bool:
 
 
 # Flags whose value is about this task (which test, which message), never a standing choice.
-_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n",
-               # fixing the last commit, not a way of working
-               "--amend", "-a", "-am", "--no-edit", "--all"}
+_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n"}
+# fixing the last commit, not a way of working (`git tag -a` is one: an annotated tag)
+_COMMIT_FLAGS = {"--amend", "-a", "-am", "--no-edit", "--all"}
 
 
 def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
@@ -944,8 +947,9 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
         for a in acmds:
             if a.prog != b.prog or a.sub != b.sub or a.activity != b.activity:
                 continue
-            added = [f for f in a.flags if f not in b.flags and f not in _TASK_FLAGS]
-            dropped = [f for f in b.flags if f not in a.flags and f not in _TASK_FLAGS]
+            task = _TASK_FLAGS | (_COMMIT_FLAGS if b.activity == "commit" else set())
+            added = [f for f in a.flags if f not in b.flags and f not in task]
+            dropped = [f for f in b.flags if f not in a.flags and f not in task]
             values = [w for w in a.words if w not in b.words and not w.startswith("-")]
             if not added and not dropped:
                 continue
@@ -979,6 +983,29 @@ def _imports(text: str) -> set[str]:
 
 
 _PKG_WORDS = frozenset({"package", "packages", "pkg"})  # `dotnet add package X`: no package's name
+
+
+_FIELD = re.compile(r"^([A-Za-z_][\w-]*):([A-Za-z_][\w.]*)")
+
+
+def _typed_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The same generator run again with a field's type changed (`rails g model Invoice total:float`
+    → `… total:decimal{12,2}`): the type is the choice, the command and the field are this task's."""
+    for b in reversed(bcmds):
+        for a in acmds:
+            if a.prog != b.prog or len(a.words) != len(b.words) or len(a.words) < 3:
+                continue
+            diff = [(x, y) for x, y in zip(b.words, a.words, strict=True) if x != y]
+            if len(diff) != 1:
+                continue
+            mx, my = _FIELD.match(diff[0][0]), _FIELD.match(diff[0][1])
+            if not (mx and my and mx.group(1) == my.group(1) and mx.group(2).lower() != my.group(2).lower()):
+                continue
+            gone, came = mx.group(2), my.group(2)
+            return Redo("api", f"running `{' '.join(b.words[:2])}`", gone, came, came, gone,
+                        f"always use `{came}`, never `{gone}`.", standing=True, words=_tokens(gone, came, a.text),
+                        gone=(gone,), came=(came,))
+    return None
 
 
 def _installed_instead(acmds: list[Cmd], removed: Cmd, installed: set[str]) -> str:
@@ -1049,7 +1076,7 @@ def _generated_instead(before: list[Act], acmds: list[Cmd], removed: Cmd) -> Red
     && pre-commit install`): the program is the way, the hand-written file is not."""
     written = [a.path for a in before if a.kind == "write" and a.path in removed.args]
     rest = [c for c in acmds[acmds.index(removed) + 1:] if c.prog not in _WRITERS and c.prog != "rm"]
-    if not written or not rest or rest[0].activity:
+    if not written or not rest or rest[0].activity or rest[0].prog in _PKG or set(rest[0].words) & (_TEARDOWN | _TAKE_BACK):
         # (`rm pix.go && go build ./...`: the build checks what is left, it makes nothing)
         return None
     run = " ".join(_plumbing_off(list(rest[0].words))[:5])
@@ -1080,6 +1107,8 @@ def _put_back(b: Act) -> Redo | None:
                 if i:
                     x, y = " ".join(xs[max(0, i - 1):i + 1]), " ".join([xs[i - 1], *added])
                 break
+        if re.search(r"[\"'()\[\]{}=]", x + y):
+            return None  # code, not a word put back: the edit undone, nothing to name
         return Redo("keep", scope, y, x, x, y, f"always use `{x}`, never `{y}`.", standing=True,
                     words=_tokens(*kept, *added), gone=tuple(added), came=tuple(kept))
     if len(new_lines) == 1:

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from .redo import _RUNNERS, _THROUGH, ACTIVITIES, Act, Cmd, Redo, _tokens, find_redo, parse_cmd
 
-__all__ = ["named_commands", "said_redo"]
+__all__ = ["clause_of", "named_commands", "said_redo"]
 
 # Words of the person's language that end a command written in a sentence ("make test here", "make
 # test e basta", "bundle exec qui").
@@ -135,3 +135,13 @@ def _as_written(n: Cmd) -> str:
         else:
             break
     return " ".join(keep)
+
+
+def clause_of(text: str, what: str) -> str:
+    """The clause of ``text`` that holds ``what`` ("--force-with-lease stp" of "…, someone else
+    pushes here too"), or the whole text."""
+    head = what.strip("`").split()[0] if what.strip("`").split() else what
+    for clause in re.split(r"[.;!?。！？,，]\s*", text):
+        if head and head in clause:
+            return clause
+    return text

@@ -47,7 +47,7 @@ from ..observe.redo import (
     self_blame,
     turn_acts,
 )
-from ..observe.said import said_redo
+from ..observe.said import clause_of, said_redo
 from ..safety.posture import COMMAND_FORMS
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
@@ -381,7 +381,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             redo = redo if redo is not None and redo.kind == "swap" else None
     if redo is not None and redo.kind == "api":
         redo = focus(redo, text)
-    if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(text)):
+    if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(clause_of(text, redo.use))):
         redo = None  # "redo it with --no-cache": this run's request, not a standing rule
     if self_blame(text):
         return [], Lesson("none", why_none="the person corrected their own mistake, not the agent's")
