@@ -1,0 +1,254 @@
+"""The forms a secret takes beyond one token on one line, for :mod:`.redact`'s pass.
+
+- **judging a value**: :func:`looks_random` (a password or key, not a word, a path, a version or a
+  kebab-case name) and :func:`is_dummy` (``…EXAMPLE`` keys, masked ``****`` values, one repeated
+  character, a kebab word pair, a placeholder word such as ``password``);
+- **prose**: "the staging db password is X", "das Passwort ist X", "密码是 X" — only when X looks
+  random;
+- **continuations**: a redacted secret that the syntax continues on the next line (``abc\\``
+  then the rest, an unclosed quote, ``"…"`` newline ``"…"`` or ``"…" +``), and YAML block scalars
+  (``secret: >-`` then indented lines);
+- **encoded forms**: a base64 blob whose decoding is text holding a secret, a URL-encoded run
+  holding one (decoded, redacted and left readable).
+
+Every scan starts from a literal (a marker, a keyword, ``%``) or is one linear character-class
+run, so the pass stays linear.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections import Counter
+from collections.abc import Callable
+from urllib.parse import unquote
+
+__all__ = ["looks_random", "is_dummy", "prose_spans", "block_scalar_span", "continue_markers",
+           "decode_encoded"]
+
+MARK = "[REDACTED:"
+
+# --- judging a value ----------------------------------------------------------------------------
+
+_DUMMY_WORDS = frozenset({"password", "passwd", "pass", "pwd", "pw", "secret", "changeme",
+                          "example", "test", "dummy", "token", "apikey", "letmein", "hunter2x"})
+_KEBAB_PAIR = re.compile(r"[a-z]+-[a-z]+")
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?")
+_FILENAME = re.compile(r"[\w.-]+\.(?:[a-z]{1,5})")
+_SEGMENTS = re.compile(r"[-_./:]")
+
+
+def is_dummy(value: str) -> bool:
+    """A value that stands for a secret without being one: AWS's documented ``…EXAMPLE`` keys,
+    an already masked ``sk-proj-****…``, ``ghp_xxxx…`` (one repeated character), ``test-token``
+    (a kebab word pair), ``password`` or ``secret`` as a placeholder word."""
+    v = value.strip("\"'")
+    if "EXAMPLE" in v or "****" in v or "•••" in v:
+        return True
+    if len(v) >= 12 and len(set(v[4:])) <= 1:
+        return True
+    return bool(_KEBAB_PAIR.fullmatch(v)) or v.lower() in _DUMMY_WORDS
+
+
+def looks_random(value: str, min_len: int = 8) -> bool:
+    """``x2DvV.RsiE^S01fj5B``, ``zIcijZFYfJr8o3IhcR05uk``, 32 hex digits: yes. ``stored``,
+    ``my-service-v2``, ``/etc/app.conf``, ``1.4.2-rc1``, ``user@example.com``, ``deploy.yaml``: no."""
+    if len(value) < min_len or is_dummy(value) or MARK in value:
+        return False
+    if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value:
+        return False
+    if _VERSION.fullmatch(value) or (_FILENAME.fullmatch(value) and not any(c.isupper() for c in value)):
+        return False
+    lower = any(c.islower() for c in value)
+    upper = any(c.isupper() for c in value)
+    digit = any(c.isdigit() for c in value)
+    symbol = any(not c.isalnum() for c in value)
+    if not (lower or upper) or not (digit or symbol):
+        return False
+    # every part a word or a number ("release-2024-candidate", "api_v2") is a name, not a secret
+    parts = [p for p in _SEGMENTS.split(value) if p]
+    if all(p.isalpha() or p.isdigit() or (len(p) <= 3 and p[:1].isalpha()) for p in parts):
+        return False
+    classes = lower + upper + digit + symbol
+    if classes >= 3:
+        return True
+    # two classes (lower-case hex, upper-case and digits): long and mixed all along
+    flips = sum(1 for a, b in zip(value, value[1:], strict=False) if a.isdigit() != b.isdigit())
+    return len(value) >= 16 and flips >= 4
+
+
+# --- prose --------------------------------------------------------------------------------------
+
+# The word, a few words of gap ("the staging db password for the replica"), a copula in one of
+# the eight languages, then the value. Found from literal hits in the lower-cased text.
+_PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "password",
+                "mot de passe": "password", "contraseña": "password", "senha": "password",
+                "密码": "password", "口令": "password", "パスワード": "password",
+                "token": "token", "トークン": "token", "令牌": "token",
+                "secret": "secret", "密钥": "secret", "api key": "api_key", "api-key": "api_key",
+                "access key": "api_key"}
+_PROSE_TAIL = (r"[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|sera|will be)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：)\s*)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+# one pattern per word, each starting with its literal (run over the lower-cased text: fast)
+_PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
+          for word, kind in _PROSE_WORDS.items()]
+_TRAILING = ".,;:!?)]}>"
+
+
+def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    """Spans (start, end, kind) of random-looking values a sentence names as a password, token,
+    secret or key: "your access token is zIcijZFYfJr8o3IhcR05uk"."""
+    spans: list[tuple[int, int, str]] = []
+    for kind, rx in _PROSE:
+        for m in rx.finditer(lowered):
+            at = m.start()
+            if at and lowered[at - 1].isalnum() and lowered[at].isascii():
+                continue  # the tail of another word
+            vs, ve = m.span(1)
+            while ve > vs and text[ve - 1] in _TRAILING:
+                ve -= 1
+            if looks_random(text[vs:ve]):
+                spans.append((vs, ve, kind))
+    return spans
+
+
+# --- continuations ------------------------------------------------------------------------------
+
+_BLOCK_INDICATOR = re.compile(r"[|>][+-]?[1-9]?[+-]?")
+
+
+def block_scalar_span(text: str, key_line_start: int, value_start: int, value_end: int
+                      ) -> tuple[int, int] | None:
+    """``secret_access_key: >-`` then lines indented deeper than the key: the span of those lines
+    (the YAML block scalar is the value, not ``>-``). None when the value is not a block indicator."""
+    if not _BLOCK_INDICATOR.fullmatch(text[value_start:value_end]):
+        return None
+    nl = text.find("\n", value_end)
+    if nl < 0 or text[value_end:nl].strip(" \t\r"):
+        return None
+    line = text[key_line_start:value_start]
+    indent = len(line) - len(line.lstrip(" -"))
+    start = end = -1
+    pos = nl + 1
+    while pos < len(text):
+        stop = text.find("\n", pos)
+        stop = len(text) if stop < 0 else stop
+        row = text[pos:stop]
+        if row.strip() and len(row) - len(row.lstrip(" ")) <= indent:
+            break
+        if row.strip():
+            if start < 0:
+                start = pos + len(row) - len(row.lstrip(" "))
+            end = pos + len(row.rstrip(" \r"))
+        pos = stop + 1
+    if start < 0 or MARK in text[start:end]:
+        return None
+    return start, end
+
+
+_TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
+_CONTINUED = re.compile(
+    r"\[REDACTED:(\w+)\](?:"
+    r"(\\\r?\n)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
+    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")(?=[\"'])"  # "a" "b", "a" + "b"
+    r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
+    r")")
+
+
+def _continued(m: re.Match[str]) -> str:
+    kind = m.group(1)
+    marker = f"{MARK}{kind}]"
+    if m.group(2):
+        return marker + m.group(2) + marker
+    if m.group(4):
+        if m.group(4) != m.group(6):
+            return m.group(0)
+        return marker + m.group(4) + m.group(5) + m.group(6) + marker
+    quote_line = m.string[m.string.rfind("\n", 0, m.start()) + 1:m.start()]
+    if not any(quote_line.count(q) % 2 for q in "\"'") or m.string[m.end()] not in quote_line:
+        return m.group(0)
+    return marker + m.group(8) + marker
+
+
+def continue_markers(text: str) -> str:
+    """Redact the lines that the syntax says continue a redacted secret. The continuation is the
+    same secret, so it is not counted again."""
+    if MARK not in text:
+        return text
+    for _ in range(4):  # a secret cut into three or four pieces
+        new = _CONTINUED.sub(_continued, text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+# --- encoded forms ------------------------------------------------------------------------------
+
+_B64_RUN = re.compile(r"[A-Za-z0-9+/]{32,}={0,2}")
+_URL_ESCAPE = re.compile(r"%[2-7][0-9A-Fa-f]")
+_URL_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%._~+-")
+
+Inner = Callable[[str], tuple[str, Counter]]
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        s = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return s if all(c.isprintable() or c in "\n\r\t" for c in s) else None
+
+
+def _base64_text(blob: str) -> str | None:
+    try:
+        raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _printable(raw) if len(raw) >= 16 else None
+
+
+def decode_encoded(text: str, counts: Counter, inner: Inner) -> str:
+    """Redact a base64 blob whose decoding holds a secret (a base64'd ``.env``, a
+    ``.dockerconfigjson``), and decode a URL-encoded run holding one, redacted in place."""
+    def blob(m: re.Match[str]) -> str:
+        s, e = m.span()
+        if (s and text[s - 1] in "-_.") or text[e:e + 1] in ("-", "_", "."):
+            return m.group(0)  # part of a longer url-safe token or a JWT
+        decoded = _base64_text(m.group(0))
+        if decoded is None:
+            return m.group(0)  # an image, a checksum, a key's binary: not text
+        found = inner(decoded)[1]
+        if not found:
+            return m.group(0)
+        counts["base64_secret"] += 1
+        return f"{MARK}base64_secret]"
+    text = _B64_RUN.sub(blob, text)
+    if "%" in text:
+        text = _url_decoded(text, counts, inner)
+    return text
+
+
+def _url_decoded(text: str, counts: Counter, inner: Inner) -> str:
+    pieces: list[str] = []
+    last = done = 0
+    for m in _URL_ESCAPE.finditer(text):
+        if m.start() < done:
+            continue  # inside a run already read
+        s, e = m.start(), m.end()
+        while s > done and text[s - 1] in _URL_RUN_CHARS:
+            s -= 1
+        while e < len(text) and text[e] in _URL_RUN_CHARS:
+            e += 1
+        done = e
+        redacted, found = inner(unquote(text[s:e]))
+        if found:
+            counts.update(found)
+            pieces.append(text[last:s])
+            pieces.append(redacted)
+            last = e
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
