@@ -181,6 +181,10 @@ def test_a_random_literal_handed_to_a_client_or_auth_call_is_redacted(seed):
     '"Key": "ConnectionStrings"',
     'FAKE_TOKEN = "test-token"\nclient = Client(token=FAKE_TOKEN)',
     "$s = ConvertTo-SecureString $env:PW -AsPlainText -Force",
+    '{"embeddings.token_type_embeddings.weight": rng.normal(size=(2, hidden))}',
+    '{"type": "started", "key": "v2:stage0key", "agentId": "agent_s1"}',
+    '>>> client = AsyncInferenceClient("meta-llama/Meta-Llama-3-70B-Instruct")',
+    '"Cryptography_HAS_PSK_TLSv1_3": cryptography_has_psk_tlsv13,',
 ])
 def test_code_look_alikes_are_kept(text):
     assert redact(text).text == text
@@ -278,7 +282,7 @@ def test_a_real_value_next_to_those_words_is_still_redacted():
     ("x2DvV.RsiE^S01fj5B", True), ("zIcijZFYfJr8o3IhcR05uk", True), ("96638e0c2204460598dcb6b3d2d2f884", True),
     ("stored", False), ("my-service-v2", False), ("/etc/app.conf", False), ("1.4.2-rc1", False),
     ("user@example.com", False), ("deploy.yaml", False), ("release_2024_candidate", False),
-    ("12345678", False), ("deadbeef", False),
+    ("12345678", False), ("deadbeef", False), ("rng.normal(size=(2,", False), ("v2:stage0key", False),
 ])
 def test_looks_random(value, random_):
     assert looks_random(value) is random_

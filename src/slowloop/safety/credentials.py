@@ -118,7 +118,7 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
         r"(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Token|token|Bot|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256|"
         r"SSWS|ApiKey|Splunk|OAuth|\[REDACTED)\b)([A-Za-z0-9._~+/=-]{12,})"), re.compile(r"[Aa]\Z")),
     # a URL whose user is a key and that has no password: a Sentry DSN
-    ("url_key", ("://",), re.compile(r"(://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
+    ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
     # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
     ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
         r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"']?)"

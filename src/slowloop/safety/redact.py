@@ -174,7 +174,7 @@ def _basic_is_credential(token: str) -> bool:
 # --- secret-named assignments -------------------------------------------------------------------
 
 _SECRET_PARTS = {"password", "passwd", "passphrase", "pwd", "secret", "secrets", "token",
-                 "apikey", "credential", "credentials", "pat", "psk"}
+                 "apikey", "credential", "credentials", "pat"}
 # "*_KEY" is a secret only with a qualifier in front ("api_key", "private_key"), not "sort_key".
 _KEY_QUALIFIERS = {"api", "private", "access", "secret", "auth", "encryption", "signing",
                    "client", "master", "service", "account", "openai", "anthropic", "license",
@@ -230,6 +230,8 @@ def is_secret_name(name: str) -> bool:
         if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
             return True
         if part == "pass" and 0 < i == len(parts) - 1:  # DB_PASS, SMTP_PASS; not PASS_THROUGH
+            return True
+        if part == "psk" and i == len(parts) - 1:  # psk, wpa_psk; not HAS_PSK_TLSv1_3
             return True
         if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
             return True

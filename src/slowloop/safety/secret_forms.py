@@ -37,6 +37,7 @@ _KEBAB_PAIR = re.compile(r"[a-z]+-[a-z]+")
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?")
 _FILENAME = re.compile(r"[\w.-]+\.(?:[a-z]{1,5})")
 _SEGMENTS = re.compile(r"[-_./:]")
+_STRONG_SYMBOLS = frozenset("!#$%^&*+=~?|")  # what a password has and a name does not
 
 
 def is_dummy(value: str) -> bool:
@@ -53,29 +54,31 @@ def is_dummy(value: str) -> bool:
 
 def looks_random(value: str, min_len: int = 8) -> bool:
     """``x2DvV.RsiE^S01fj5B``, ``zIcijZFYfJr8o3IhcR05uk``, 32 hex digits: yes. ``stored``,
-    ``my-service-v2``, ``/etc/app.conf``, ``1.4.2-rc1``, ``user@example.com``, ``deploy.yaml``: no."""
+    ``my-service-v2``, ``/etc/app.conf``, ``1.4.2-rc1``, ``user@example.com``, ``deploy.yaml``,
+    ``rng.normal(size=(2``: no."""
     if len(value) < min_len or is_dummy(value) or MARK in value:
         return False
-    if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value:
+    if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value \
+            or "(" in value or "[" in value:  # a path, a URL, an address, a call or an index
         return False
     if _VERSION.fullmatch(value) or (_FILENAME.fullmatch(value) and not any(c.isupper() for c in value)):
         return False
     lower = any(c.islower() for c in value)
     upper = any(c.isupper() for c in value)
     digit = any(c.isdigit() for c in value)
-    symbol = any(not c.isalnum() for c in value)
-    if not (lower or upper) or not (digit or symbol):
+    strong = any(c in _STRONG_SYMBOLS for c in value)
+    if not (lower or upper) or not (digit or strong):
         return False
     # every part a word or a number ("release-2024-candidate", "api_v2") is a name, not a secret
     parts = [p for p in _SEGMENTS.split(value) if p]
-    if all(p.isalpha() or p.isdigit() or (len(p) <= 3 and p[:1].isalpha()) for p in parts):
+    if all(p.isalpha() or p.isdigit() or len(p) <= 3 for p in parts):  # "Llama-3-70B-Instruct" too
         return False
-    classes = lower + upper + digit + symbol
-    if classes >= 3:
+    if (upper and lower and digit) or (digit and strong) or (upper and lower and strong and len(value) >= 10):
         return True
-    # two classes (lower-case hex, upper-case and digits): long and mixed all along
-    flips = sum(1 for a, b in zip(value, value[1:], strict=False) if a.isdigit() != b.isdigit())
-    return len(value) >= 16 and flips >= 4
+    # one case and digits (hex, upper-case ids): long and mixed all along, not "v2:stage0key"
+    flips = sum(1 for a, b in zip(value, value[1:], strict=False)
+                if a.isalnum() and b.isalnum() and a.isdigit() != b.isdigit())
+    return len(value) >= 12 and flips >= 4
 
 
 # --- prose --------------------------------------------------------------------------------------
