@@ -67,6 +67,7 @@ def test_the_next_line_is_kept_when_the_syntax_does_not_continue_the_secret():
         (f'KEY = "{key}"\nNAME = "release-candidate"', "release-candidate"),
         (f'tokens = ["{key}",\n  "kebab-case-name"]', "kebab-case-name"),
         (f"password: >-\n  {key}\nhost: db-primary-01\n", "host: db-primary-01"),
+        (f'"token": "{key}"\n"region": "eu-west-1"', '"region": "eu-west-1"'),
     ]:
         out = redact(text).text
         assert key not in out and kept in out, out
@@ -124,6 +125,9 @@ def test_a_url_encoded_run_is_decoded_redacted_and_left_readable(seed):
     "a senha é {v} para o servidor",
     "数据库密码是 {v}",
     "パスワードは {v} です",
+    "la password del server è {v}",
+    "het wachtwoord is {v}",
+    "пароль: {v}",
     "the api key is `{v}`",
     "secret: {v}",
 ])

@@ -454,12 +454,13 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
             # B023: the lambda runs inside this sub() call, before the loop rebinds fn.
             text = pattern.sub(lambda m: fn(m, counts), text)  # noqa: B023
     lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-    spans = sorted(_assignments(text, lowered) + prose_spans(text, lowered))
+    # the longest first where two finders agree on a start (a YAML key that is also prose)
+    spans = sorted(_assignments(text, lowered) + prose_spans(text, lowered), key=lambda sp: (sp[0], -sp[1]))
     if spans:
         pieces, last = [], 0
         for start, end, kind in spans:
             if start < last:
-                continue  # the same value found twice (a YAML key that is also prose)
+                continue  # the same value found twice
             pieces.append(text[last:start])
             pieces.append(_marker(kind))
             counts[kind] += 1

@@ -3,8 +3,8 @@
 - **judging a value**: :func:`looks_random` (a password or key, not a word, a path, a version or a
   kebab-case name) and :func:`is_dummy` (``…EXAMPLE`` keys, masked ``****`` values, one repeated
   character, a kebab word pair, a placeholder word such as ``password``);
-- **prose**: "the staging db password is X", "das Passwort ist X", "密码是 X" — only when X looks
-  random;
+- **prose**: "the staging db password is X", "das Passwort ist X", "la password è X", "密码是 X",
+  "パスワードは X" — only when X looks random;
 - **continuations**: a redacted secret that the syntax continues on the next line (``abc\\``
   then the rest, an unclosed quote, ``"…"`` newline ``"…"`` or ``"…" +``), and YAML block scalars
   (``secret: >-`` then indented lines);
@@ -32,7 +32,7 @@ MARK = "[REDACTED:"
 # --- judging a value ----------------------------------------------------------------------------
 
 _DUMMY_WORDS = frozenset({"password", "passwd", "pass", "pwd", "pw", "secret", "changeme",
-                          "example", "test", "dummy", "token", "apikey", "letmein", "hunter2x"})
+                          "example", "test", "dummy", "token", "apikey", "letmein"})
 _KEBAB_PAIR = re.compile(r"[a-z]+-[a-z]+")
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?")
 _FILENAME = re.compile(r"[\w.-]+\.(?:[a-z]{1,5})")
@@ -87,11 +87,12 @@ def looks_random(value: str, min_len: int = 8) -> bool:
 # the eight languages, then the value. Found from literal hits in the lower-cased text.
 _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "password",
                 "mot de passe": "password", "contraseña": "password", "senha": "password",
+                "wachtwoord": "password", "пароль": "password",
                 "密码": "password", "口令": "password", "パスワード": "password",
                 "token": "token", "トークン": "token", "令牌": "token",
                 "secret": "secret", "密钥": "secret", "api key": "api_key", "api-key": "api_key",
                 "access key": "api_key"}
-_PROSE_TAIL = (r"[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|sera|will be)\s+|\s?[:：]\s*|"
+_PROSE_TAIL = (r"[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be)\s+|\s?[:：]\s*|"
                r"\s?(?:是|为|は|：)\s*)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
 _PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
@@ -154,7 +155,8 @@ _TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
 _CONTINUED = re.compile(
     r"\[REDACTED:(\w+)\](?:"
     r"(\\\r?\n)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
-    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")(?=[\"'])"  # "a" "b", "a" + "b"
+    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
+    r"(?=[\"'](?![ \t]*:))"  # "a" "b", "a" + "b" (not a quoted key on the next line)
     r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
     r")")
 
