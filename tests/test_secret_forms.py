@@ -274,6 +274,14 @@ def test_benign_look_alikes_survive(text, kept):
     assert kept in redact(text).text
 
 
+def test_a_key_as_url_user_and_a_password_are_both_redacted_and_the_marker_stays_whole():
+    rng = random.Random(8)
+    key_id, pw = "AKIA" + _draw(rng, string.ascii_uppercase + string.digits, 16), _draw(rng, B64, 44)
+    out = redact(f"SMTP_URL=smtp://{key_id}:{quote(pw, safe='')}@email-smtp.eu-west-1.amazonaws.com:587").text
+    assert out == "SMTP_URL=smtp://[REDACTED:aws_access_key_id]:[REDACTED:url_password]@email-smtp.eu-west-1.amazonaws.com:587"
+    assert redact('{"refresh_token_expires_in":15811200}').text == '{"refresh_token_expires_in":15811200}'
+
+
 def test_a_real_value_next_to_those_words_is_still_redacted():
     rng = random.Random(21)
     pw, key = _password(rng), "ghp_" + _draw(rng, ALNUM, 36)

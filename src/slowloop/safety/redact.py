@@ -141,7 +141,7 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 # Starts with the literal "://" so the scan is fast; user and host are kept.
-_URL_PASSWORD = re.compile(r"://([^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")
+_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")  # the user may be a marker
 
 
 def _contextual(kind: str):
@@ -187,7 +187,8 @@ _SETTING_SUFFIXES = {"count", "counts", "length", "len", "size", "limit", "limit
                      "dir", "url", "uri", "endpoint", "policy", "rules", "regex", "pattern",
                      "field", "hint", "label", "placeholder", "mode", "source", "rotation",
                      "version", "strength", "algorithm", "hash", "salt", "rounds", "ids",
-                     "tokens", "used", "left", "remaining", "per", "rate", "price", "cost"}
+                     "tokens", "used", "left", "remaining", "per", "rate", "price", "cost",
+                     "in", "at"}  # token_expires_in, secret_rotated_at
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:|x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\(.*\)s?|"
