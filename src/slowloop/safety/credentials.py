@@ -45,7 +45,8 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH)=)" + _V)),
     # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…'
     ("password", ("IDENTIFIED", "identified"), re.compile(r"(\bidentified\s+by\s+(?:password\s+)?)'([^'\n]{4,})'", re.I)),
-    ("password", ("PASSWORD", "password"), re.compile(r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
+    ("password", ("PASSWORD '", "password '", "Password '", "PASSWORD  '", "password  '"), re.compile(
+        r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
     # config files
     ("password", ("<",), re.compile(
         r"(<(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
@@ -100,7 +101,7 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"()((?:sdk|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")),
     ("fernet_token", ("gAAAAA",), re.compile(r"()(gAAAAA[A-Za-z0-9_=-]{40,})")),
     ("salesforce_session", ("00D",), re.compile(r"()(00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{40,})")),
-    ("okta_token", ("00",), re.compile(r"((?:SSWS\s+|okta[^\n]{0,40}?))(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])", re.I)),
+    ("okta_token", ("SSWS", "ssws", "okta", "Okta", "OKTA"), re.compile(r"((?:SSWS\s+|okta[^\n]{0,40}?))(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])", re.I)),
     ("fcm_server_key", (":APA91b",), re.compile(r"()(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,})")),
     ("elastic_api_key", ("ApiKey",), re.compile(r"(\bApiKey\s+)([A-Za-z0-9+/]{20,}={0,2})")),
     ("heroku_key", ("heroku",), re.compile(

@@ -403,6 +403,13 @@ def _literal_prefix(pattern: str) -> str:
     return (m.group(0) if m else "").replace("\\", "")
 
 
+def _inner_literal(pattern: str) -> str:
+    """The longest literal a pattern with no literal prefix must contain ("atlasv1" for the
+    Terraform token), so it too runs only where that is in the text."""
+    bare = re.sub(r"\[[^\]]*\]|\{[^}]*\}|\(\?[^)]*\)|\\[.]", " ", pattern)
+    return max(re.findall(r"[A-Za-z0-9_-]+", bare), key=len, default="")
+
+
 Replacer = Callable[[re.Match[str], Counter], str]
 
 
@@ -426,7 +433,7 @@ def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = F
 
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
-    *[((_literal_prefix(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
+    *[((_literal_prefix(body) or _inner_literal(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
       for kind, body in _SHAPED],
     (("uthorization",), _AUTH_HEADER, _auth_header),
     (("Bearer",), _BEARER, _bearer),
