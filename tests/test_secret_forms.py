@@ -189,6 +189,10 @@ def test_a_random_literal_handed_to_a_client_or_auth_call_is_redacted(seed):
     '{"type": "started", "key": "v2:stage0key", "agentId": "agent_s1"}',
     '>>> client = AsyncInferenceClient("meta-llama/Meta-Llama-3-70B-Instruct")',
     '"Cryptography_HAS_PSK_TLSv1_3": cryptography_has_psk_tlsv13,',
+    'UNRESERVED_PAT = r"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-~"',
+    'IPV4_PAT = r"(?:[0-9]{1,3}\\.){3}[0-9]{1,3}"',
+    'verify_token="eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...",',
+    'Parameters: {"authenticity_token"=>"[FILTERED]", "password"=>"[FILTERED]"}',
 ])
 def test_code_look_alikes_are_kept(text):
     assert redact(text).text == text
@@ -306,3 +310,50 @@ def test_looks_random(value, random_):
 ])
 def test_is_dummy(value, dummy):
     assert is_dummy(value) is dummy
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_second_round_of_forms(seed):
+    """Every literal of a call, a vendor's constructor, prose with no verb, an Authorization scheme
+    slowloop does not know, two literals that make one key, a framework's session cookie, an
+    HTML-escaped line, a Ruby hash, a bytes literal, a quoted curl -u password."""
+    rng = random.Random(seed)
+    sid, token, key = "AC" + _draw(rng, HEX, 32), _draw(rng, HEX, 32), "re_" + _draw(rng, ALNUM, 30)
+    pw, uid = _password(rng), str(uuid.UUID(int=rng.getrandbits(128)))
+    g1, g2 = "AIzaSy" + _draw(rng, ALNUM + "-", 14), _draw(rng, ALNUM + "-", 19)
+    a1, a2 = "LTAI" + _draw(rng, ALNUM, 8), _draw(rng, ALNUM, 12)
+    cookie = _draw(rng, ALNUM, 40).replace("a", "%2B")
+    cases = [
+        (f'client = Client("{sid}", "{token}")', token),
+        (f"export const resend = new Resend('{key}');", key),
+        (f"staging box 10.0.7.21, user ops, password {pw} — same for sudo", pw),
+        (f"Der VPN-Zugang: Benutzer dana, Kennwort {pw} – bitte nicht speichern.", pw),
+        (f"Key         Value\n---         -----\npassword    {pw}\nusername    billing", pw),
+        (f"-H 'Authorization: GenieKey {uid}'", uid),
+        (f"Authorization: Api-Key {_draw(rng, ALNUM, 40)}", "Api-Key [REDACTED:"),
+        (f'private static final String KEY = "{g1}"\n        + "{g2}";', g2),
+        (f'\tAccessKeyID:     "{a1}" +\n\t\t"{a2}",', a2),
+        (f'{{"HTTP_COOKIE"=>"_shop_session={cookie}"}}', cookie),
+        (f"<td>{{&quot;DB_USER&quot;: &quot;ci&quot;, &quot;DB_PASSWORD&quot;: &quot;{pw}&quot;}}</td>", pw),
+        (f'params = {{"user" => "dana", "password" => "{pw}"}}', pw),
+        (f"app.secret_key = b'{token}'", token),
+        (f"curl -fsS -u ci-bot:'{pw}' https://nexus.example.dev/", pw),
+    ]
+    for text, secret in cases:
+        out = redact(text).text
+        assert (secret in out) if secret.endswith("[REDACTED:") else (secret not in out), (text, out)
+
+
+@pytest.mark.parametrize("text", [
+    'logger = logging.getLogger("slowloop.recall.encoder.hot")',
+    "raise Error(new ValueError('the-value-was-not-found-in-the-index'))",
+    'KEY = "first-part"\n    "second-part"',
+    'name = "release"\n"notes": "x"',
+    "the password field is required",
+    "Authorization: Digest username=\"Mufasa\", realm=\"x\"",
+    "Authorization header missing on the request",
+    "<p>She said &quot;hello world&quot; twice</p>",
+    '{"apiKey": "AIzaSy...", "authDomain": "your-app.firebaseapp.com"}',
+])
+def test_the_second_round_of_look_alikes(text):
+    assert redact(text).text == text

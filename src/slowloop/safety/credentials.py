@@ -63,8 +63,8 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"=)([A-Za-z0-9%._~+/=-]{16,})")),
     # a session cookie by its name alone (curl -b 'PHPSESSID=…', a Cookie header): the name is
     # the framework's, so no "cookie" word is needed
-    ("cookie", ("SESSID", "SESSIONID", "sessionid", "connect.sid", "laravel_session", "_session_id"), re.compile(
-        r"(\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID\w*|sessionid|connect\.sid|laravel_session|_session_id)=)"
+    ("cookie", ("SESSID", "SESSIONID", "sessionid", "connect.sid", "_session=", "_session_id"), re.compile(
+        r"(\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID\w*|sessionid|connect\.sid|\w+_session|_session_id)=)"
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     # a token in a URL's query or a webhook's path
     ("url_token", ("=",), re.compile(
@@ -113,9 +113,11 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
 # field, when set, must match the text just before the match (ending there): each pattern starts
 # with a literal so the scan stays fast, and the name in front is checked only at its candidates.
 RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[str] | None]] = [
-    # Authorization with no known scheme: "Authorization: api-<uuid>"
+    # Authorization with no scheme ("Authorization: api-<uuid>") or one slowloop does not know
+    # ("GenieKey <uuid>", "Api-Key <key>")
     ("bearer_token", ("uthorization",), re.compile(
-        r"(uthorization[\"']?\s*[:=]\s*[\"']?)"
+        r"(uthorization[\"']?\s*[:=]\s*[\"']?"
+        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+)?)"
         r"(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Token|token|Bot|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256|"
         r"SSWS|ApiKey|Splunk|OAuth|\[REDACTED)\b)([A-Za-z0-9._~+/=-]{12,})"), re.compile(r"[Aa]\Z")),
     # a URL whose user is a key and that has no password: a Sentry DSN
@@ -125,10 +127,6 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
         r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"']?)"
         r"([A-Za-z0-9._~+/=-]{8,})"),
      re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription)\Z")),
-    # a random-looking literal handed to a client, an init, an auth, a login or a connect call
-    ("api_key", ("(",), re.compile(
-        r"(\((?:[^()\n\"']|\"[^\"\n]*\"|'[^'\n]*')*?[\"'])([A-Za-z0-9+/=_-]{16,200})(?=[\"'])"),
-     re.compile(r"(?:[Cc]lient|[Ii]nit|[Aa]uth\w*|[Ll]ogin|[Cc]onnect\w*|[Cc]redentials?|algoliasearch|[Ss]dk)[ \t]*\Z")),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),
@@ -140,7 +138,7 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
 CHECKED_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     # curl -u user:pw / --user user:pw (the user is kept)
     ("password", ("-u", "--user"), re.compile(
-        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:)([^\s\"'@]{3,})")),
+        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:[\"']?)([^\s\"'@]{3,})")),
     # sshpass -p pw, mysql -ppw / -p pw (mysql's -p takes the password glued to it)
     ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
     ("password", ("mysql", "mariadb"), re.compile(

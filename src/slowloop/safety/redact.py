@@ -4,7 +4,9 @@ Two families of patterns:
 - **shaped tokens** whose prefix says what they are (``sk-ant-``, ``ghp_``, ``AKIA``, ``xoxb-``,
   JWTs, PEM private-key blocks, ``Authorization: Bearer …``, ``scheme://user:pass@host``);
 - **assignments whose name says "secret"** (``API_KEY=…``, ``"password": "…"``,
-  ``client_secret: …``) in shell, ``.env``, JSON, YAML and Python keyword form.
+  ``client_secret: …``) in shell, ``.env``, JSON, YAML and Python keyword form;
+plus the contexts of :mod:`.credentials` and, from :mod:`.secret_forms`, prose naming a secret,
+a secret continued on the next line and one inside a base64 blob or a URL-encoded run.
 
 False positives cost real context (a redacted git SHA or ``max_tokens=100`` makes a transcript
 harder to learn from), so names are split into parts and judged whole: ``token`` is secret,
@@ -26,10 +28,13 @@ from functools import lru_cache
 
 from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, RANDOM_CONTEXTUAL
 from .secret_forms import (
+    CALL_ARGS,
     block_scalar_span,
+    call_literals,
     continue_markers,
     decode_encoded,
     is_dummy,
+    join_concatenated,
     looks_random,
     prose_spans,
 )
@@ -208,7 +213,7 @@ _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_SEP = re.compile(r"[ \t]*(:=|=|:(?![:/\\]))[ \t]*")
+_SEP = re.compile(r"[ \t]*(:=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash
 _VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")
 _HASH_VALUE = re.compile(r"#[^\s,;'\"}\])\\]{5,}")
@@ -264,6 +269,8 @@ def _value_is_secret(raw: str, name: str) -> bool:
         return False
     if _ENV_REF.match(value):
         return False
+    if name.lower().endswith("pat") and not looks_random(value, 12):
+        return False  # IPV4_PAT, URL_PAT: a pattern, unless the value is a token
     if not quoted and ((_CODE_REF.search(value) and not looks_random(value, 10)) or value.lower() in name.lower()):
         return False
     return True
@@ -313,7 +320,8 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
             if sep.group(1) == ":" and not quoted_key:
                 line_start = text.rfind("\n", 0, s) + 1
                 mid_line = text[line_start:s].strip(" \t-") != ""
-            value = _VALUE.match(text, sep.end())
+            vstart = sep.end() + (text[sep.end():sep.end() + 1] in "bru" and text[sep.end() + 1:sep.end() + 2] in "\"'")
+            value = _VALUE.match(text, vstart)  # b'…', r"…", u"…": the literal after its prefix
             if not value and text.startswith("#", sep.end()) and sep.group(0).endswith("="):
                 value = _HASH_VALUE.match(text, sep.end())  # DB_PASSWORD=#x… (not " # comment")
             if not value:
@@ -431,6 +439,7 @@ def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = F
         return m.group(0)[:s] + _marker(kind) + m.group(0)[e:]
     return sub
 
+
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     *[((_literal_prefix(body) or _inner_literal(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
@@ -443,6 +452,7 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     *[(hints, pattern, _in_place(kind)) for kind, hints, pattern in CONTEXTUAL],
     *[(hints, pattern, _in_place(kind, before, random=True))
       for kind, hints, pattern, before in RANDOM_CONTEXTUAL],
+    (("(",), CALL_ARGS, call_literals),
 ]
 
 
@@ -479,7 +489,7 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
         def inner(decoded: str) -> tuple[str, Counter]:
             r = _redact(decoded, depth + 1)
             return r.text, Counter(r.kinds)
-        text = decode_encoded(text, counts, inner)
+        text = decode_encoded(join_concatenated(text, counts, inner), counts, inner)
     text = continue_markers(text)
     return RedactResult(text=text, count=sum(counts.values()), kinds=dict(counts))
 

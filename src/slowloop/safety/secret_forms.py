@@ -4,12 +4,14 @@
   kebab-case name) and :func:`is_dummy` (``…EXAMPLE`` keys, masked ``****`` values, one repeated
   character, a kebab word pair, a placeholder word such as ``password``);
 - **prose**: "the staging db password is X", "das Passwort ist X", "la password è X", "密码是 X",
-  "パスワードは X" — only when X looks random;
+  "パスワードは X", "user ops, password X" — only when X looks random;
 - **continuations**: a redacted secret that the syntax continues on the next line (``abc\\``
   then the rest, an unclosed quote, ``"…"`` newline ``"…"`` or ``"…" +``), and YAML block scalars
   (``secret: >-`` then indented lines);
-- **encoded forms**: a base64 blob whose decoding is text holding a secret, a URL-encoded run
-  holding one (decoded, redacted and left readable).
+- **string literals**: a random-looking literal handed to a client, init, auth or connect call;
+  two literals joined by concatenation read as the one string they make;
+- **encoded forms**: a base64 blob whose decoding is text holding a secret, a URL-encoded run or
+  an HTML-escaped line holding one (decoded, redacted and left readable).
 
 Every scan starts from a literal (a marker, a keyword, ``%``) or is one linear character-class
 run, so the pass stays linear.
@@ -19,13 +21,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 from collections import Counter
 from collections.abc import Callable
 from urllib.parse import unquote
 
 __all__ = ["looks_random", "is_dummy", "prose_spans", "block_scalar_span", "continue_markers",
-           "decode_encoded"]
+           "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated"]
 
 MARK = "[REDACTED:"
 
@@ -37,6 +40,7 @@ _KEBAB_PAIR = re.compile(r"[a-z]+-[a-z]+")
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?")
 _FILENAME = re.compile(r"[\w.-]+\.(?:[a-z]{1,5})")
 _SEGMENTS = re.compile(r"[-_./:]")
+_ALPHABET_RUN = re.compile(r"(?i)abcdef|012345|qwerty")
 _STRONG_SYMBOLS = frozenset("!#$%^&*+=~?|")  # what a password has and a name does not
 
 
@@ -45,8 +49,10 @@ def is_dummy(value: str) -> bool:
     an already masked ``sk-proj-****…``, ``ghp_xxxx…`` (one repeated character), ``test-token``
     (a kebab word pair), ``password`` or ``secret`` as a placeholder word."""
     v = value.strip("\"'")
-    if "EXAMPLE" in v or "****" in v or "•••" in v:
-        return True
+    if "EXAMPLE" in v or "****" in v or "•••" in v or v.endswith(("...", "…")):
+        return True  # the docs' example, a masked value, "AIzaSy..." cut short on purpose
+    if v[:1] == "[" and v[-1:] == "]" and v[1:-1].isalpha():
+        return True  # [FILTERED], [HIDDEN]: a framework's own mask
     if len(v) >= 12 and len(set(v[4:])) <= 1:
         return True
     return bool(_KEBAB_PAIR.fullmatch(v)) or v.lower() in _DUMMY_WORDS
@@ -73,6 +79,8 @@ def looks_random(value: str, min_len: int = 8) -> bool:
     parts = [p for p in _SEGMENTS.split(value) if p]
     if all(p.isalpha() or p.isdigit() or len(p) <= 3 for p in parts):  # "Llama-3-70B-Instruct" too
         return False
+    if _ALPHABET_RUN.search(value):
+        return False  # "ABCDEFGHIJ…0123456789": an alphabet spelled out, not a key
     if (upper and lower and digit) or (digit and strong) or (upper and lower and strong and len(value) >= 10):
         return True
     # one case and digits (hex, upper-case ids): long and mixed all along, not "v2:stage0key"
@@ -92,8 +100,8 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "token": "token", "トークン": "token", "令牌": "token",
                 "secret": "secret", "密钥": "secret", "api key": "api_key", "api-key": "api_key",
                 "access key": "api_key"}
-_PROSE_TAIL = (r"[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：)\s*)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
 _PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
           for word, kind in _PROSE_WORDS.items()]
@@ -189,6 +197,53 @@ def continue_markers(text: str) -> str:
     return text
 
 
+# --- string literals: handed to a call, or split by concatenation -----------------------------
+
+CALL_ARGS = re.compile(r"\(([^()\n]{16,400})\)")
+_CALL_SUFFIXES = ("client", "init", "login", "connect", "credential", "credentials", "algoliasearch", "sdk")
+_LITERAL = re.compile(r"([\"'])([A-Za-z0-9+/=_-]{16,200})\1")
+
+
+def call_literals(m: re.Match[str], counts: Counter) -> str:
+    """In the arguments of a client, init, auth, login or connect call (or ``new Vendor(…)``),
+    the string literals that look random: ``rollbar.init("<32 hex>")``, ``new CosmosClient(url,
+    "…==")``, ``algoliasearch('APPID', '<32 hex>')``."""
+    text, pos = m.string, m.start()
+    s = pos
+    while s > 0 and pos - s < 60 and (text[s - 1].isalnum() or text[s - 1] in "_$"):
+        s -= 1
+    name = text[s:pos].lower()
+    if not (name.endswith(_CALL_SUFFIXES) or "auth" in name or "connect" in name
+            or text[max(0, s - 4):s] == "new "):
+        return m.group(0)
+
+    def literal(lit: re.Match[str]) -> str:
+        if not looks_random(lit.group(2), 16):
+            return lit.group(0)
+        counts["api_key"] += 1
+        return f"{lit.group(1)}{MARK}api_key]{lit.group(1)}"
+    return _LITERAL.sub(literal, m.group(0))
+
+
+_CONCAT = re.compile(r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\1([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)"
+                     r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\4(?![ \t]*:)")
+
+
+def join_concatenated(text: str, counts: Counter, inner: Inner) -> str:
+    """``"AIzaSy…" +`` newline ``"…"``, ``"LTAI5t…"`` newline ``"…"``: read the two pieces as the
+    one string they make (with the line's name in front); redact both when that is a secret."""
+    def pair(m: re.Match[str]) -> str:
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        found = inner(f"{line}{m.group(1)}{m.group(2)}{m.group(5)}{m.group(1)}")[1]
+        if not found:
+            return m.group(0)
+        kind = next(iter(found))
+        counts[kind] += 1
+        marker = f"{MARK}{kind}]"
+        return f"{m.group(1)}{marker}{m.group(1)}{m.group(3)}{m.group(4)}{marker}{m.group(4)}"
+    return _CONCAT.sub(pair, text)
+
+
 # --- encoded forms ------------------------------------------------------------------------------
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/]{32,}={0,2}")
@@ -232,7 +287,22 @@ def decode_encoded(text: str, counts: Counter, inner: Inner) -> str:
     text = _B64_RUN.sub(blob, text)
     if "%" in text:
         text = _url_decoded(text, counts, inner)
+    if "&quot;" in text or "&#34;" in text or "&#39;" in text or "&apos;" in text:
+        text = _html_unescaped(text, counts, inner)
     return text
+
+
+def _html_unescaped(text: str, counts: Counter, inner: Inner) -> str:
+    """A line of HTML-escaped JSON or code (``{&quot;DB_PASSWORD&quot;: &quot;…&quot;}``) that
+    holds a secret comes back unescaped and redacted."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "&" in line:
+            redacted, found = inner(html.unescape(line))
+            if found:
+                counts.update(found)
+                lines[i] = redacted
+    return "\n".join(lines)
 
 
 def _url_decoded(text: str, counts: Counter, inner: Inner) -> str:
