@@ -91,8 +91,9 @@ def looks_random(value: str, min_len: int = 8) -> bool:
 
 # --- prose --------------------------------------------------------------------------------------
 
-# The word, a few words of gap ("the staging db password for the replica"), a copula in one of
-# the eight languages, then the value. Found from literal hits in the lower-cased text.
+# The word, a few words of gap ("the staging db password for the replica") and a copula in one of
+# ten languages, or the word right before the value ("user ops, password X"). Found from literal
+# hits in the lower-cased text.
 _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "password",
                 "mot de passe": "password", "contraseña": "password", "senha": "password",
                 "wachtwoord": "password", "пароль": "password",
