@@ -357,3 +357,18 @@ def test_the_second_round_of_forms(seed):
 ])
 def test_the_second_round_of_look_alikes(text):
     assert redact(text).text == text
+
+
+def test_many_encoded_pieces_are_read_in_one_pass_and_only_the_secret_changes():
+    rng = random.Random(12)
+    pw = _password(rng)
+    lines = [f"GET /s?q={quote(f'rotate the key {i}', safe='')}&r={quote('https://example.com/a', safe='')}"
+             for i in range(300)]
+    lines.insert(150, f"GET /cb?next={quote(f'https://ci:{pw}@nexus.example.dev/x', safe='')}")
+    key = _draw(rng, ALNUM, 24)
+    lines.append(f"<td>{{&quot;api_key&quot;: &quot;{key}&quot;}}</td>")
+    text = "\n".join(lines)
+    out = redact(text).text.split("\n")
+    assert pw not in out[150] and "nexus.example.dev/x" in out[150]
+    assert "[REDACTED:" in out[-1] and "&quot;" not in out[-1]
+    assert out[:150] + out[151:-1] == lines[:150] + lines[151:-1]

@@ -270,45 +270,85 @@ def _base64_text(blob: str) -> str | None:
     return _printable(raw) if len(raw) >= 16 else None
 
 
+_JOIN = "\n\x00\n"  # between decoded pieces read in one pass; no rule matches across it
+_HTML_QUOTES = ("&quot;", "&#34;", "&#39;", "&apos;")
+
+
+def _read_all(pieces: list[str], inner: Inner) -> tuple[list[str], Counter]:
+    """Redact many decoded pieces with one pass of ``inner`` (a page of thousands of URL-encoded
+    runs costs one pass, not thousands): each piece redacted, and what was found."""
+    if not pieces:
+        return pieces, Counter()
+    out, found = inner(_JOIN.join(pieces))
+    if not found:
+        return pieces, found
+    parts = out.split(_JOIN)
+    if len(parts) != len(pieces):  # a rule ran across the joins after all: one by one
+        parts = [inner(p)[0] for p in pieces]
+    return parts, found
+
+
+_SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "psk", "sess", "sig")
+
+
+def _names_a_secret(plain: str) -> bool:
+    """What escaping can hide is the structure around a secret (quotes, ``:``, ``@``, ``=``), not a
+    token's own shape, which the outer pass already saw: so only a decoded piece that names a
+    secret or carries a URL's user is read again."""
+    low = plain.lower()
+    return any(w in low for w in _SECRET_WORDS) or ("://" in plain and "@" in plain)
+
+
+def _splice(text: str, spans: list[tuple[int, int]], new: list[str]) -> str:
+    pieces, last = [], 0
+    for (s, e), piece in zip(spans, new, strict=True):
+        pieces.append(text[last:s])
+        pieces.append(piece)
+        last = e
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 def decode_encoded(text: str, counts: Counter, inner: Inner) -> str:
     """Redact a base64 blob whose decoding holds a secret (a base64'd ``.env``, a
-    ``.dockerconfigjson``), and decode a URL-encoded run holding one, redacted in place."""
-    def blob(m: re.Match[str]) -> str:
-        s, e = m.span()
-        if (s and text[s - 1] in "-_.") or text[e:e + 1] in ("-", "_", "."):
-            return m.group(0)  # part of a longer url-safe token or a JWT
-        decoded = _base64_text(m.group(0))
-        if decoded is None:
-            return m.group(0)  # an image, a checksum, a key's binary: not text
-        found = inner(decoded)[1]
-        if not found:
-            return m.group(0)
-        counts["base64_secret"] += 1
-        return f"{MARK}base64_secret]"
-    text = _B64_RUN.sub(blob, text)
-    if "%" in text:
-        text = _url_decoded(text, counts, inner)
-    if "&quot;" in text or "&#34;" in text or "&#39;" in text or "&apos;" in text:
-        text = _html_unescaped(text, counts, inner)
+    ``.dockerconfigjson``), and decode a URL-encoded run or an HTML-escaped line holding one,
+    redacted in place. ``inner`` is the redaction pass for the decoded text."""
+    spans, decoded = _base64_blobs(text)
+    parts, _found = _read_all(decoded, inner)
+    hits = [i for i, (a, b) in enumerate(zip(decoded, parts, strict=True)) if a != b]
+    if hits:
+        counts["base64_secret"] += len(hits)
+        text = _splice(text, [spans[i] for i in hits], [f"{MARK}base64_secret]"] * len(hits))
+    for finder in (_url_runs, _html_lines):
+        spans, decoded = finder(text)
+        parts, found = _read_all(decoded, inner)
+        hits = [i for i, (a, b) in enumerate(zip(decoded, parts, strict=True)) if a != b]
+        if hits:
+            counts.update(found)
+            text = _splice(text, [spans[i] for i in hits], [parts[i] for i in hits])
     return text
 
 
-def _html_unescaped(text: str, counts: Counter, inner: Inner) -> str:
-    """A line of HTML-escaped JSON or code (``{&quot;DB_PASSWORD&quot;: &quot;…&quot;}``) that
-    holds a secret comes back unescaped and redacted."""
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if "&" in line:
-            redacted, found = inner(html.unescape(line))
-            if found:
-                counts.update(found)
-                lines[i] = redacted
-    return "\n".join(lines)
+def _base64_blobs(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    for m in _B64_RUN.finditer(text):
+        s, e = m.span()
+        if (s and text[s - 1] in "-_.") or text[e:e + 1] in ("-", "_", "."):
+            continue  # part of a longer url-safe token or a JWT
+        plain = _base64_text(m.group(0))
+        if plain is not None:  # not an image, a checksum or a key's binary
+            spans.append((s, e))
+            decoded.append(plain)
+    return spans, decoded
 
 
-def _url_decoded(text: str, counts: Counter, inner: Inner) -> str:
-    pieces: list[str] = []
-    last = done = 0
+def _url_runs(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if "%" not in text:
+        return spans, decoded
+    done = 0
     for m in _URL_ESCAPE.finditer(text):
         if m.start() < done:
             continue  # inside a run already read
@@ -318,13 +358,23 @@ def _url_decoded(text: str, counts: Counter, inner: Inner) -> str:
         while e < len(text) and text[e] in _URL_RUN_CHARS:
             e += 1
         done = e
-        redacted, found = inner(unquote(text[s:e]))
-        if found:
-            counts.update(found)
-            pieces.append(text[last:s])
-            pieces.append(redacted)
-            last = e
-    if not pieces:
-        return text
-    pieces.append(text[last:])
-    return "".join(pieces)
+        plain = unquote(text[s:e])
+        if _names_a_secret(plain):
+            spans.append((s, e))
+            decoded.append(plain)
+    return spans, decoded
+
+
+def _html_lines(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    """Lines of HTML-escaped JSON or code (``{&quot;DB_PASSWORD&quot;: &quot;…&quot;}``)."""
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if not any(q in text for q in _HTML_QUOTES):
+        return spans, decoded
+    pos = 0
+    for line in text.split("\n"):
+        if any(q in line for q in _HTML_QUOTES) and _names_a_secret(plain := html.unescape(line)):
+            spans.append((pos, pos + len(line)))
+            decoded.append(plain)
+        pos += len(line) + 1
+    return spans, decoded
