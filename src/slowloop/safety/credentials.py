@@ -4,7 +4,10 @@ shape alone is not distinctive enough for :mod:`.redact`'s shaped list.
 
 Each rule is ``(kind, hints, pattern)``: the secret is the pattern's last group, and the rule runs
 only when one of its hints is in the text (the redaction pass stays linear and cheap). The program
-and its other arguments are kept, so a transcript still says what was run.
+and its other arguments are kept, so a transcript still says what was run. Three tables:
+``CONTEXTUAL`` (the place is enough), ``RANDOM_CONTEXTUAL`` (the value must also look random:
+a string handed to a client call, a vendor header, a key as a URL's user) and ``CHECKED_CONTEXTUAL``
+(redact checks each kind its own way: a docker ``auth`` must decode to ``user:password``).
 
 Why not detect-secrets' plugins as they are: measured on the adv1 blind secrets set, its vendor and
 keyword plugins found 1 of the 71 secrets slowloop missed, and its entropy plugins, which found 55,
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTEXTUAL"]
+__all__ = ["CHECKED_CONTEXTUAL", "CONTEXTUAL", "RANDOM_CONTEXTUAL"]
 
 _V = r"[\"']?([^\s\"']{4,})[\"']?"  # a value, quotes kept outside the secret
 _Q = r"(?:\"([^\"\n]{4,})\"|'([^'\n]{4,})'|([^\s\"']{4,}))"
@@ -42,7 +45,8 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH)=)" + _V)),
     # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…'
     ("password", ("IDENTIFIED", "identified"), re.compile(r"(\bidentified\s+by\s+(?:password\s+)?)'([^'\n]{4,})'", re.I)),
-    ("password", ("PASSWORD", "password"), re.compile(r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
+    ("password", ("PASSWORD '", "password '", "Password '", "PASSWORD  '", "password  '"), re.compile(
+        r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
     # config files
     ("password", ("<",), re.compile(
         r"(<(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
@@ -53,18 +57,38 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\bdefine\s*\(\s*['\"]\w*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)\w*['\"]\s*,\s*['\"])([^'\"\n]{4,})(?=['\"])")),
     ("password", ("ENV.fetch", "getenv", "environ.get"), re.compile(
         r"((?:ENV\.fetch|getenv|environ\.get)\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*,\s*['\"])([^'\"\n]{6,})(?=['\"])")),
-    ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
-        r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([A-Za-z0-9+/=_.~-]{16,})(?=\")")),
     ("npm_auth", ("_auth",), re.compile(r"(\b_auth(?:Token)?\s*=\s*)([A-Za-z0-9+/=._-]{12,})")),
     ("cookie", ("ookie",), re.compile(
         r"((?:sessionid|session|sid|connect\.sid|_session|csrftoken|auth_token|remember_token|JSESSIONID|PHPSESSID)"
         r"=)([A-Za-z0-9%._~+/=-]{16,})")),
+    # a session cookie by its name alone (curl -b 'PHPSESSID=…', a Cookie header): the name is
+    # the framework's, so no "cookie" word is needed
+    ("cookie", ("SESSID", "SESSIONID", "sessionid", "connect.sid", "_session=", "_session_id"), re.compile(
+        r"(\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID\w*|sessionid|connect\.sid|\w+_session|_session_id)=)"
+        r"([A-Za-z0-9%._~+/=-]{16,})")),
     # a token in a URL's query or a webhook's path
     ("url_token", ("=",), re.compile(
-        r"([?&](?:key|token|access_token|auth|secret|signature|sig|X-Goog-Signature|Signature|code|apikey|api_key|k)=)"
+        r"([?&](?:key|token|access_token|auth|secret|signature|sig|X-Goog-Signature|Signature|code|apikey|api_key|k|"
+        r"X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential|X-Goog-Credential)=)"
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     ("webhook_key", ("hook",), re.compile(
         r"(\bhooks?/[\w/-]*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{24,})(?![\w-])")),
+    # webhook paths whose key is short: Zapier's catch hooks, IFTTT's maker key
+    ("webhook_key", ("/hooks/catch/",), re.compile(r"(/hooks/catch/)(\d+/[A-Za-z0-9]{4,})")),
+    ("webhook_key", ("/with/key/",), re.compile(r"(/with/key/)([A-Za-z0-9_-]{10,})")),
+    # PowerShell: a password given as plain text
+    ("password", ("SecureString", "securestring"), re.compile(
+        r"(ConvertTo-SecureString\s+(?:-String\s+)?[\"'])([^\"'\n]{4,})(?=[\"'][^\n]*-AsPlainText)", re.I)),
+    # a PuTTY .ppk: the private lines and their MAC
+    ("private_key", ("Private-Lines",), re.compile(
+        r"(Private-Lines:[ \t]*\d+\r?\n)([A-Za-z0-9+/=]{4,}(?:\r?\n[A-Za-z0-9+/=]{4,}(?=\r?\n|$))*)")),
+    ("private_key", ("Private-MAC",), re.compile(r"(Private-MAC:[ \t]*)([0-9a-fA-F]{16,})")),
+    # Discord bot tokens by shape alone: the first part is the base64 of the bot's numeric id, so
+    # it is quartets of base64-of-digits ("MjYy", "NzYz"): no identifier or hash looks like that
+    ("discord_bot_token", ("MT", "Mj", "Mz", "MD", "NT", "Nj", "Nz", "ND", "OT", "Oj", "Oz", "OD"), re.compile(
+        r"(?<![\w.-])()((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][AQgw]|[MNO][DTjz][AEIMQUYcgk])?"
+        r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![\w-])")),
+    ("adafruit_key", ("aio_",), re.compile(r"(?<![\w-])()(aio_(?=[A-Za-z]*[0-9])[A-Za-z0-9]{28,32})(?![A-Za-z0-9])")),
     ("splunk_hec", ("Splunk",), re.compile(r"(\bSplunk\s+)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")),
     # vendor shapes the shaped list does not carry
     ("google_oauth_token", ("ya29.",), re.compile(r"()(ya29\.[A-Za-z0-9_-]{20,})")),
@@ -77,9 +101,67 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"()((?:sdk|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")),
     ("fernet_token", ("gAAAAA",), re.compile(r"()(gAAAAA[A-Za-z0-9_=-]{40,})")),
     ("salesforce_session", ("00D",), re.compile(r"()(00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{40,})")),
-    ("okta_token", ("00",), re.compile(r"((?:SSWS\s+|okta[^\n]{0,40}?))(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])", re.I)),
+    ("okta_token", ("SSWS", "ssws", "okta", "Okta", "OKTA"), re.compile(r"((?:SSWS\s+|okta[^\n]{0,40}?))(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])", re.I)),
     ("fcm_server_key", (":APA91b",), re.compile(r"()(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,})")),
     ("elastic_api_key", ("ApiKey",), re.compile(r"(\bApiKey\s+)([A-Za-z0-9+/]{20,}={0,2})")),
     ("heroku_key", ("heroku",), re.compile(
         r"(heroku[^\n]{0,80}?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)),
+]
+
+# Rules whose secret must also *look* random (redact checks it with ``looks_random``): their context
+# is suggestive but not conclusive, so a word, a path or a URL in the same place is kept. The fourth
+# field, when set, must match the text just before the match (ending there): each pattern starts
+# with a literal so the scan stays fast, and the name in front is checked only at its candidates.
+RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[str] | None]] = [
+    # Authorization with no scheme ("Authorization: api-<uuid>") or one slowloop does not know
+    # ("GenieKey <uuid>", "Api-Key <key>")
+    ("bearer_token", ("uthorization",), re.compile(
+        r"(uthorization[\"']?\s*[:=]\s*[\"']?"
+        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+)?)"
+        r"(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Token|token|Bot|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256|"
+        r"SSWS|ApiKey|Splunk|OAuth|\[REDACTED)\b)([A-Za-z0-9._~+/=-]{12,})"), re.compile(r"[Aa]\Z")),
+    # a URL whose user is a key and that has no password: a Sentry DSN
+    ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
+    # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
+    ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
+        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"']?)"
+        r"([A-Za-z0-9._~+/=-]{8,})"),
+     re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription)\Z")),
+    # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
+    ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
+        r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),
+]
+
+
+# Rules that redact checks further before redacting (a docker "auth" must decode to user:password,
+# an AWS secret key must have AWS or a secret named near it, and so on).
+CHECKED_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
+    # curl -u user:pw / --user user:pw (the user is kept)
+    ("password", ("-u", "--user"), re.compile(
+        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:[\"']?)([^\s\"'@]{3,})")),
+    # sshpass -p pw, mysql -ppw / -p pw (mysql's -p takes the password glued to it)
+    ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
+    ("password", ("mysql", "mariadb"), re.compile(
+        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)([^\s\"'-][^\s\"']*)")),
+    # header-style keys anywhere on a line: -H "X-Api-Key: …", {"x-api-key": "…"}
+    ("api_key", ("pi-key", "pi-Key", "PI-KEY", "uth-token", "uth-Token", "ccess-token",
+                 "rivate-token", "RIVATE-TOKEN", "pikey", "piKey"), re.compile(
+        r"(?i)(\b(?:x-)?(?:api-?key|auth-token|access-token|private-token|goog-api-key)[\"']?"
+        r"\s*[:=]\s*[\"']?)([A-Za-z0-9._~+/=-]{8,})")),
+    # Azure SAS signatures in a URL query
+    ("azure_sas", ("sig=",), re.compile(r"([?&]sig=)([A-Za-z0-9%+/=]{20,})")),
+    # Docker's config.json: "auth": base64 of user:password
+    ("docker_auth", ('"auth',), re.compile(
+        r'(\\?"auth\\?"\s*:\s*\\?")([A-Za-z0-9+/]{8,}={0,2})(?=\\?")')),
+    # Telegram bot tokens: <bot id>:<35 chars starting AA>
+    ("telegram_bot_token", (":AA",), re.compile(r"(?:(?<=bot)|(?<![\w:]))()(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![\w-])")),
+    # Discord bot tokens, only where Discord is named
+    ("discord_bot_token", ("iscord", "DISCORD"), re.compile(
+        r"(?<![\w.-])()([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![\w-])")),
+    # Twilio auth tokens and Mailchimp keys
+    ("mailchimp_key", ("-us",), re.compile(r"(?<![\w-])()([0-9a-f]{32}-us\d{1,2})(?![\w-])")),
+    # An AWS secret access key in prose: 40 base64 characters where AWS or a secret is named
+    ("aws_secret_key", ("aws", "AWS", "Aws", "secret", "Secret", "SECRET", "AKIA"), re.compile(
+        r"(?<![A-Za-z0-9/+=])()((?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])"
+        r"[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")),
 ]

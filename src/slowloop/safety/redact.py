@@ -4,7 +4,9 @@ Two families of patterns:
 - **shaped tokens** whose prefix says what they are (``sk-ant-``, ``ghp_``, ``AKIA``, ``xoxb-``,
   JWTs, PEM private-key blocks, ``Authorization: Bearer …``, ``scheme://user:pass@host``);
 - **assignments whose name says "secret"** (``API_KEY=…``, ``"password": "…"``,
-  ``client_secret: …``) in shell, ``.env``, JSON, YAML and Python keyword form.
+  ``client_secret: …``) in shell, ``.env``, JSON, YAML and Python keyword form;
+plus the contexts of :mod:`.credentials` and, from :mod:`.secret_forms`, prose naming a secret,
+a secret continued on the next line and one inside a base64 blob or a URL-encoded run.
 
 False positives cost real context (a redacted git SHA or ``max_tokens=100`` makes a transcript
 harder to learn from), so names are split into parts and judged whole: ``token`` is secret,
@@ -24,7 +26,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .credentials import CONTEXTUAL
+from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, RANDOM_CONTEXTUAL
+from .secret_forms import (
+    CALL_ARGS,
+    block_scalar_span,
+    call_literals,
+    continue_markers,
+    decode_encoded,
+    is_dummy,
+    join_concatenated,
+    looks_random,
+    prose_spans,
+)
 
 __all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
 
@@ -133,47 +146,13 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 # Starts with the literal "://" so the scan is fast; user and host are kept.
-_URL_PASSWORD = re.compile(r"://([^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")
-
-
-# Credentials that only their context gives away: (kind, hints, pattern with the secret in the
-# last group). Each runs only when one of its hints is in the text.
-_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
-    # curl -u user:pw / --user user:pw (the user is kept)
-    ("password", ("-u", "--user"), re.compile(
-        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:)([^\s\"'@]{3,})")),
-    # sshpass -p pw, mysql -ppw / -p pw (mysql's -p takes the password glued to it)
-    ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
-    ("password", ("mysql", "mariadb"), re.compile(
-        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)([^\s\"'-][^\s\"']*)")),
-    # header-style keys anywhere on a line: -H "X-Api-Key: …", {"x-api-key": "…"}
-    ("api_key", ("pi-key", "pi-Key", "PI-KEY", "uth-token", "uth-Token", "ccess-token",
-                 "rivate-token", "RIVATE-TOKEN", "pikey", "piKey"), re.compile(
-        r"(?i)(\b(?:x-)?(?:api-?key|auth-token|access-token|private-token|goog-api-key)[\"']?"
-        r"\s*[:=]\s*[\"']?)([A-Za-z0-9._~+/=-]{8,})")),
-    # Azure SAS signatures in a URL query
-    ("azure_sas", ("sig=",), re.compile(r"([?&]sig=)([A-Za-z0-9%+/=]{20,})")),
-    # Docker's config.json: "auth": base64 of user:password
-    ("docker_auth", ('"auth',), re.compile(
-        r'(\\?"auth\\?"\s*:\s*\\?")([A-Za-z0-9+/]{8,}={0,2})(?=\\?")')),
-    # Telegram bot tokens: <bot id>:<35 chars starting AA>
-    ("telegram_bot_token", (":AA",), re.compile(r"(?:(?<=bot)|(?<![\w:]))()(\d{8,10}:AA[A-Za-z0-9_-]{33})(?![\w-])")),
-    # Discord bot tokens, only where Discord is named
-    ("discord_bot_token", ("iscord", "DISCORD"), re.compile(
-        r"(?<![\w.-])()([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?![\w-])")),
-    # Twilio auth tokens and Mailchimp keys
-    ("mailchimp_key", ("-us",), re.compile(r"(?<![\w-])()([0-9a-f]{32}-us\d{1,2})(?![\w-])")),
-    # An AWS secret access key in prose: 40 base64 characters where AWS or a secret is named
-    ("aws_secret_key", ("aws", "AWS", "Aws", "secret", "Secret", "SECRET", "AKIA"), re.compile(
-        r"(?<![A-Za-z0-9/+=])()((?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])"
-        r"[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")),
-]
+_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")  # the user may be a marker
 
 
 def _contextual(kind: str):
     def sub(m: re.Match[str], counts: Counter) -> str:
         value = m.group(2)
-        if "[REDACTED:" in value or _PLACEHOLDER.match(value):
+        if "[REDACTED:" in value or _PLACEHOLDER.match(value) or is_dummy(value):
             return m.group(0)
         if kind == "docker_auth" and not _basic_is_credential(value):
             return m.group(0)
@@ -213,7 +192,8 @@ _SETTING_SUFFIXES = {"count", "counts", "length", "len", "size", "limit", "limit
                      "dir", "url", "uri", "endpoint", "policy", "rules", "regex", "pattern",
                      "field", "hint", "label", "placeholder", "mode", "source", "rotation",
                      "version", "strength", "algorithm", "hash", "salt", "rounds", "ids",
-                     "tokens", "used", "left", "remaining", "per", "rate", "price", "cost"}
+                     "tokens", "used", "left", "remaining", "per", "rate", "price", "cost",
+                     "in", "at"}  # token_expires_in, secret_rotated_at
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:|x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\(.*\)s?|"
@@ -228,14 +208,15 @@ _CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]|\[|\()|\(")
 # identifier around each hit is judged, and only then the separator and the value are parsed.
 # One literal regex per word over the lowercased text: far faster than one case-insensitive
 # alternation.
-_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat")]
+_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk")]
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_SEP = re.compile(r"[ \t]*(:=|=|:(?![:/\\]))[ \t]*")
+_SEP = re.compile(r"[ \t]*(:=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash
 _VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")
+_HASH_VALUE = re.compile(r"#[^\s,;'\"}\])\\]{5,}")
 _TOKEN_LIKE = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[A-Za-z])[A-Za-z0-9_.+/=~-]{12,}$")
 _FLAG_VALUE = re.compile(r"[ \t]+([^\s\-'\"][^\s'\"]*|\"[^\"\n]*\"|'[^'\n]*')")
 
@@ -255,6 +236,8 @@ def is_secret_name(name: str) -> bool:
         if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
             return True
         if part == "pass" and 0 < i == len(parts) - 1:  # DB_PASS, SMTP_PASS; not PASS_THROUGH
+            return True
+        if part == "psk" and i == len(parts) - 1:  # psk, wpa_psk; not HAS_PSK_TLSv1_3
             return True
         if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
             return True
@@ -279,26 +262,21 @@ def _secret_kind(name: str) -> str:
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def _random_looking(value: str) -> bool:
-    """`oZ.AQM2Tj.PXrLFmMH`, not `settings.SECRET_KEY`: letters and digits mixed inside its parts."""
-    parts = re.split(r"[._]", value)
-    return len(value) >= 10 and any(re.search(r"[a-z][A-Z0-9]|[A-Z][0-9]|[0-9][A-Za-z]", p) for p in parts) \
-        and bool(re.search(r"[0-9]", value)) and bool(re.search(r"[A-Z]", value)) and bool(re.search(r"[a-z]", value))
-
-
 def _value_is_secret(raw: str, name: str) -> bool:
     quoted = raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2
     value = raw[1:-1] if quoted else raw
-    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()):
+    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()) or is_dummy(value):
         return False
     if _ENV_REF.match(value):
         return False
-    if not quoted and ((_CODE_REF.search(value) and not _random_looking(value)) or value.lower() in name.lower()):
+    if name.lower().endswith("pat") and not looks_random(value, 12):
+        return False  # IPV4_PAT, URL_PAT: a pattern, unless the value is a token
+    if not quoted and ((_CODE_REF.search(value) and not looks_random(value, 10)) or value.lower() in name.lower()):
         return False
     return True
 
 
-def _assignments(text: str) -> list[tuple[int, int, str]]:
+def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
     """Spans (start, end, kind) of values assigned to secret-named keys, quotes excluded.
 
     Forms: ``NAME=value`` / ``export NAME=value`` / ``name = "value"`` / ``name := value``
@@ -307,8 +285,7 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
     """
     spans: list[tuple[int, int, str]] = []
     n = len(text)
-    # Positions must line up with ``text``: str.lower() can lengthen non-ASCII text ("İ").
-    lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    # ``lowered`` lines up with ``text``: str.lower() can lengthen non-ASCII text ("İ").
     hits = sorted({m.start() for rx in _KEYWORDS for m in rx.finditer(lowered)})
     seen_start = -1
     for h in hits:
@@ -343,13 +320,23 @@ def _assignments(text: str) -> list[tuple[int, int, str]]:
             if sep.group(1) == ":" and not quoted_key:
                 line_start = text.rfind("\n", 0, s) + 1
                 mid_line = text[line_start:s].strip(" \t-") != ""
-            value = _VALUE.match(text, sep.end())
+            vstart = sep.end() + (text[sep.end():sep.end() + 1] in "bru" and text[sep.end() + 1:sep.end() + 2] in "\"'")
+            value = _VALUE.match(text, vstart)  # b'…', r"…", u"…": the literal after its prefix
+            if not value and text.startswith("#", sep.end()) and sep.group(0).endswith("="):
+                value = _HASH_VALUE.match(text, sep.end())  # DB_PASSWORD=#x… (not " # comment")
             if not value:
                 continue
             vs, ve = value.span()
-            # "Token: see below" mid-line is prose; "client_secret: 8f3kQ…" mid-line is a secret
-            token_like = bool(_TOKEN_LIKE.match(text[vs:ve].strip("\"'")))
+            # "Token: see below" mid-line is prose; "client_secret: 8f3kQ…" mid-line is a secret,
+            # and so is "password: '8uD4z.f^Tc'" (quoted, random-looking, symbols and all)
+            bare = text[vs:ve].strip("\"'")
+            token_like = bool(_TOKEN_LIKE.match(bare)) or (bare != text[vs:ve] and looks_random(bare))
             if mid_line and not token_like:
+                continue
+            block = block_scalar_span(text, text.rfind("\n", 0, s) + 1, vs, ve) \
+                if sep.group(1) == ":" else None
+            if block:  # "secret_access_key: >-" then the indented lines: those are the value
+                spans.append((*block, _secret_kind(name)))
                 continue
             if sep.group(1) == ":" and not quoted_key and not token_like:
                 line_end = text.find("\n", ve)
@@ -384,6 +371,8 @@ def _shaped(m: re.Match[str], counts: Counter) -> str:
         return m.group(0)  # the tail of a longer identifier, not a token
     if kind in ("openai_key", "anthropic_key") and _KEBAB.match(m.group(0)):
         return m.group(0)  # sk-my-component-v2: a kebab-case name, not a key
+    if is_dummy(m.group(0)):
+        return m.group(0)  # ghp_xxxx…, AKIA…EXAMPLE: a placeholder or the docs' example
     counts[kind] += 1
     return _marker(kind)
 
@@ -410,8 +399,8 @@ def _basic(m: re.Match[str], counts: Counter) -> str:
 
 
 def _url_password(m: re.Match[str], counts: Counter) -> str:
-    if _PLACEHOLDER.match(m.group(2)):
-        return m.group(0)
+    if _PLACEHOLDER.match(m.group(2)) or is_dummy(m.group(2)) or m.group(1) == m.group(2):
+        return m.group(0)  # user:password@localhost, admin:admin@: the docs' placeholders
     counts["url_password"] += 1
     return f"://{m.group(1)}:{_marker('url_password')}@"
 
@@ -422,32 +411,48 @@ def _literal_prefix(pattern: str) -> str:
     return (m.group(0) if m else "").replace("\\", "")
 
 
+def _inner_literal(pattern: str) -> str:
+    """The longest literal a pattern with no literal prefix must contain ("atlasv1" for the
+    Terraform token), so it too runs only where that is in the text."""
+    bare = re.sub(r"\[[^\]]*\]|\{[^}]*\}|\(\?[^)]*\)|\\[.]", " ", pattern)
+    return max(re.findall(r"[A-Za-z0-9_-]+", bare), key=len, default="")
+
+
 Replacer = Callable[[re.Match[str], Counter], str]
 
 
-def _in_place(kind: str) -> Replacer:
+def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = False) -> Replacer:
     """The match with only its secret (the last group that matched) replaced: quotes, flags and
-    the rest of the line stay as they were."""
+    the rest of the line stay as they were. ``before`` must match the text ending where the match
+    starts; with ``random`` the secret must look random."""
     def sub(m: re.Match[str], counts: Counter) -> str:
+        if before is not None and not before.search(m.string, max(0, m.start() - 80), m.start()):
+            return m.group(0)
         g = max((i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)), default=0)
         value = m.group(g) if g else ""
         if not value or "[REDACTED:" in value or _PLACEHOLDER.match(value) or _ENV_REF.match(value) \
-                or value.startswith(("$", "%", "{{", "<")):
+                or value.startswith(("$", "%", "{{", "<")) or is_dummy(value) \
+                or (random and not looks_random(value)):
             return m.group(0)
         counts[kind] += 1
         s, e = m.start(g) - m.start(), m.end(g) - m.start()
         return m.group(0)[:s] + _marker(kind) + m.group(0)[e:]
     return sub
+
+
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
-    *[((_literal_prefix(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
+    *[((_literal_prefix(body) or _inner_literal(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
       for kind, body in _SHAPED],
     (("uthorization",), _AUTH_HEADER, _auth_header),
     (("Bearer",), _BEARER, _bearer),
     (("Basic",), _BASIC, _basic),
     (("://",), _URL_PASSWORD, _url_password),
-    *[(hints, pattern, _contextual(kind)) for kind, hints, pattern in _CONTEXTUAL],
+    *[(hints, pattern, _contextual(kind)) for kind, hints, pattern in CHECKED_CONTEXTUAL],
     *[(hints, pattern, _in_place(kind)) for kind, hints, pattern in CONTEXTUAL],
+    *[(hints, pattern, _in_place(kind, before, random=True))
+      for kind, hints, pattern, before in RANDOM_CONTEXTUAL],
+    (("(",), CALL_ARGS, call_literals),
 ]
 
 
@@ -460,22 +465,32 @@ def redact(text: str) -> RedactResult:
     return _redact(text)
 
 
-def _redact(text: str) -> RedactResult:
+def _redact(text: str, depth: int = 0) -> RedactResult:
     counts: Counter = Counter()
     for hints, pattern, fn in _STEPS:
         if any(h in text for h in hints):
             # B023: the lambda runs inside this sub() call, before the loop rebinds fn.
             text = pattern.sub(lambda m: fn(m, counts), text)  # noqa: B023
-    spans = _assignments(text)
+    lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    # the longest first where two finders agree on a start (a YAML key that is also prose)
+    spans = sorted(_assignments(text, lowered) + prose_spans(text, lowered), key=lambda sp: (sp[0], -sp[1]))
     if spans:
         pieces, last = [], 0
         for start, end, kind in spans:
+            if start < last:
+                continue  # the same value found twice
             pieces.append(text[last:start])
             pieces.append(_marker(kind))
             counts[kind] += 1
             last = end
         pieces.append(text[last:])
         text = "".join(pieces)
+    if depth == 0:  # what a decoded blob holds is read once, not decoded again
+        def inner(decoded: str) -> tuple[str, Counter]:
+            r = _redact(decoded, depth + 1)
+            return r.text, Counter(r.kinds)
+        text = decode_encoded(join_concatenated(text, counts, inner), counts, inner)
+    text = continue_markers(text)
     return RedactResult(text=text, count=sum(counts.values()), kinds=dict(counts))
 
 
