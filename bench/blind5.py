@@ -118,7 +118,7 @@ def rules_in(home: Path) -> list[str]:
 # a quote may open the name right after the negation or after a word or two ("never like `web204`",
 # "never in `src/`"), and the name may end a longer one ("never `datetime.utcnow`" forbids utcnow)
 _NEG_BEFORE = re.compile(r"(?:never|not|no|don't|do not|instead of|rather than|avoid)\s+(?:use\s+|run\s+|call\s+)?"
-                         r"[`'\"]?(?:[\w.-]+\s+){0,2}[`'\"]?[\w.:/-]*$", re.I)
+                         r"[`'\"(]{0,2}(?:[\w.-]+\s+){0,2}[`'\"(]{0,2}[\w.:/-]*$", re.I)
 
 
 def _mentions(rule: str, lit: str) -> list[int]:

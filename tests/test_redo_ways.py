@@ -121,3 +121,60 @@ def test_a_generator_run_again_with_a_fields_type_changed_is_the_type_to_use():
     # a variable's value changed is this run's value, not a type
     assert find_redo([run("terraform plan -var env=prod")], [run("terraform plan -var env=staging")]) is None or \
         find_redo([run("terraform plan -var env=prod")], [run("terraform plan -var env=staging")]).use != "staging"
+
+
+def test_a_change_of_mind_replaces_the_rule_that_said_never_to_use_the_new_choice(tmp_path):
+    """Session one: the agent's `npm i mobx` redone as `npm i @reduxjs/toolkit`; weeks later the person
+    says redux is on its way out and the agent writes zustand. One rule stays, the newer."""
+    one = tmp_path / "one.jsonl"
+    one.write_text(cc_session([
+        ("add a cart store", [("Bash", {"command": "npm i mobx"})]),
+        ("we use redux toolkit for global state, not mobx",
+         [("Bash", {"command": "npm uninstall mobx"}), ("Bash", {"command": "npm i @reduxjs/toolkit"})])]), encoding="utf-8")
+    _learn(tmp_path / "home", one)
+    assert any("@reduxjs/toolkit" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
+    two = tmp_path / "two.jsonl"
+    two.write_text(cc_session([
+        ("add a favourites store", [("Bash", {"command": "npm i @reduxjs/toolkit"})]),
+        ("we moved off redux last sprint, it's mobx everywhere now",
+         [("Bash", {"command": "npm uninstall @reduxjs/toolkit"}), ("Bash", {"command": "npm i mobx"})])],
+        session="s2"), encoding="utf-8")
+    _learn(tmp_path / "home", two)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("always use mobx" in e for e in plays), plays
+    assert not any("always use @reduxjs/toolkit" in e for e in plays), plays
+
+
+def _rewrite(path: str, old: str, new: str, said: str) -> list:
+    return [("write it", [("Edit", {"file_path": path, "old_string": "", "new_string": old})]),
+            (said, [("Edit", {"file_path": path, "old_string": old, "new_string": new})])]
+
+
+@pytest.mark.parametrize("turns, rule", [
+    # the words point at the rewrite (the lines it changed) without naming what to use
+    (_rewrite("app/Models/Invoice.php", "protected $casts = ['amount' => 'float'];",
+              "protected $casts = ['amount' => 'decimal:2'];", "amount em float arredonda 0.1 + 0.2 errado no fechamento"),
+     "always use `decimal:2`, never `float`"),
+])
+def test_a_rewrite_the_words_point_at_without_naming_gives_its_one_swap(tmp_path, turns, rule):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any(rule in e for e in plays), plays
+
+
+@pytest.mark.parametrize("turns", [
+    # a key moved out of the code into the environment: no rule naming the key
+    _rewrite("lib/pay.dart", "const key = 'pk_live_51Hx';", "const key = String.fromEnvironment('PAY_KEY');",
+             "the key in the apk, anyone can unzip it"),
+    # the code's own field in place of a library call
+    _rewrite("src/Sms.java", "new Thread(() -> send(m)).start();", "smsExecutor.execute(() -> send(m));",
+             "Thread per message, the pod dies at 2k threads"),
+])
+def test_a_rewrite_that_moves_a_secret_or_puts_the_codes_own_name_gives_no_swap(tmp_path, turns):
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert not any(w in e for e in plays for w in ("pk_live", "fromEnvironment", "smsExecutor")), plays

@@ -66,3 +66,43 @@ def test_the_way_named_before_any_redo_reaches_the_memo(tmp_path):
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert any(e.startswith("When running the tests") and "`tox -e py311`" in e and "never `python -m pytest`" in e
                for e in plays), plays
+
+
+@pytest.mark.parametrize("wrote, said, rule", [
+    (Act("write", path="src/routes/listOrders.ts", new="export const listOrders = () => {}"),
+     "los archivos de rutas van en kebab-case, fijate en el resto",
+     "always name files in kebab-case (`list-orders.ts`), never camelCase (`listOrders.ts`)."),
+    (Act("write", path="lib/widgets/badge.dart", new="class Badge {}"),
+     "widget files here are PascalCase: Badge.dart", "always name files in PascalCase (`Badge.dart`), never lowercase (`badge.dart`)."),
+    (Act("write", path="app/util.py", new="def parseDate(s):\n    return s\n"),
+     "函数名一律 snake_case，比如 parse_date", "always use snake_case (`parse_date`), never camelCase (`parseDate`)."),
+])
+def test_a_case_style_named_against_the_name_the_agent_just_gave(wrote, said, rule):
+    from slowloop.observe.said import style_said
+    r = style_said([wrote], said)
+    assert (r.kind, r.rule) == ("rename", rule)
+
+
+def test_a_pattern_given_as_an_example_names_the_style_not_the_file():
+    from slowloop.observe.said import style_said
+    r = style_said([Act("write", path="src/hooks/UseCart.ts", new="export function UseCart() {}")],
+                   "hooks here are all useThing.ts, camelCase")
+    assert r.use == "camelCase" and "`useCart.ts`" in r.rule
+
+
+@pytest.mark.parametrize("made, said, rule", [
+    ([Act("write", path="src/utils/money.ts", new="export const cents = 1")],
+     "shared helpers live in packages/shared/, not inside an app",
+     "always put them in `packages/shared/`, never in `src/utils/`."),
+    ([Act("run", command="touch scripts/seed.py")], "スクリプトは全部 tools/ に置いてください",
+     "always put them in `tools/`, never in `scripts/`."),
+])
+def test_the_folder_named_for_what_the_agent_just_put_elsewhere(made, said, rule):
+    from slowloop.observe.said import place_said
+    assert place_said(made, said).rule == rule
+
+
+def test_a_folder_mentioned_for_another_reason_is_no_place():
+    from slowloop.observe.said import place_said
+    assert place_said([Act("write", path="src/app.py", new="x")], "the config in deploy/ is stale, have a look") is None
+    assert place_said([Act("write", path="db/migrate/001.sql", new="x")], "migrations go in db/migrate/") is None

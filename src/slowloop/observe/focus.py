@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .redo import COMMON_WORDS, Redo
+from .redo import COMMON_WORDS, Redo, case_style, points_at
 
 
 def focus(redo: Redo, text: str) -> Redo:
@@ -225,3 +225,38 @@ def _code_words(text: str) -> set[str]:
     out = {q.lower() for q in re.findall(r"`([^`]{1,60})`", text)}
     out |= {w.lower() for w in re.findall(r"\b[A-Za-z]+(?:[_0-9][A-Za-z0-9_]*)+\b|\b[a-z]+tz\b", text)}
     return out
+
+
+# What a rewrite takes out or puts in that is no API: SQL's keywords, literals, the code's own names.
+_KEYWORD = re.compile(r"^[A-Z]{2,}$")
+_LITERAL = frozenset("null none nil true false undefined this self it".split())
+_DEFINES = r"(?:\b(?:def|func|fn|function|class|struct|interface|type|const|let|var|val)\s+{0}\b|\b{0}\s*(?::=|=(?!=)))"
+_SECRET_MOVED = re.compile(r"env|environ|getenv|secret|password|token|vault|config", re.I)
+
+
+def whole_swap(redo: Redo, text: str) -> Redo | None:
+    """The agent's rewrite as the lesson when the person's words point at it without naming what to
+    use ("with float the cents drift, 19.99 becomes 19.989999" before `float` → `decimal:2`): one API
+    out, one in — never a value of this task, a name the new code defines, a rename, or a secret
+    moved out of the code. None when the change says less than that."""
+    if redo.kind != "api" or not redo.standing or not points_at(redo, text):
+        return None
+    old, new = redo.code
+    gone = [t for t in redo.gone if _api_like(t) and t.lower() not in _LITERAL]
+    came = [t for t in redo.came if _api_like(t) and t.lower() not in _LITERAL
+            and not re.search(_DEFINES.format(re.escape(t)), new)
+            and not (case_style(t.split(".")[0]) == "camelCase" and "." in t)]  # `smsExecutor.execute`: the code's own field
+    if not gone or not came or len(gone) > 2 or len(redo.came) > 4:
+        return None
+    x, y = gone[0], came[0]
+    if x.lower() == y.lower() or case_style(x) and case_style(y) and case_style(x) != case_style(y) and "." not in x + y:
+        return None  # `calcul_remise` → `computeDiscount`: a name restyled, not an API swapped
+    if re.search(rf"[\"']{re.escape(x)}", old) and _SECRET_MOVED.search(y):
+        return None  # a value taken out of the code into the environment: not a way to write code
+    return Redo("api", redo.scope, redo.before, redo.after, y, x, f"always use `{y}`, never `{x}`.", standing=True,
+                words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped)
+
+
+def _api_like(tok: str) -> bool:
+    return len(tok) >= 3 and not _KEYWORD.match(tok) and not tok.isdigit() and tok.lower() not in COMMON_WORDS \
+        and not re.fullmatch(r"[\d.,:%-]+", tok)

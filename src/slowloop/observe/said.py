@@ -15,9 +15,24 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .redo import _RUNNERS, _THROUGH, ACTIVITIES, Act, Cmd, Redo, _tokens, find_redo, parse_cmd
+from .redo import (
+    _LANG_OF,
+    _RUNNERS,
+    _THROUGH,
+    ACTIVITIES,
+    Act,
+    Cmd,
+    Redo,
+    _fold,
+    _tokens,
+    _what_named,
+    _written_names,
+    case_style,
+    find_redo,
+    parse_cmd,
+)
 
-__all__ = ["clause_of", "named_commands", "said_redo"]
+__all__ = ["clause_of", "named_commands", "place_said", "said_redo", "style_said"]
 
 # Words of the person's language that end a command written in a sentence ("make test here", "make
 # test e basta", "bundle exec qui").
@@ -87,7 +102,7 @@ def said_redo(before: list[Act], text: str) -> Redo | None:
     """The redo the person's words describe for the agent's last commands, or None."""
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     if not bcmds:
-        return None
+        return style_said(before, text) or place_said(before, text)
     for said in named_commands(text):
         n = parse_cmd(said)
         if n is None:
@@ -120,7 +135,7 @@ def said_redo(before: list[Act], text: str) -> Redo | None:
                 r = find_redo([Act("run", command=b.text)], [Act("run", command=again)])
                 if r is not None and r.kind == "flag" and r.standing:
                     return r
-    return None
+    return style_said(before, text) or place_said(before, text)
 
 
 def _as_written(n: Cmd) -> str:
@@ -145,3 +160,98 @@ def clause_of(text: str, what: str) -> str:
         if head and head in clause:
             return clause
     return text
+
+
+# A case style named in words, in the eight languages.
+_STYLES = (("kebab-case", r"kebab[- ]?case|ケバブケース|短横线|中划线|连字符"),
+           ("SCREAMING_SNAKE_CASE", r"screaming[_ ]snake|upper[_ ]?snake|大写下划线|全大写"),
+           ("snake_case", r"snake[_ ]?case|スネークケース|小写下划线|下划线命名|蛇形"),
+           ("PascalCase", r"pascal[ ]?case|upper ?camel ?case|パスカルケース|大驼峰"),
+           ("camelCase", r"camel[ ]?case|キャメルケース|小驼峰|驼峰"))
+_FILE_WORDS = re.compile(r"\bfile|dateien?|datei|fichiers?|archivos?|arquivos?|\bnom(?:s)? de fichier|文件|ファイル", re.I)
+_NAME = re.compile(r"(?<![\w./-])([A-Za-z_][\w-]*(?:\.[A-Za-z]\w*)*)(?![\w/-])")
+
+
+def style_said(before: list[Act], text: str) -> Redo | None:
+    """"filenames are kebab-case here: order.service.ts" right after the agent wrote `orderService.ts`:
+    the case style the person names, against the name the agent just gave — how things are named
+    here, with their example (or the agent's name written that way)."""
+    low = text.lower()
+    style = next((st for st, rx in _STYLES if re.search(rx, low)), "")
+    if not style:
+        return None
+    said = [m for m in _NAME.findall(text) if not any(re.fullmatch(rx, m.lower()) for _st, rx in _STYLES)]
+    files = [a.path for a in before if a.kind == "write" and a.path]
+    if files and (_FILE_WORDS.search(text) or any("." in e for e in said)):
+        for path in files:
+            base = path.rsplit("/", 1)[-1]
+            stem, ext = base.split(".", 1)[0], base[len(base.split(".", 1)[0]):]
+            old = case_style(stem) or ("lowercase" if stem.islower() and style in ("PascalCase", "SCREAMING_SNAKE_CASE") else "")
+            if not old or old == style:
+                continue
+            # the person's example when it is a file like this one ("order.service.ts", "Card.svelte")
+            # (`useAlgo.ts` in "hooks are all useAlgo.ts" is a pattern: the agent's own name restyled)
+            example = next((e for e in said if e.endswith(ext) and case_style(e.split(".")[0]) in (style, "")
+                            and _fold(e.split(".")[0]) == _fold(stem)), "") or _restyle(stem, style) + ext
+            lang = next((v for k, v in _LANG_OF.items() if base.endswith(k)), "")
+            return Redo("rename", f"naming {lang} files".replace("  ", " "), base, example, style, old,
+                        f"always name files in {style} (`{example}`), never {old} (`{base}`).",
+                        words=_tokens(path, example, "name named naming file files filename filenames"))
+    names = _written_names(before)
+    examples = [e for e in said if case_style(e) == style]
+    # the name the example restyles, else the first the agent wrote in another style
+    order = sorted(names, key=lambda n: not any(_restyle(n, style) == e for e in examples))
+    for name in order:
+        code, path = names[name]
+        old = case_style(name)
+        if not old or old == style or len(name) < 4:
+            continue
+        what = _what_named(name, code, path)
+        example = next((e for e in examples if e == _restyle(name, style)), "") or _restyle(name, style)
+        return Redo("rename", f"naming {what}", name, example, style, old,
+                    f"always use {style} (`{example}`), never {old} (`{name}`).", words=_tokens(name, example, "name naming"))
+    return None
+
+
+def _restyle(name: str, style: str) -> str:
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
+    if style == "kebab-case":
+        return "-".join(words)
+    if style == "snake_case":
+        return "_".join(words)
+    if style == "SCREAMING_SNAKE_CASE":
+        return "_".join(words).upper()
+    if style == "PascalCase":
+        return "".join(w.capitalize() for w in words)
+    return words[0] + "".join(w.capitalize() for w in words[1:]) if words else name
+
+
+_FOLDER = re.compile(r"(?<![\w./:-])((?:[\w.-]+/)+)(?![\w/])")
+# Where things are put, in the eight languages ("the tests live in", "stanno in", "放在").
+_PLACED = re.compile(r"\b(?:lives?|go(?:es)?|belongs?|put|keep|sits?|stanno|vanno|sta|va|metti|sont|vont|va|mets|range"
+                     r"|liegen|liegt|gehör\w*|kommen|kommt|van|va|están|pon|ficam|fica|vão|vai|coloca|põe)\b"
+                     r"|放在|放到|都放|位于|に置|置いて|配下|の下|に入れ", re.I)
+
+
+def place_said(before: list[Act], text: str) -> Redo | None:
+    """"business code lives in internal/biz/, api/ is for protos only" right after the agent made
+    `api/orders/handler.go`: the folder the person names for what the agent just put elsewhere."""
+    if not _PLACED.search(text):
+        return None
+    folders = [f for f in _FOLDER.findall(text) if "://" not in f and not f.startswith(("http", "www."))]
+    made = [a.path for a in before if a.kind == "write" and a.path]
+    made += [w for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c and c.prog == "touch"
+             for w in c.args]
+    for folder in folders:
+        for path in made:
+            if "/" not in path or ("/" + folder) in ("/" + path) or path.startswith(folder):
+                continue  # already where the words say
+            where = path.rsplit("/", 1)[0] + "/"
+            if where.startswith(folder) or folder.startswith(where):
+                continue
+            base = path.rsplit("/", 1)[-1]
+            lang = next((v for k, v in _LANG_OF.items() if base.endswith(k)), "")
+            what = "test files" if re.search(r"(?:^|[._-])(?:test|spec)s?(?:[._-]|$)", base) else f"{lang} files".strip()
+            return Redo("move", f"adding {what}", path, folder, folder, where,
+                        f"always put them in `{folder}`, never in `{where}`.", words=_tokens(path, folder))
+    return None

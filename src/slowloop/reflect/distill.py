@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..observe.focus import focus, library_swap
+from ..observe.focus import focus, library_swap, whole_swap
 from ..observe.lessons import (
     FUTURE,
     LASTING as _STANDING_MARK,
@@ -379,8 +379,12 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             avoid = redo.avoid if redo is not None and redo.kind == "swap" else ""
             lesson = Lesson("choice", x=m.group("x").strip("`"), y=avoid, reason=lesson.reason)
             redo = redo if redo is not None and redo.kind == "swap" else None
+    whole = None
     if redo is not None and redo.kind == "api":
-        redo = focus(redo, text)
+        narrowed = focus(redo, text)
+        # the words point at the rewrite without naming what to use: the rewrite's one swap, if clean
+        whole = whole_swap(redo, text) if not narrowed.standing and lesson.kind in ("none", "quote") else None
+        redo = whole or narrowed
     if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(clause_of(text, redo.use))):
         redo = None  # "redo it with --no-cache": this run's request, not a standing rule
     if self_blame(text):
@@ -397,7 +401,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("none", why_none=f"the agent's redo `{redo.after[:60]}` changes the safety posture")
     if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
         return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
-    if redo is not None and redo.kind in ("api", "add") and redo.standing and not _lasts(text, redo):
+    if redo is not None and redo.kind in ("api", "add") and redo.standing and whole is None and not _lasts(text, redo):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
         return [], Lesson("none", x=redo.use, y=redo.avoid,
@@ -675,6 +679,14 @@ def _with_count(text: str, n: int) -> str:
     return text if n < 2 else f"{text} (corrected {n} times)"
 
 
+def _same_library(name: str, other: str) -> bool:
+    """`@reduxjs/toolkit` and "redux", `github.com/sirupsen/logrus` and "logrus": one names the other's
+    library by a part of it."""
+    parts = [p for p in re.split(r"[@/._-]+", name.lower()) if len(p) >= 3]
+    o = other.lower().strip("`@")
+    return len(o) >= 4 and any(p == o or p.startswith(o) and len(p) - len(o) <= 2 for p in parts)
+
+
 def _relation(rule: Rule, entry: str) -> str | None:
     """'same' when ``entry`` already holds this lesson, 'contradicts' when it holds the older side of
     a change of mind (another tool, branch, format … for the same thing), else None."""
@@ -690,8 +702,15 @@ def _relation(rule: Rule, entry: str) -> str | None:
         # a change of mind, whatever the form: the older rule recommends what this one says not to use
         m = re.search(r"\balways (?:use|follow|run)\s+`?(?P<x>[^`,.(]+?)`?(?:\s*\(|,|\.|\s+never|$)", base)
         x = m.group("x").strip().lower() if m else ""
-        if m and (x == avoid or x.startswith(avoid + " ")) and (
+        if m and (x == avoid or x.startswith(avoid + " ") or _same_library(x, avoid)) and (
                 rule.use.strip("`").lower() not in base.lower()):
+            return "contradicts"
+        # … or it says never to use what this one says to use ("always use @reduxjs/toolkit, never
+        # zustand" after "always use zustand, never redux")
+        use = rule.use.strip("`").lower()
+        parts = re.split(r"\bnever\b", base.lower().replace("`", ""), maxsplit=1)
+        if m and use and len(parts) == 2 and re.search(rf"(?<![\w@/.-]){re.escape(use)}(?![\w/-])", parts[1]) \
+                and use not in parts[0]:
             return "contradicts"
     if rule.key[0] == "choice":
         m = _CHOICE.search(base.replace("`", ""))
