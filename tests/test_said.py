@@ -106,3 +106,14 @@ def test_a_folder_mentioned_for_another_reason_is_no_place():
     from slowloop.observe.said import place_said
     assert place_said([Act("write", path="src/app.py", new="x")], "the config in deploy/ is stale, have a look") is None
     assert place_said([Act("write", path="db/migrate/001.sql", new="x")], "migrations go in db/migrate/") is None
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("no, whenever a migration drops a column, ask me first", True),
+    ("non, quand un test échoue, affiche toute la sortie du test", True),
+    ("不对，合并到 main 之前先跑一遍 e2e", True),
+    ("when you're done, push it", False),  # this task's next step
+])
+def test_a_condition_that_is_a_kind_of_event_then_what_to_do_lasts(said, kept):
+    from slowloop.observe.lessons import read_lesson
+    assert (read_lesson(said).kind == "quote") is kept

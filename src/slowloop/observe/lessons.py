@@ -306,6 +306,15 @@ _FUTURE = (r"for future reference|for the future|in (?:the )?future|next time|pe
            r"|en el futuro|de aquí en adelante")
 _FUTURE_CJK = r"次から|次回から|今後は|以后|以後|下次|今后"
 FUTURE = re.compile(r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK, re.I)
+# A condition that is a kind of event, then what to do: "when a test fails, print …", "向任何远程仓库
+# 推送之前先征求确认" — a rule in the memo's own form ("when you're done, push" is this task's).
+_CONDITIONAL_RX = (
+    r"(?:^|[.!?;:]\s+|^(?:no|nope|non|nein|não|不对|いいえ)[,，、]?\s*)(?:when(?:ever)?|before|after|each time|any ?time"
+    r"|quando|ogni volta che|prima di|quand|lorsque|chaque fois que|avant de|wenn|bevor|nachdem|jedes mal wenn"
+    r"|cuando|cada vez que|antes de|sempre que|depois de)\s+(?![^,.;:!?]*\b(?:done|ready|finish\w*|chance|free|back"
+    r"|fertig|finito|fini|terminad\w|pronto|listo)\b)[^,.;:!?\n]{4,80}[,:]\s*\S"
+    r"|[^\s，。]{2,20}\s?(?:之前|的时候|时)[，,]?\s*(?:先|都|要|必须|请|一定)|[^\s、。]{2,20}(?:前に|ときは|時は|場合は|たびに)")
+CONDITIONAL = re.compile(_CONDITIONAL_RX, re.I)
 _LASTING = re.compile(
     r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK + "|"
     r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
@@ -325,7 +334,8 @@ _LASTING = re.compile(
     r"|\b(?:(?:second|third|fourth|fifth) time|per la (?:seconda|terza|quarta|quinta) volta"
     r"|pour la (?:deuxième|troisième|quatrième|cinquième) fois|zum (?:zweiten|dritten|vierten|fünften) mal"
     r"|por (?:segunda|tercera|cuarta|quinta) vez|pela (?:segunda|terceira|quarta|quinta) vez)\b"
-    r"|第[二三四五2-9]次了|[二三四五2-9]回目", _I)
+    r"|第[二三四五2-9]次了|[二三四五2-9]回目"
+    r"|" + _CONDITIONAL_RX, _I)
 # Something in the message says the agent got it wrong or names what not to do: a requirement
 # ("deve essere Europe/Rome") is kept only then; alone it may be a plain request ("应该是周五之前上线").
 _WRONG_OR_NOT = re.compile(r"\b(?:not|non|não|pas|nicht|no|wrong|sbagliat\w*|errad\w*|incorrect\w*|faux|fausse"

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..observe.focus import focus, library_swap, whole_swap
 from ..observe.lessons import (
+    CONDITIONAL,
     FUTURE,
     LASTING as _STANDING_MARK,
     RETRACTION,
@@ -454,7 +455,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if rules:
         return rules, lesson
     if lesson.kind == "quote":
-        if not (_INSTRUCTS.search(lesson.quote) or _REPEATED.search(text)):
+        if not (_INSTRUCTS.search(lesson.quote) or _REPEATED.search(text) or CONDITIONAL.search(lesson.quote)):
             # No clean imperative, and the words state a fact rather than ask for something: a
             # wording is proposed to the person (review), never applied as a guess — a reason
             # taken for an instruction ("it takes ten minutes each time") is junk.
