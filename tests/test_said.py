@@ -117,3 +117,25 @@ def test_a_folder_mentioned_for_another_reason_is_no_place():
 def test_a_condition_that_is_a_kind_of_event_then_what_to_do_lasts(said, kept):
     from slowloop.observe.lessons import read_lesson
     assert (read_lesson(said).kind == "quote") is kept
+
+
+@pytest.mark.parametrize("said", [
+    "on second thought, keep poetry, the CI image has it baked in",
+    "pensándolo mejor, deja npm, el pipeline de deploy lo usa",
+    "finalement non, garde jest, la migration vitest attendra",
+])
+def test_second_thoughts_are_a_retraction(said):
+    from slowloop.observe.lessons import RETRACTION
+    assert RETRACTION.search(said)
+
+
+def test_a_value_for_this_campaign_only_is_a_one_off(tmp_path):
+    turns = [("make the banner orange", [("Edit", {"file_path": "src/Banner.tsx", "old_string": "",
+                                                    "new_string": "const color = '#ff6600'"})]),
+             ("per questa landing usa #e65100, è una campagna temporanea",
+              [("Edit", {"file_path": "src/Banner.tsx", "old_string": "const color = '#ff6600'",
+                         "new_string": "const color = '#e65100'"})])]
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert not any("e65100" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))

@@ -665,7 +665,7 @@ _SUBJECTS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 _FOLLOW = re.compile(r"(?:^|[.!;,:]\s*|\b(?:we|here|team|project|repo|messages?|commits?|code|branches|PRs?)\s+)"
                      r"(?:always\s+)?(?:follow|follows|do|seguiamo|seguimos|segue|suivons|on suit"
-                     r"|respectons|folgen|befolgen|halten uns an)\s+" + _Q
+                     r"|respectons|folgen|befolgen|halten uns an)\s+(?!not\b|never\b|no\b|nicht\b|pas\b)" + _Q
                      + r"(?P<x>(?:conventional commits|semver|semantic versioning|gitflow|git flow|trunk-based development"
                      r"|keep a changelog|pep ?8|google style|airbnb style|the [a-z]+ style guide|[A-Z][\w-]+(?: [A-Z][\w-]+){1,2}))"
                      + _QE, _I)
@@ -847,7 +847,11 @@ RETRACTION = re.compile(
     r"|il tuo [\w-]+ (?:andava|era) (?:bene|giusto)|ton [\w-]+ (?:était|allait) (?:bien|bon)|tu [\w-]+ (?:estaba|era) bien"
     r"|(?:seu|teu) [\w-]+ (?:estava|tava) (?:certo|bom|ok))\b"
     r"|撤回|恢复原样|当我没说|那句不算|算了|还是原来的|原来的就好|改回去吧|你是对的|你(?:之前|原来|第一版)的[^。！？]{0,30}(?:就挺好|挺好的|没问题|更好)"
-    r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)", re.I)
+    r"|やっぱり(?:元|前|最初)|元のままで|前のままでいい|そのままでよかった|最初の[^。！？]{0,30}で(?:よかった|いい|大丈夫)"
+    # second thoughts: "on second thought, back to yarn", "pensando melhor", "finalement non", "さっきの取り消し"
+    r"|\b(?:on second thought|on reflection|pensando melhor|pensándolo (?:mejor|bien)|pensandoci (?:meglio|bene)|ripensandoci"
+    r"|à la réflexion|finalement non|en fait non|doch nicht|bei näherer betrachtung)\b"
+    r"|さっきの(?:は)?取り消し|(?:の|のまま)ままでいい。?元に戻|のままでいい[^。]{0,10}元に戻|仔细想想|想了想还是", re.I)
 
 
 # For the learner: a lesson that says it lasts, and the imperative forms of a choice.

@@ -1373,7 +1373,7 @@ def follow_up(text: str) -> bool:
 
 # "redo it with --no-cache", "rifallo con …", "重新 build 一下，加 …": a request for this run, not a rule
 _RERUN = re.compile(
-    r"\b(?:re-?run|redo|run (?:it|that|them) again|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
+    r"\b(?:re-?run|redo|run (?:it|that|them) again|run (?:it|that|them) with|again with|try again|rebuild|rifa(?:rlo|rla|re|llo|lla|i)|rilancia|ripeti"
     r"|refa(?:z|ça|ire|is)|relance|recommence|rehaz(?:lo)?|vuelve a (?:correr|lanzar|ejecutar)\w*|repite|nochmal|erneut|wiederhol"
     r"|one more (?:run|time)|another run|once more|(?:otra|una) (?:vez|corrida|pasada)|de nuevo|córre\w*|mais uma|roda de novo"
     r"|encore une fois|un autre run|noch (?:ein(?:en)?|mal) (?:lauf|durchlauf|run)|ancora una volta|un altro giro"
@@ -1398,6 +1398,7 @@ def rerun_request(text: str) -> bool:
 # The person's own mistake: "sorry, I pasted the wrong ticket", "falei errado", "こちらの伝え間違い".
 _SELF_BLAME = re.compile(
     r"\b(?:my bad|my mistake|my fault|i (?:pasted|gave you|typed|wrote|said|sent|told you) (?:the |a )?wrong|i misread"
+    r"|i was (?:on|in|at) the wrong|i(?:'d| had) (?:the |a )?wrong"
     r"|(?:sorry|oops|whoops)[^.!?]{0,30}\b(?:i|my)\b(?! told you)|colpa mia|errore mio|ho sbagliato io|scusa[^.!?]{0,30}\bho\b"
     r"|(?:foi )?(?:erro|culpa) meu|minha culpa|(?:falei|escrevi|digitei|passei|mandei) (?:\w+ )?errad[oa]|eu que (?:digitei|escrevi|falei)"
     r"|me enganei|foi mal\b[^.!?]{0,40}\b(?:escrevi|digitei|falei|passei|mandei)"

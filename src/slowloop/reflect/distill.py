@@ -169,7 +169,11 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
                               # "for this one", "this time", "just here": this task's value, not a rule
                               r"|(?:for|in) this one|this time|just this once|for now|per questa volta|per ora|questa volta"
                               r"|nessa aqui|nesse aqui|desta vez|dessa vez|por enquanto|cette fois|pour l'instant"
-                              r"|esta vez|por ahora|diesmal|dieses mal|vorerst|fürs erste)\b"
+                              r"|esta vez|por ahora|diesmal|dieses mal|vorerst|fürs erste"
+                              # "per questa landing", "nesse tema aí", "solo para esta semana", "it's a temporary campaign"
+                              r"|per quest[oa] \w+|nesse \w+ aí|nessa \w+ aí|solo para est[ea]|só (?:pra|para) (?:a |o )?\w+"
+                              r"|just for (?:this|the) \w+|only for (?:this|the) \w+|pour cette \w+|nur für diese\w*"
+                              r"|temporar\w*|temporane\w*|temporári\w*|temporal(?:mente)?|temporaire\w*|vorübergehend)\b"
                               r"|另一个文件|別のファイル|这次|這次|今回は|今回だけ|とりあえず", re.I)
 _FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
 
