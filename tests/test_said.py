@@ -139,3 +139,15 @@ def test_a_value_for_this_campaign_only_is_a_one_off(tmp_path):
     f.write_text(cc_session(turns), encoding="utf-8")
     _learn(tmp_path / "home", f)
     assert not any("e65100" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
+
+
+def test_the_name_of_this_tasks_thing_is_a_one_off(tmp_path):
+    turns = [("count last month's orders", [("Edit", {"file_path": "jobs/count.sql", "old_string": "",
+                                                       "new_string": "SELECT count(*) FROM bestellung"})]),
+             ("nein, die tabelle heißt orders_2026, nicht bestellung",
+              [("Edit", {"file_path": "jobs/count.sql", "old_string": "SELECT count(*) FROM bestellung",
+                         "new_string": "SELECT count(*) FROM orders_2026"})])]
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+    assert not any("orders_2026" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))

@@ -336,6 +336,7 @@ _LASTING = re.compile(
     r"|por (?:segunda|tercera|cuarta|quinta) vez|pela (?:segunda|terceira|quarta|quinta) vez)\b"
     r"|第[二三四五2-9]次了|[二三四五2-9]回目"
     r"|" + _CONDITIONAL_RX, _I)
+LASTING = _LASTING  # a mark that the lesson is meant beyond this task
 # Something in the message says the agent got it wrong or names what not to do: a requirement
 # ("deve essere Europe/Rome") is kept only then; alone it may be a plain request ("应该是周五之前上线").
 _WRONG_OR_NOT = re.compile(r"\b(?:not|non|não|pas|nicht|no|wrong|sbagliat\w*|errad\w*|incorrect\w*|faux|fausse"

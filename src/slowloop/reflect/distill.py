@@ -29,6 +29,7 @@ from ..observe.focus import focus, library_swap, whole_swap
 from ..observe.lessons import (
     CONDITIONAL,
     FUTURE,
+    LASTING,
     LASTING as _STANDING_MARK,
     RETRACTION,
     USE_FORM as _USE_FORM,
@@ -175,6 +176,10 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
                               r"|just for (?:this|the) \w+|only for (?:this|the) \w+|pour cette \w+|nur für diese\w*"
                               r"|temporar\w*|temporane\w*|temporári\w*|temporal(?:mente)?|temporaire\w*|vorübergehend)\b"
                               r"|另一个文件|別のファイル|这次|這次|今回は|今回だけ|とりあえず", re.I)
+# "die tabelle heißt customer_legacy": the name of this task's thing, not a way of working (unless
+# something marks it as lasting: "bei uns heißen branches …")
+_CALLED = re.compile(r"\b(?:the \w+ is (?:called|named)|(?:heißt|heisst)|si chiama|s'appelle|se llama|se chama)\b"
+                     r"|(?:表|文件|函数)叫|という名前", re.I)
 _FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
 
 
@@ -359,7 +364,7 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
                     ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
 
-    if _DEICTIC_ONE_OFF.search(text) and lesson.kind != "convention":
+    if (_DEICTIC_ONE_OFF.search(text) or _CALLED.search(text) and not LASTING.search(text)) and lesson.kind != "convention":
         # "this time only tenants 42 and 57": whatever the agent redid, it is about this task
         return [], Lesson("none", why_none="a one-off: the words say it is for this time, this one")
     if lesson.kind == "convention":
