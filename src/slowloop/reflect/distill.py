@@ -364,7 +364,10 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return Rule(f"When {phrase}, {body}", "correction", slug, phrase, key, ev.turn_id, why,
                     ev.grown, lesson.x, lesson.y, 0 if ev.grown else 1)
 
-    if (_DEICTIC_ONE_OFF.search(text) or _CALLED.search(text) and not LASTING.search(text)) and lesson.kind != "convention":
+    called = _CALLED.search(text) and not LASTING.search(text) and not (
+        lesson.x and lesson.y and re.sub(r"[\W_]", "", lesson.x.lower()) == re.sub(r"[\W_]", "", lesson.y.lower()))
+    # ("the column is called created_at, not createdAt": the same name in another style is how names are written)
+    if (_DEICTIC_ONE_OFF.search(text) or called) and lesson.kind != "convention":
         # "this time only tenants 42 and 57": whatever the agent redid, it is about this task
         return [], Lesson("none", why_none="a one-off: the words say it is for this time, this one")
     if lesson.kind == "convention":
