@@ -256,6 +256,13 @@ def cc_session(turns: list[tuple[str, list[tuple[str, dict]]]], session: str = "
     return _cc(recs)
 
 
+def _learn_session(tmp_path: Path, turns: list[tuple[str, list[tuple[str, dict]]]]) -> None:
+    """One Claude Code session of ``turns`` learned from into ``tmp_path / "home"``."""
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session(turns), encoding="utf-8")
+    _learn(tmp_path / "home", f)
+
+
 def _learn(home: Path, *files: Path) -> None:
     with open_store(home=home) as store:
         ingest.ingest_paths(list(files), agent="a", store=store, cfg=load_config(home))

@@ -6,7 +6,7 @@ that makes it, the agent's small edit put back whole. Sentences and actions are 
 from __future__ import annotations
 
 import pytest
-from test_redo import _learn, cc_session
+from test_redo import _learn, _learn_session, cc_session
 
 from slowloop.bootstrap import build_bootstrap
 from slowloop.memo import Memo
@@ -93,24 +93,20 @@ def test_a_line_added_then_taken_back_is_a_line_not_to_add():
 
 
 def test_a_target_the_person_names_becomes_the_rule_at_the_next_session(tmp_path):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session([
+    _learn_session(tmp_path, [
         ("run the test suite", [("Bash", {"command": "go test ./..."})]),
-        ("el mage test levanta los contenedores antes, por eso", [("Bash", {"command": "mage test"})])]), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+        ("el mage test levanta los contenedores antes, por eso", [("Bash", {"command": "mage test"})])])
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert any("`mage test`" in e and "never `go test`" in e and e.startswith("When running the tests") for e in plays), plays
     assert "mage test" in build_bootstrap("a", home=tmp_path / "home").text
 
 
 def test_a_put_back_the_person_asked_for_as_a_retraction_is_no_rule(tmp_path):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session([
+    _learn_session(tmp_path, [
         ("switch the cache to redis:latest", [("Edit", {"file_path": "compose.yml", "old_string": "image: redis:7.2",
                                                           "new_string": "image: redis:latest"})]),
         ("scratch the latest thing, put 7.2 back", [("Edit", {"file_path": "compose.yml", "old_string": "image: redis:latest",
-                                                              "new_string": "image: redis:7.2"})])]), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+                                                              "new_string": "image: redis:7.2"})])])
     assert not any("redis" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
 
 
@@ -157,9 +153,7 @@ def _rewrite(path: str, old: str, new: str, said: str) -> list:
      "always use `decimal:2`, never `float`"),
 ])
 def test_a_rewrite_the_words_point_at_without_naming_gives_its_one_swap(tmp_path, turns, rule):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session(turns), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+    _learn_session(tmp_path, turns)
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert any(rule in e for e in plays), plays
 
@@ -173,8 +167,6 @@ def test_a_rewrite_the_words_point_at_without_naming_gives_its_one_swap(tmp_path
              "Thread per message, the pod dies at 2k threads"),
 ])
 def test_a_rewrite_that_moves_a_secret_or_puts_the_codes_own_name_gives_no_swap(tmp_path, turns):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session(turns), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+    _learn_session(tmp_path, turns)
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert not any(w in e for e in plays for w in ("pk_live", "fromEnvironment", "smsExecutor")), plays

@@ -4,8 +4,10 @@ commands are our own (a dev set)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from test_redo import _learn, cc_session
+from test_redo import _learn_session, cc_session
 
 from slowloop.memo import Memo
 from slowloop.observe.redo import Act
@@ -51,18 +53,14 @@ def test_a_flag_named_for_the_command_the_agent_ran():
     ("go test ./...", "go test ./... again please", "go test"),        # the agent's own command named
 ])
 def test_more_work_a_question_or_the_same_command_is_no_way_named(tmp_path, ran, said, named):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session([("run the tests", [("Bash", {"command": ran})]), (said, [])]), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+    _learn_session(tmp_path, [("run the tests", [("Bash", {"command": ran})]), (said, [])])
     assert not any(named in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
 
 
 def test_the_way_named_before_any_redo_reaches_the_memo(tmp_path):
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session([
+    _learn_session(tmp_path, [
         ("run the tests", [("Bash", {"command": "python -m pytest tests"})]),
-        ("i test qui si lanciano con tox -e py311, imposta lui le variabili", [])]), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+        ("i test qui si lanciano con tox -e py311, imposta lui le variabili", [])])
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert any(e.startswith("When running the tests") and "`tox -e py311`" in e and "never `python -m pytest`" in e
                for e in plays), plays
@@ -135,9 +133,7 @@ def test_a_value_for_this_campaign_only_is_a_one_off(tmp_path):
              ("per questa landing usa #e65100, è una campagna temporanea",
               [("Edit", {"file_path": "src/Banner.tsx", "old_string": "const color = '#ff6600'",
                          "new_string": "const color = '#e65100'"})])]
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session(turns), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+    _learn_session(tmp_path, turns)
     assert not any("e65100" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
 
 
@@ -147,7 +143,20 @@ def test_the_name_of_this_tasks_thing_is_a_one_off(tmp_path):
              ("nein, die tabelle heißt orders_2026, nicht bestellung",
               [("Edit", {"file_path": "jobs/count.sql", "old_string": "SELECT count(*) FROM bestellung",
                          "new_string": "SELECT count(*) FROM orders_2026"})])]
-    f = tmp_path / "s.jsonl"
-    f.write_text(cc_session(turns), encoding="utf-8")
-    _learn(tmp_path / "home", f)
+    _learn_session(tmp_path, turns)
     assert not any("orders_2026" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
+
+
+def test_a_turn_with_no_person_names_no_way(tmp_path):
+    """A sub-agent's prompt that names a command is no person's words: no rule from it."""
+    from slowloop.observe.redo import turn_acts
+    from slowloop.reflect.distill import TurnEvidence, redo_of
+    from slowloop.transcripts import iter_turns
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([("run the tests", [("Bash", {"command": "python -m pytest"})]),
+                             ("the suite runs with tox -e py311", [])]), encoding="utf-8")
+    prev, turn = list(iter_turns(f))
+    assert turn_acts(prev)  # the agent's command is there to be compared
+    assert redo_of(TurnEvidence(1, turn, True, None, prev, (), False)) is not None
+    robot = dataclasses.replace(turn, person=False)
+    assert redo_of(TurnEvidence(1, robot, True, None, prev, (), False)) is None

@@ -142,12 +142,11 @@ def redo_of(ev: TurnEvidence) -> Redo | None:
         + turn_acts(ev.turn, rejected=True)
     after = turn_acts(ev.turn, rejected=False)
     found = find_redo(before, after)
-    if found is None and not any(a.kind == "run" for a in after):
-        # not redone yet: the way the person's words name for what the agent just ran
+    if found is None and ev.turn.person and not any(a.kind == "run" for a in after):
+        # not redone yet: the way the person's own words name for what the agent just ran (a turn
+        # with no person — a sub-agent, a harness prompt — names none)
         found = said_redo(before, person_text(ev.turn.user_text or ""))
     return found
-
-
 
 
 _BARE_PLEASE = re.compile(r"^\W*(?:use\s+)?(?P<x>`?[A-Za-z][\w.+/-]{2,30}`?)\s*,?\s+(?:please|pls|plz|por favor|per favore|bitte"
@@ -820,14 +819,14 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
             why = f"turn {ev.turn_id}: the user took back their last correction ({' '.join(said_now.split())[:80]!r})"
             before_retracted = len(retracted)
             after_correction = prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1 and prev_ev.corrected
-            after_correction = after_correction or redo_of(ev) is not None  # the agent put something back
+            put_back = redo_of(ev)
+            after_correction = after_correction or put_back is not None  # the agent put something back
             if prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1:
                 dropped = [rl for rl in rules if rl.turn_id == prev_ev.turn_id]
                 rules = [rl for rl in rules if rl.turn_id != prev_ev.turn_id]
                 out.notes.extend(f"{why}: not learned: {rl.text}" for rl in dropped)
             taught = (rules_from_correction(TurnEvidence(0, ev.previous, True, None, None, (), False))
                       if ev.previous is not None else [])
-            put_back = redo_of(ev)
             names = [n for n in ((put_back.before, put_back.after) if put_back else ()) if len(n) >= 3]
             # what the person names as not wanted after all ("we're not taking structlog on")
             named = [w for w in re.findall(r"[A-Za-z][\w.+/-]{2,}", said_now)
