@@ -28,6 +28,7 @@ from .redo import (
 from .reproach import reproach
 from .said import clause_of, said_redo
 from .signals import WeaknessMatcher, score_turn
+from .stated import stated
 
 
 def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
@@ -123,9 +124,18 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         # correction of the agent's last change all the same, and the learner retracts its rule
         correction = Correction(True, "a retraction: the person takes back their last correction")
     if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):
-        stated = standing_statement(turn.user_text)
-        if stated:
-            correction = Correction(True, f"a convention stated: {stated[:100]}")
+        said = standing_statement(turn.user_text)
+        if said:
+            correction = Correction(True, f"a convention stated: {said[:100]}")
+    if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):
+        # a convention or a change of mind the agent's actions confirm ("we migrated off fly,
+        # everything goes out with kamal now" and it ran `kamal deploy`); a session's first message
+        # only when the words themselves say what is left — a first request names no convention
+        way = stated(turn.user_text, turn_acts(previous, rejected=False) if previous is not None else [],
+                     turn_acts(turn, rejected=False))
+        if way is not None and (previous is not None or way.strong):
+            what = f"use {way.use}" + (f", no longer {way.avoid}" if way.avoid else "")
+            correction = Correction(True, f"{'a change of mind' if way.change else 'a convention stated'}: {what}")
     rejected = turn.rejected_calls
     if not correction.corrected and turn.person:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the

@@ -691,9 +691,16 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
             # first is more work — "now the same for the suppliers module" — not a move)
             if q != p and p in removed and _file_reformatted(p, q) is not None:
                 return _file_reformatted(p, q)
-            if q != p and (q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] or _file_restyled(p, q)) and p in removed:
+            if q != p and (q.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] or _file_restyled(p, q)
+                           or _stem(q) == _stem(p) and "/" in q) and p in removed:
                 moves.append((p, q))
     for src, dst in moves:
+        if re.match(r"^(?:/tmp|/var/tmp|/dev/null|\$TMPDIR|~/\.Trash)(?:/|$)", dst):
+            continue  # put out of the way, not where things live: the agent removed it
+        if _stem(src) == _stem(dst) and src.rsplit("/", 1)[-1] != dst.rsplit("/", 1)[-1] and "/" in dst:
+            # `docs/Installation.md` written again as `docs/source/installation.rst`: the place moved
+            # (the format too — the person's words say which)
+            dst = dst.rsplit("/", 1)[0] + "/" + src.rsplit("/", 1)[-1]
         src_n, dst_n = src.rstrip("/"), dst.rstrip("/")
         if not any(src_n == m.rstrip("/") or m.startswith(src_n + "/") or src_n.startswith(m.rstrip("/") + "/")
                    for m in made):
@@ -721,6 +728,10 @@ def _move_redo(before, after, bcmds, acmds) -> Redo | None:
                     f"always put them in `{d_new}/`" + (f", never in `{d_old}/`." if d_old else "."),
                     words=_tokens(src, dst))
     return None
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
 
 
 def _through(a: Cmd, b: Cmd) -> str:
@@ -1080,10 +1091,17 @@ def _generated_instead(before: list[Act], acmds: list[Cmd], removed: Cmd) -> Red
     if not written or not rest or rest[0].activity or rest[0].prog in _PKG or set(rest[0].words) & (_TEARDOWN | _TAKE_BACK):
         # (`rm pix.go && go build ./...`: the build checks what is left, it makes nothing)
         return None
-    run = " ".join(_plumbing_off(list(rest[0].words))[:5])
     path = written[0]
-    return Redo("swap", f"creating {path.rsplit('/', 1)[-1]}", path, rest[0].text, run, path,
-                f"always use `{run}`, never write `{path}` by hand.", words=_tokens(path, rest[0].text))
+    words = _plumbing_off(list(rest[0].words))[:5]
+    stem = _fold(_stem(path))
+    # the generator without this task's name (`bin/rails g data_migration`, not `… backfill_invoice_currency`)
+    cut = next((i for i, w in enumerate(words) if i >= 1 and len(stem) >= 4 and stem in _fold(w)), len(words))
+    run = " ".join(words[:max(cut, 1)])
+    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    scope = f"creating files under `{folder}`" if folder else f"creating {path.rsplit('/', 1)[-1]}"
+    return Redo("swap", scope, path, rest[0].text, run, path,
+                f"always use `{run}`, never write them by hand." if folder else f"always use `{run}`, never write `{path}` by hand.",
+                words=_tokens(path, rest[0].text))
 
 
 def _put_back(b: Act) -> Redo | None:

@@ -50,6 +50,7 @@ from ..observe.redo import (
     turn_acts,
 )
 from ..observe.said import clause_of, said_redo
+from ..observe.stated import Stated, stated
 from ..safety.posture import COMMAND_FORMS
 from ..safety.redact import redact
 from ..text import CHINESE_JAPANESE, similar
@@ -180,6 +181,7 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
 _CALLED = re.compile(r"\b(?:the \w+ is (?:called|named)|(?:heißt|heisst)|si chiama|s'appelle|se llama|se chama)\b"
                      r"|(?:表|文件|函数)叫|という名前", re.I)
 _FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
+_ARTICLE_PHRASE = re.compile(r"^(?:the|a|an|il|la|le|les|el|los|las|o|os|der|die|das)\s", re.I)
 
 
 _PLAIN = frozenset("""the and but not was were are this that with your you our version first way fine right
@@ -265,9 +267,12 @@ def _code(item: str) -> str:
 
 def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
     slug = re.sub(r"[^a-z0-9]+", "-", redo.scope.lower().replace(" in this project", "")).strip("-")[:60]
-    if redo.kind == "swap":
+    key: tuple[str, ...]
+    if redo.kind == "swap" and redo.rule.endswith("by hand."):
+        key, body = ("generated", redo.scope), redo.rule  # a generator in place of a file written by hand
+    elif redo.kind == "swap":
         cat = category(redo.use.split()[0], redo.avoid.split()[0]) or category(redo.use, redo.avoid)
-        key: tuple[str, ...] = ("choice", cat[0] if cat else redo.avoid.lower())
+        key = ("choice", cat[0] if cat else redo.avoid.lower())
         how = install_words(redo.after)
         example = f" (`{how}`)" if how and how != redo.use.strip("`") else ""
         body = f"always use {_code(redo.use)}{example}, never {_code(redo.avoid)}."
@@ -369,6 +374,10 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if (_DEICTIC_ONE_OFF.search(text) or called) and lesson.kind != "convention":
         # "this time only tenants 42 and 57": whatever the agent redid, it is about this task
         return [], Lesson("none", why_none="a one-off: the words say it is for this time, this one")
+    way = _way(ev)
+    if way is not None and way.strong and not self_blame(text):
+        # a change of mind said outright and acted on: "forget kubectl apply, we're on argocd now"
+        return [_stated_rule(ev, way, why, lesson)], lesson
     if lesson.kind == "convention":
         phrase = lesson.scope or _topic(*context_cmds, text)[1]
         slug = re.sub(r"[^a-z0-9]+", "-", phrase.replace(" in this project", "")).strip("-")
@@ -427,7 +436,11 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if lesson.kind == "choice":
         seen = " ".join(a.command + " " + a.path + " " + a.new for a in
                         (turn_acts(ev.previous) if ev.previous is not None else []) + turn_acts(ev.turn)).lower()
-        if not _a_name(lesson.x, seen):
+        if not _a_name(lesson.x, seen) or way is not None and " " in lesson.x.strip() and not way.change \
+                and _ARTICLE_PHRASE.match(lesson.x):
+            # ("always `fly deploy` with the per-env toml": the command the agent ran, not "the per-env toml")
+            if way is not None:
+                return [_stated_rule(ev, way, why, lesson)], lesson
             return [], Lesson("none", why_none=f"{lesson.x!r} does not name a tool, file or value the agent used")
         if lesson.y and not category(lesson.x, lesson.y) and not _STANDING_MARK.search(text) \
                 and not _USE_FORM.search(text):
@@ -465,6 +478,10 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             rules.append(rule(f"{word} {z}.", (word, " ".join(z.lower().split()[:4])), slug, phrase))
     if rules:
         return rules, lesson
+    if way is not None:
+        # the words name the way and the agent's actions confirm it ("qui si logga solo con
+        # structlog", and it wrote structlog): a rule by the name, not the person's whole sentence
+        return [_stated_rule(ev, way, why, lesson)], lesson
     if lesson.kind == "quote":
         if not (_INSTRUCTS.search(lesson.quote) or _REPEATED.search(text) or CONDITIONAL.search(lesson.quote)):
             # No clean imperative, and the words state a fact rather than ask for something: a
@@ -478,6 +495,30 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     return [], lesson
+
+
+def _way(ev: TurnEvidence) -> Stated | None:
+    """The convention or change of mind the words state and the agent's actions confirm (a
+    session's first message only when the words say what is left: a first request states none)."""
+    if not ev.turn.person or not ev.turn.user_text or _SARCASM.search(ev.turn.user_text):
+        return None  # ("sudo pip. klar. immer eine gute idee": the words say the opposite)
+    way = stated(ev.turn.user_text, turn_acts(ev.previous, rejected=False) if ev.previous is not None else [],
+                 turn_acts(ev.turn, rejected=False))
+    return way if way is not None and (ev.previous is not None or way.strong) else None
+
+
+def _stated_rule(ev: TurnEvidence, way: Stated, why: str, lesson: Lesson) -> Rule:
+    cat = category(way.use, way.avoid) if way.avoid else None
+    key: tuple[str, ...] = ("choice", cat[0]) if cat else (
+        ("choice", way.avoid.lower()) if way.avoid else ("convention", way.scope, way.use.lower()))
+    body = f"always use `{way.use}`" + (f", never `{way.avoid}`" if way.avoid else "")
+    if lesson.reason and len(lesson.reason) <= 120:
+        body += f" ({'because ' if not lesson.reason.lower().startswith('because') else ''}{lesson.reason})"
+    slug = re.sub(r"[^a-z0-9]+", "-", way.scope.lower().replace(" in this project", "")).strip("-")[:60]
+    how = "a change of mind" if way.change else "a convention"
+    return Rule(f"When {way.scope}, {body}.", "correction", slug or "working-in-this-project", way.scope, key,
+                ev.turn_id, why + f"; {how} the agent's actions confirm", ev.grown, way.use, way.avoid,
+                0 if ev.grown else 1)
 
 
 def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:
@@ -714,7 +755,15 @@ def _relation(rule: Rule, entry: str) -> str | None:
         # a change of mind, whatever the form: the older rule recommends what this one says not to use
         m = re.search(r"\balways (?:use|follow|run)\s+`?(?P<x>[^`,.(]+?)`?(?:\s*\(|,|\.|\s+never|$)", base)
         x = m.group("x").strip().lower() if m else ""
-        if m and (x == avoid or x.startswith(avoid + " ") or _same_library(x, avoid)) and (
+        q = re.search(r"\balways use `(?P<q>[^`]+)`", base)
+        if q and not m:
+            m, x = q, q.group("q").strip().lower()
+        elif q and q.group("q").strip().lower() != x:
+            qx = q.group("q").strip().lower()
+            if (qx == avoid or qx.endswith("/" + avoid) or qx.startswith(avoid + " ")) and \
+                    rule.use.strip("`").lower() not in base.lower():
+                return "contradicts"  # "always use `config/flags.ini`" after "…, never `flags.ini`"
+        if m and (x == avoid or x.endswith("/" + avoid) or x.startswith(avoid + " ") or _same_library(x, avoid)) and (
                 rule.use.strip("`").lower() not in base.lower()):
             return "contradicts"
         # … or it says never to use what this one says to use ("always use @reduxjs/toolkit, never
