@@ -170,3 +170,27 @@ def test_a_rewrite_that_moves_a_secret_or_puts_the_codes_own_name_gives_no_swap(
     _learn_session(tmp_path, turns)
     plays = Memo("a", home=tmp_path / "home").entries("plays")
     assert not any(w in e for e in plays for w in ("pk_live", "fromEnvironment", "smsExecutor")), plays
+
+
+def test_a_generator_in_place_of_a_hand_written_file_is_named_without_this_tasks_name():
+    before = [Act("write", path="app/jobs/purge_stale_carts.rb", new="class PurgeStaleCarts; end")]
+    after = [Act("run", command="rm app/jobs/purge_stale_carts.rb"),
+             Act("run", command="bin/rails generate job purge_stale_carts --queue low")]
+    r = find_redo(before, after)
+    assert r is not None and r.use == "bin/rails generate job" and r.scope == "creating files under `app/jobs/`"
+    assert r.rule == "always use `bin/rails generate job`, never write them by hand."
+
+
+def test_a_file_put_out_of_the_way_is_removed_not_placed():
+    before = [Act("write", path="scripts/fix_totals.py", new="print(1)")]
+    after = [Act("run", command="git mv scripts/fix_totals.py /tmp/fix_totals.py")]
+    r = find_redo(before, after)
+    assert r is None or r.kind != "move"
+
+
+def test_the_same_page_written_in_another_format_elsewhere_is_a_move_of_place():
+    before = [Act("write", path="docs/Deploying.md", new="# Deploying")]
+    after = [Act("run", command="rm docs/Deploying.md"),
+             Act("write", path="docs/pages/deploying.adoc", new="= Deploying")]
+    r = find_redo(before, after)
+    assert r is not None and r.kind == "move" and r.use == "docs/pages/"
