@@ -194,3 +194,23 @@ def test_the_same_page_written_in_another_format_elsewhere_is_a_move_of_place():
              Act("write", path="docs/pages/deploying.adoc", new="= Deploying")]
     r = find_redo(before, after)
     assert r is not None and r.kind == "move" and r.use == "docs/pages/"
+
+
+def test_another_function_of_a_module_the_code_imports_is_a_way_not_a_value(tmp_path):
+    _learn_session(tmp_path, [
+        ("read the settings file", [("Write", {"file_path": "app/conf.py",
+                                                "content": "import pickle\n\ndef load(p):\n    return pickle.load(open(p, 'rb'))\n"})]),
+        ("pickle.load on a file users upload runs whatever is in it", [("Edit", {
+            "file_path": "app/conf.py", "old_string": "    return pickle.load(open(p, 'rb'))",
+            "new_string": "    return json.load(open(p))"})])])
+    plays = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`json.load`" in e and "never `pickle.load`" in e for e in plays), plays
+
+
+def test_another_field_of_the_codes_own_object_stays_this_tasks_value(tmp_path):
+    _learn_session(tmp_path, [
+        ("show the total", [("Write", {"file_path": "app/cart.py",
+                                        "content": "def total(order):\n    return order.gross\n"})]),
+        ("order.gross includes the shipping, that's wrong here", [("Edit", {
+            "file_path": "app/cart.py", "old_string": "    return order.gross", "new_string": "    return order.net"})])])
+    assert not any("order.net" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))

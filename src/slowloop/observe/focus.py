@@ -60,7 +60,10 @@ def focus(redo: Redo, text: str) -> Redo:
     code_said = {w for w in re.findall(r"[\w@][\w@./:-]*[\w]|@[\w.-]+", low)
                  if len(w) >= 3 and re.search(r"[@:/._0-9-]", w) and w not in COMMON_WORDS}
     said_parts = {p for w in re.findall(r"[\w@][\w./:@\\-]*", low) for p in re.split(r"[./:\\-]+", w) if p}
-    came = [t for t in redo.came if named(t) or _import_said(t, redo, low)]
+    # (`tscv.split` after `tscv = TimeSeriesSplit(…)`: a method of the code's own variable is no API
+    # to name, even when a word of it is said — "random split")
+    came = [t for t in redo.came if (named(t) or _import_said(t, redo, low)) and not (
+        "." in t and t.lower() not in quoted and re.search(_DEFINES.format(re.escape(t.split(".")[0])), redo.code[1]))]
     gone = [t for t in redo.gone if named(t) or _import_said(t, redo, low)]
     # what the person wrote as it is comes first (`System.Text.Json`, before `JsonSerializer.Deserialize`)
     came.sort(key=lambda t: t.lower() not in low)
@@ -104,7 +107,8 @@ def focus(redo: Redo, text: str) -> Redo:
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
     return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
-                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib)
+                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib,
+                modules=redo.modules)
 
 
 def _lib_root(name: str) -> str:
@@ -159,8 +163,11 @@ def _vendor(tok: str, word: str) -> bool:
     """``word`` names the vendor of ``tok``: `GuzzleHttp` / "guzzle", `@reduxjs/toolkit` / "redux"."""
     base = tok.lstrip("@").split("/")[0]
     low = base.lower()
+    # (a vendor's name begins a namespace or a package — `GuzzleHttp`, `@reduxjs/…` — never a camelCase
+    # variable: "viewmodel" does not name `viewModelScope`)
     return len(base) > len(word) and low.startswith(word) and (
-        base[len(word)].isupper() and base[len(word) - 1].islower() or low[len(word):] == "js")  # not `TIMESTAMPTZ`
+        base[len(word)].isupper() and base[len(word) - 1].islower() and (base[0].isupper() or tok.startswith("@"))
+        or low[len(word):] == "js")  # not `TIMESTAMPTZ`
 
 
 def _import_said(tok: str, redo: Redo, low: str) -> bool:
@@ -181,8 +188,10 @@ def _as_said(tok: str, text: str) -> str:
         wparts = [p for p in re.split(r"[./:-]+", wl) if p]
         if wl == tok.lower():
             return tok
+        # (a part said as the head of the word, or the word said of this head: "pickle.load" does
+        # not name `json.load` by their shared `load`)
         at = [i for i, p in enumerate(parts) if len(p) >= 4 and p not in COMMON_WORDS and p not in _PATH_PARTS
-              and _said_part(p, set(wparts))]
+              and _said_part(p, set(wparts)) and (i == 0 or _said_part(p, set(wparts[:1])))]
         hit = (head and len(head) >= 3 and (wl == head or head in wparts)) or bool(at) or (
             len(wl) >= 4 and wl not in COMMON_WORDS and len(parts) <= 2 and _vendor(tok, wl))
         # the library before its modules: "coil" of `libs.coil.compose`, not "compose"
@@ -215,8 +224,13 @@ def library_swap(redo: Redo) -> bool:
     if _IMAGE.match(use) and _IMAGE.match(avoid) and redo.scope == "writing Dockerfiles":
         return True
     if _LIB_NAME.match(use) and _LIB_NAME.match(avoid):
-        # another module (`requests.get` → `httpx.AsyncClient`), or a package path (`org.junit.Test`)
-        return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2
+        # another module (`requests.get` → `httpx.AsyncClient`), a package path (`org.junit.Test`),
+        # or another function of a module the code imports (`yaml.load` → `yaml.safe_load`) — never
+        # another field of the code's own object (`order.total` → `order.subtotal`)
+        return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2 or (
+            _root(use) in {m.lower() for m in redo.modules})
+    if _LIB_NAME.match(use) and _root(use) in {m.lower() for m in redo.modules} and re.fullmatch(r"[A-Za-z_]\w*", avoid):
+        return True  # a module's API for a bare builtin (`Exception` → `httpx.HTTPStatusError`)
     return False
 
 
@@ -254,7 +268,7 @@ def whole_swap(redo: Redo, text: str) -> Redo | None:
     if re.search(rf"[\"']{re.escape(x)}", old) and _SECRET_MOVED.search(y):
         return None  # a value taken out of the code into the environment: not a way to write code
     return Redo("api", redo.scope, redo.before, redo.after, y, x, f"always use `{y}`, never `{x}`.", standing=True,
-                words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped)
+                words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped, modules=redo.modules)
 
 
 def _api_like(tok: str) -> bool:

@@ -318,7 +318,10 @@ CONDITIONAL = re.compile(_CONDITIONAL_RX, re.I)
 _LASTING = re.compile(
     r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK + "|"
     r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
-    r"|we (?:use|do|deploy|build|run|write|keep|put|always)|here\b|i (?:said|told you)|every time"
+    r"|we (?:use|do|deploy|build|run|write|keep|put|always)|i (?:said|told you)|every time"
+    # "here" of a way of working ("we pin versions here", "here the docs are rst"), not of a place in
+    # this task's code ("that's wrong here")
+    r"|(?<!wrong )(?<!broken )(?<!fails )(?<!failing )(?<!error )(?<!bug )(?<!off )here\b(?! (?:in|on|at) (?:line|this (?:file|function|line)))"
     r"|each time|(?:must|should|has to|needs to) be)\b"
     r"|\b(?:sempre|mai|d'ora in poi|da (?:ora|adesso) in poi|in questo progetto|usiamo|ho detto|ti (?:avevo|ho) detto"
     r"|te l'ho detto|nunca|a partir de agora|neste projeto|usamos|eu disse|eu te disse|já (?:te )?(?:falei|disse)"

@@ -441,6 +441,7 @@ class Redo:
     context: tuple[str, ...] = ()  # api: other names on the lines the change rewrote
     library: bool = False  # api, focused: one library's API in place of another's (named as the person did)
     code: tuple[str, str] = ("", "")  # api: the code the change rewrote, and what it wrote instead
+    modules: tuple[str, ...] = ()  # api: the modules the agent's code imports (`yaml` of `yaml.load`)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "scope": self.scope, "before": self.before, "after": self.after,
@@ -1242,7 +1243,8 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
                             if len(n) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", n) and n not in gone)
             return Redo("api", scope, x, y, y, x, f"always use `{y}`, never `{x}`.",
                         standing=len(gone) <= 3 and len(came) <= 3, words=_tokens(*gone, *came, *context),
-                        gone=tuple(gone), came=tuple(came), context=context, code=(a.old, a.new))
+                        gone=tuple(gone), came=tuple(came), context=context, code=(a.old, a.new),
+                        modules=tuple(sorted(_imports(wrote) | _imports(a.old) | _imports(a.new))))
         old_lines = {ln.strip() for ln in a.old.splitlines() if ln.strip()}
         added = [ln.strip() for ln in a.new.splitlines() if ln.strip() and ln.strip() not in old_lines]
         removed = [ln for ln in old_lines if ln not in {x.strip() for x in a.new.splitlines()}]
