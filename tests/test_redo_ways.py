@@ -214,3 +214,37 @@ def test_another_field_of_the_codes_own_object_stays_this_tasks_value(tmp_path):
         ("order.gross includes the shipping, that's wrong here", [("Edit", {
             "file_path": "app/cart.py", "old_string": "    return order.gross", "new_string": "    return order.net"})])])
     assert not any("order.net" in e for e in Memo("a", home=tmp_path / "home").entries("plays"))
+
+
+@pytest.mark.parametrize("said, corrected", [
+    ("a bare except that swallows the timeout, so the retry loop never sees it", True),  # consequence only
+    ("ah sí, genial, así nadie se entera cuando falla", True),                           # sarcasm
+    ("nice, now also retry on 503", False),                                              # more work
+    ("could you make it log the url too?", False),                                       # a question
+])
+def test_the_agents_fresh_code_rewritten_right_after_is_a_correction_in_any_words(tmp_path, said, corrected):
+    from slowloop.observe.observe import observe_turn
+    from slowloop.transcripts import iter_turns
+    f = tmp_path / "s.jsonl"
+    f.write_text(cc_session([
+        ("fetch the rates", [("Write", {"file_path": "app/rates.py",
+                                         "content": "def rates():\n    try:\n        return get()\n    except:\n        pass\n"})]),
+        (said, [("Edit", {"file_path": "app/rates.py", "old_string": "    except:\n        pass\n",
+                          "new_string": "    except httpx.TimeoutException:\n        log.warning('rates timed out')\n        raise\n"})])]),
+        encoding="utf-8")
+    turns = list(iter_turns(f))
+    assert observe_turn(turns[1], turns[0]).correction.corrected is corrected
+
+
+def test_a_rewrite_with_no_api_to_name_waits_for_the_persons_wording(tmp_path):
+    _learn_session(tmp_path, [
+        ("add the column", [("Write", {"file_path": "db/V9__tax.sql",
+                                        "content": "ALTER TABLE invoices ADD COLUMN tax_id TEXT NOT NULL;\n"})]),
+        ("invoices has 50M rows, that rewrites the whole table", [("Write", {
+            "file_path": "db/V9__tax.sql", "content": "ALTER TABLE invoices ADD COLUMN tax_id TEXT;\n"})])])
+    home = tmp_path / "home"
+    assert not Memo("a", home=home).entries("plays")  # no guessed rule …
+    from slowloop.reflect.review import proposals
+    from slowloop.store import open_store
+    with open_store(home=home) as store:
+        assert proposals(store, "a")  # … the correction waits, visibly, for the person

@@ -66,6 +66,13 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
             and not points_at(redo, text):
         return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
                                 f" → {redo.after[:80]}")
+    if redo.kind == "rewrite":
+        # its fresh code rewritten (not added to) right after the person spoke, no API swap to name:
+        # a correction when the words ask for nothing more — the lesson waits for the person's wording
+        if _asks_more(text) or text.rstrip().endswith(("?", "？")) or follow_up(text) or rerun_request(text):
+            return Correction(False)
+        return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
+                                f" → {redo.after[:80]}")
     if redo.kind in ("undo", "keep") and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
             and not points_at(redo, text):
         # its action taken back right after the person said something: they objected to it

@@ -564,7 +564,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
-                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _target_redo):
+                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _target_redo, _rewrite_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             if r.kind == "undo":
@@ -575,6 +575,31 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
                 if other is not None and other.kind in ("swap", "api", "rename", "move", "pin") and other.standing:
                     return other
             return r
+    return None
+
+
+def _rewrite_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The code the agent had just written, rewritten right after (lines of it taken out or changed,
+    not only added to), when no single API or word swap says what changed: `catch {}` rewritten to
+    log and rethrow, a Dockerfile made multi-stage, `NOT NULL` taken off a new column. A correction
+    of that code whatever the words; the lesson is the person's to word (``standing`` False)."""
+    written = {a.path: a.new for a in before if a.kind == "write" and a.path}
+    wrote = [ln.strip() for a in before if a.kind in ("edit", "write") for ln in a.new.splitlines() if ln.strip()]
+    if not wrote:
+        return None
+    for a in after:
+        if a.kind == "write" and a.path in written:
+            a = Act("edit", path=a.path, old=written[a.path], new=a.new)
+        if a.kind != "edit" or not a.old.strip():
+            continue
+        new_lines = {ln.strip() for ln in a.new.splitlines() if ln.strip()}
+        taken = [ln.strip() for ln in a.old.splitlines() if ln.strip() and ln.strip() not in new_lines
+                 and ln.strip() in wrote and len(ln.strip()) >= 4]
+        added = [ln.strip() for ln in a.new.splitlines() if ln.strip() and ln.strip() not in {
+            x.strip() for x in a.old.splitlines()}]
+        if taken and added:
+            return Redo("rewrite", _code_scope(a.path), taken[0][:80], added[0][:80], standing=False,
+                        words=_tokens(a.old, a.new), code=(a.old, a.new))
     return None
 
 

@@ -425,6 +425,8 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if redo is not None and redo.kind in ("api", "add") and redo.standing and whole is None and not _lasts(text, redo):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
+        if way is not None:
+            return [_stated_rule(ev, way, why, lesson)], lesson  # … unless the words state the way
         return [], Lesson("none", x=redo.use, y=redo.avoid,
                           why_none=f"{redo.use!r} instead of {redo.avoid!r} in this code may be about this task only")
     if redo is not None and redo.rule and redo.standing and lesson.kind != "require" and not (
