@@ -247,4 +247,7 @@ def test_a_rewrite_with_no_api_to_name_waits_for_the_persons_wording(tmp_path):
     from slowloop.reflect.review import proposals
     from slowloop.store import open_store
     with open_store(home=home) as store:
-        assert proposals(store, "a")  # … the correction waits, visibly, for the person
+        waiting = proposals(store, "a")  # … the correction waits, visibly, for the person, worded as
+    assert waiting  # the fix, the person's words its reason (never their complaint made an order)
+    text = waiting[0].action["text"]
+    assert "do as the user said" not in text and "`ALTER TABLE invoices ADD COLUMN tax_id TEXT;`" in text, text

@@ -527,6 +527,13 @@ def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:
     """A wording for a correction no rule could be built from, for the person to accept, edit or
     dismiss in review: scoped by what the agent was doing, the person's instruction in their words."""
     text = person_text(ev.turn.user_text)
+    redo = redo_of(ev)
+    if redo is not None and redo.kind == "rewrite" and not lesson.quote:
+        # the agent's fix is the proposal, the person's words its reason — never their complaint
+        # made an instruction ("always do as the user said: 'that rewrites the whole table'")
+        said = " ".join(text.split())[:160].replace('"', "'")
+        return (f"When {redo.scope}, write it as the fix did (`{redo.after.replace('`', chr(39))}`), not as "
+                f"`{redo.before.replace('`', chr(39))}` (the person said: \"{said}\").")
     words = lesson.quote or " ".join(text.split())[:200]
     # "ok thanks. for next time: …" — the lesson is what follows the marker
     m = FUTURE.search(words)
