@@ -251,3 +251,24 @@ def test_a_rewrite_with_no_api_to_name_waits_for_the_persons_wording(tmp_path):
     assert waiting  # the fix, the person's words its reason (never their complaint made an order)
     text = waiting[0].action["text"]
     assert "do as the user said" not in text and "`ALTER TABLE invoices ADD COLUMN tax_id TEXT;`" in text, text
+
+
+@pytest.mark.parametrize("said", [
+    "why a deque over a list here? not objecting, just curious",
+    "per curiosità: perché hai messo l'indice su due colonne?",
+    "rifallo con --no-cache, voglio vedere i tempi veri",
+    "è la cache di npm sul runner, non dipende da te",
+    "我的锅，token 我发错了，新的在 vault 里",
+])
+def test_curiosity_a_rerun_someone_elses_doing_or_the_persons_own_slip_is_no_correction(said):
+    from slowloop.observe.observe import observe_turn
+    from slowloop.transcripts.model import Turn
+    turn = Turn(source="<memory>", format="openai", index=1, user_text=said)
+    assert not observe_turn(turn, None).correction.corrected
+
+
+def test_a_rerun_that_states_the_way_is_still_a_correction():
+    from slowloop.observe.observe import observe_turn
+    from slowloop.transcripts.model import Turn
+    turn = Turn(source="<memory>", format="openai", index=1, user_text="no, redo it with pnpm, never npm in this repo")
+    assert observe_turn(turn, None).correction.corrected

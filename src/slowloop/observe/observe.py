@@ -25,7 +25,7 @@ from .redo import (
     shell_text,
     turn_acts,
 )
-from .reproach import reproach
+from .reproach import reproach, someone_else
 from .said import clause_of, said_redo
 from .signals import WeaknessMatcher, score_turn
 from .stated import stated
@@ -90,6 +90,15 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     return Correction(True, f"the agent {what} its action right after: {redo.before[:80]} → {redo.after[:80]}")
 
 
+_CURIOUS = re.compile(r"\b(?:just curious|curious|not objecting|out of curiosity|curiosità|per curiosità|par curiosité"
+                      r"|simple curiosité|curiosidad|por curiosidad|curiosidade|por curiosidade|neugierig|aus neugier"
+                      r"|nur neugier)\b|好奇|纯属好奇|純粋に気になって|気になっただけ", re.I)
+# a rerun that also states the way ("no, redo it with pnpm, never npm here") is still a correction
+_STANDS = re.compile(r"(?<![\w-])(?:no|not|never|nope|wrong|instead|nein|non|não|nunca|jamais|mai|nie|falsch|sbagliato"
+                     r"|errado)(?![\w-])"
+                     r"|不要|别|不对|じゃなく|ではなく|違う", re.I)
+
+
 def _names_any(tokens: tuple[str, ...], low: str) -> bool:
     """A token said as written, or the module or the method of a dotted one (`cur.fetchall`: "fetchall")."""
     return any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
@@ -118,8 +127,12 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
     # Only the person's own words can correct the agent (a turn an agent reported has none).
     correction = (detect_correction(turn.user_text) if turn.user_text and turn.person
                   else Correction(False))
-    if correction.corrected and self_blame(turn.user_text):
-        correction = Correction(False)  # the person's own mistake, not the agent's
+    if correction.corrected and (self_blame(turn.user_text) or someone_else(turn.user_text)
+                                 or _CURIOUS.search(turn.user_text)
+                                 or rerun_request(correction.evidence or "") and not _STANDS.search(turn.user_text)):
+        # the person's own mistake, someone else's doing ("è il runner di gitlab, non dipende da te"),
+        # a question asked out of curiosity, a rerun asked for ("rifallo con --no-cache"): no correction
+        correction = Correction(False)
     if not correction.corrected and not self_blame(turn.user_text or ""):
         correction = redo_correction(turn, previous)
     if not correction.corrected and turn.person and turn.user_text and not self_blame(turn.user_text):

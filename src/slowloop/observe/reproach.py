@@ -54,11 +54,17 @@ _JUDGEMENT = re.compile(
 
 # Someone else is the cause: a teammate by name, the vendor, "not your change".
 _NOT_YOU = re.compile(
-    r"\bnot (?:your|you|the agent'?s?)\b|\bnon c'entri\b|\bpas (?:toi|ta faute|ton code)\b|\bnicht (?:dein|deine|du)\b"
+    r"\bnot (?:your|you|the agent'?s?)\b|\bnothing to do with you\b|\bnon c'entri\b|\bnon dipende da te\b"
+    r"|\bnon è (?:colpa )?tua\b|\bpas (?:toi|ta faute|ton code)\b|\bnicht (?:dein|deine|du)\b"
     r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは", re.I)
 _ELSEWHERE = re.compile(
     r"\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
     r"|que metió|que trocou|foi que|changed|cambió|a changé|geändert))|\bvon [A-Z][a-zà-ÿ]+\b|さんが|小[王李张刘陈赵]", re.U)
+
+
+def someone_else(text: str) -> bool:
+    """The words put the cause on someone or something else: a teammate, the vendor, "not you"."""
+    return bool(_ELSEWHERE.search(text or "") or _NOT_YOU.search(text or ""))
 
 
 def reproach(turn: Turn, previous: Turn | None) -> str | None:
