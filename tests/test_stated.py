@@ -102,3 +102,9 @@ def test_a_change_of_mind_in_a_later_session_replaces_the_older_rule(tmp_path):
     plays = Memo("a", home=home).entries("plays")
     assert any("never `logrus`" in e for e in plays), plays
     assert not any("always use `logrus`" in e for e in plays), plays  # never two contradictory rules
+
+
+def test_a_tool_run_through_npx_is_named_by_its_own_name():
+    way = stated("esquece o CHANGELOG.md, agora é tudo changeset", [],
+                 [run("npx changeset add"), Act("write", path=".changeset/brave-cats.md", new="---\n---\nfix")])
+    assert way is not None and way.use == "changeset" and way.avoid == "CHANGELOG.md"

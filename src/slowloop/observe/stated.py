@@ -166,7 +166,8 @@ def _a_library(name: str, *done: _Done) -> bool:
     text = "\n".join(d.used for d in done).lower()
     return re.search(rf"(?:^|\n)\s*(?:import|from|require|use|using|@import)\b[^\n]*?\b{n}\b"
                      rf"|require\(\s*['\"]@?{n}\b|['\"]@?{n}['\"/]", text) is not None or any(
-        c is not None and (c.prog.lower() == name.lower() or c.activity == "install" and name.lower() in (a.lower() for a in c.args))
+        c is not None and (c.prog.lower() == name.lower() or c.activity == "install" and name.lower() in (a.lower() for a in c.args)
+                           or name.lower() in c.tool.lower().split()[1:2])  # `npx changeset`, `python -m build`
         for c in map(parse_cmd, [x for d in done for x in d.cmds]))
 
 
