@@ -108,3 +108,23 @@ def test_a_tool_run_through_npx_is_named_by_its_own_name():
     way = stated("esquece o CHANGELOG.md, agora é tudo changeset", [],
                  [run("npx changeset add"), Act("write", path=".changeset/brave-cats.md", new="---\n---\nfix")])
     assert way is not None and way.use == "changeset" and way.avoid == "CHANGELOG.md"
+
+
+@pytest.mark.parametrize("said, before, after, use, avoid", [
+    ("a gente trocou o yup pelo zod semana passada, tudo novo vai com zod", [],
+     [Act("write", path="src/forms/signup.ts", new="import { z } from 'zod'\nexport const S = z.object({})")], "zod", "yup"),
+    ("mudou: agora os e2e rodam com playwright, chega de cypress", [run("npx cypress run")],
+     [run("npx playwright test")], "playwright", "cypress"),
+])
+def test_a_swap_said_in_words_names_both_sides(said, before, after, use, avoid):
+    way = stated(said, before, after)
+    assert way is not None and way.use.startswith(use) and way.avoid == avoid, way
+
+
+@pytest.mark.parametrize("said", [
+    "ah non, oublie le dossier tmp, la CI vient de passer aux runners arm",    # a noun, not a tool
+    "nee, rspec ist seit dem rails-8-upgrade raus, spec/ gibts nicht mehr",    # "gibts" is no name
+])
+def test_a_common_word_is_not_what_is_left(said):
+    way = stated(said, [], [run("bin/rails test")])
+    assert way is None or way.avoid not in ("dossier", "gibts", "rails-8-upgrade"), way

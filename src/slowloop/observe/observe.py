@@ -109,7 +109,12 @@ def _names_any(tokens: tuple[str, ...], low: str) -> bool:
 
 
 _MORE = re.compile(
-    r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks|adesso|ora|poi|agora|maintenant|ahora|jetzt|dann|noch)\b[\s,]*)*"
+    r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks|nice|cool|perfect|top|bene|ottimo|parfait|super|genau|perfecto"
+    r"|perfeito|ótimo|adesso|ora|poi|agora|maintenant|ahora|jetzt|dann|noch)\b[\s,.!]*)*"
+    r"(?:the same (?:for|on|in|with)|lo stesso (?:per|su|anche)|la même chose (?:pour|sur)|dasselbe (?:für|bei|auch)"
+    r"|lo mismo (?:para|en)|o mesmo (?:para|no|na))\b|"
+    r"^\W*(?:(?:now|also|and|next|then|ok(?:ay)?|great|thanks|nice|cool|perfect|top|bene|ottimo|parfait|super|genau"
+    r"|perfecto|perfeito|ótimo|adesso|ora|poi|agora|maintenant|ahora|jetzt|dann|noch)\b[\s,.!]*)*"
     r"(?:add|also|now|make|let'?s|can you|could you|please add|aggiungi|rendi|rendilo|fai|ajoute|rends|fais|añade|agrega|haz"
     r"|hazlo|adiciona|acrescenta|faz|deixa|ergänz\w*|füg\w*|mach\w*|bau\w*)\b"
     r"|^\W*(?:现在|再|顺便|另外|然后)?(?:加|加上|补|补上|再加|改成可)|^\W*(?:あと|次に|ついでに)|(?:追加して|も追加|にしてください$)", re.I)
@@ -156,6 +161,8 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         if way is not None and (previous is not None or way.strong):
             what = f"use {way.use}" + (f", no longer {way.avoid}" if way.avoid else "")
             correction = Correction(True, f"{'a change of mind' if way.change else 'a convention stated'}: {what}")
+    if correction.corrected and turn.user_text and (someone_else(turn.user_text) or _CURIOUS.search(turn.user_text)):
+        correction = Correction(False)  # whatever the actions show: a teammate's doing, or a question of curiosity
     rejected = turn.rejected_calls
     if not correction.corrected and turn.person:
         # A tool use the user refused *with a reason* ("no — use a migration instead") is the

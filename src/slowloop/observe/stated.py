@@ -65,7 +65,8 @@ _AWAY_BEFORE = re.compile(
     r"|niente\s+più|basta(?:\s+con)?|non\s+più|invece\s+di|al\s+posto\s+d[ie]\w*|abbandonat\w*|oublie[rz]?"
     r"|laisse\s+tomber|plus\s+de|au\s+lieu\s+d[eu]|vergiss|statt|anstatt|weg\s+von|von\s+(?:der|dem|den)"
     r"|olvídate\s+de(?:l)?|olvida(?:te)?|nada\s+de|en\s+vez\s+de|en\s+lugar\s+de|ya\s+no|dejamos|esquece|esqueça"
-    r"|largamos|abandonamos|em\s+vez\s+d[eoa]|ao\s+invés\s+d[eoa])" + _ART_AFTER +
+    r"|largamos|abandonamos|em\s+vez\s+d[eoa]|ao\s+invés\s+d[eoa]|chega\s+de|basta\s+de|genug\s+mit|assez\s+de"
+    r"|enough\s+(?:of|with)|fini\s+(?:le|la|les))" + _ART_AFTER +
     r"|(?:弃用|废弃|淘汰|换掉|而不是|代替|不再用|别再用)\s*$)", _I)
 # … or only denied ("not X", "mai X", "不要 X"): left only when the agent had used it
 _NOT_BEFORE = re.compile(
@@ -82,7 +83,8 @@ _AWAY_AFTER = re.compile(
     r"|(?:那套|这套|那个)?\s*(?:不用了|不再用|已经弃用|弃用了|废弃了|别再动|别再用|不要再用|下线了|不要了)"
     r"|(?:la|lo|li|le)?\s*spegn\w*|(?:la|lo|li|le)?\s*spengono|(?:is|are)\s+(?:being\s+)?(?:shut\s+down|sunset\w*"
     r"|switched\s+off|turned\s+off)|wird\s+abgeschaltet|est\s+éteint\w*|se\s+apaga\w*|(?:será|vai\s+ser)\s+desligad\w*"
-    r"|(?:要)?下线|停用|\s*(?:は|を|の方は)?\s*(?:やめ|廃止|解約|もう使わ|使わない|使いません|ではなく|じゃなくて|はダメ))(?![A-Za-z])", _I)
+    r"|(?:ist|sind)\s+(?:\S+\s+){0,4}?(?:raus|weg|tot)\b|(?:is|are|was)\s+(?:\S+\s+){0,3}?(?:gone|out|dead)\b"
+    r"|(?:要)?下线|停用|\s*(?:は|を|の方は)?[^。、,]{0,8}?(?:やめ|廃止|解約|もう使わ|使わない|使いません|ではなく|じゃなくて|はダメ))(?![A-Za-z])", _I)
 # … a name is the way: said just before it ("everything goes out with X now", "tutte su X", "改用 X")
 _TOWARD_BEFORE = re.compile(
     r"(?:\b(?:use|uses|using|with|via|through|thru|is|are|on|to|in|into|now|always|only|everything\s+is"
@@ -151,6 +153,32 @@ def _names(text: str) -> list[tuple[str, int]]:
     return sorted(out, key=lambda p: p[1])
 
 
+# "trocou dayjs por date-fns", "replaced moment with luxon", "把 yarn 换成 pnpm": one name for the other
+_SWAP = re.compile(
+    r"\b(?:replac\w*|swapp?\w*|switch\w*|chang\w*|trocamos|trocou|troquei|troca(?:mos)?|substitu\w*|sostituit\w*"
+    r"|cambiat\w*|remplac\w*|changé|cambiamos|cambió|reemplaz\w*|ersetzt|getauscht|ausgetauscht)"
+    r"\s+(?:\w+\s+){0,2}?[`'\"]?(?P<x>[\w@./:+-]+)[`'\"]?\s+(?:with|for|by|por|pelo|pela|con|col|par|durch|mit|gegen)\s+"
+    r"(?:the\s+|o\s+|a\s+|il\s+|le\s+|el\s+|den\s+|das\s+)?[`'\"]?(?P<y>[\w@./:+-]+)"
+    r"|把\s*(?P<x2>[\w@./:+-]+)\s*(?:换成|改成|替换成|换为)\s*(?P<y2>[\w@./:+-]+)"
+    r"|(?P<x3>[\w@./:+-]+)\s*(?:を|から)\s*(?P<y3>[\w@./:+-]+)\s*(?:に置き換え|に変え|に移行|へ移行|に切り替え)", _I)
+# a time reference: "seit dem rails-8-upgrade", "since the october refactor", "depuis la 3.0"
+# "oublie le bucket", "forget the dashboard": a noun, not the name of a tool ("off fly", "oublie kubectl")
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an|il|lo|la|le|les|l'|el|los|las|o|os|as|der|die|das|den|dem|du|des)\s*$", _I)
+_WHEN_BEFORE = re.compile(r"\b(?:seit\s+(?:dem|der)|since\s+the|depuis\s+(?:le|la|l')|desde\s+(?:el|la|o|a)"
+                          r"|dal(?:la)?|da\s+quando|after\s+the|nach\s+dem)\s*$", _I)
+
+
+def _swapped(clause: str) -> dict[int, str]:
+    """Where a swap said in words puts its two names: {start: "away" | "toward"}."""
+    out: dict[int, str] = {}
+    for m in _SWAP.finditer(clause):
+        for x, y in (("x", "y"), ("x2", "y2"), ("x3", "y3")):
+            if m.group(x) and m.group(y):
+                out[m.start(x)] = "away"
+                out[m.start(y)] = "toward"
+    return out
+
+
 def _codeish(name: str, clause: str, at: int, then: _Done, now: _Done) -> bool:
     """A name written as code: quoted, a path, a flag, dotted, joined, versioned, with a capital
     inside — or a program the agent ran."""
@@ -165,9 +193,10 @@ def _a_library(name: str, *done: _Done) -> bool:
     n = re.escape(name.lower())
     text = "\n".join(d.used for d in done).lower()
     return re.search(rf"(?:^|\n)\s*(?:import|from|require|use|using|@import)\b[^\n]*?\b{n}\b"
-                     rf"|require\(\s*['\"]@?{n}\b|['\"]@?{n}['\"/]", text) is not None or any(
+                     rf"|require\(\s*['\"]@?{n}\b|['\"]@?{n}[-'\"/]", text) is not None or any(
         c is not None and (c.prog.lower() == name.lower() or c.activity == "install" and name.lower() in (a.lower() for a in c.args)
-                           or name.lower() in c.tool.lower().split()[1:2])  # `npx changeset`, `python -m build`
+                           or any(w == name.lower() or w.startswith(name.lower() + "-")
+                                  for w in c.tool.lower().split()[1:2]))  # `npx changeset`, `npx drizzle-kit`
         for c in map(parse_cmd, [x for d in done for x in d.cmds]))
 
 
@@ -220,7 +249,9 @@ def _done(acts: list[Act]) -> _Done:
             c = parse_cmd(a.command)
             if c is None:
                 continue
-            if c.activity == "remove" or c.prog in ("rm", "git") and c.sub in ("rm", "") or c.prog == "rm":
+            if c.activity == "remove" or c.prog in ("rm", "git") and c.sub in ("rm", "") or c.prog == "rm" or (
+                    c.prog == "git" and (c.sub == "restore" or c.sub == "checkout" and "--" in c.words)):
+                # (`git checkout -- prisma/schema.prisma`: the agent's change taken back, not a way used)
                 left.append(a.command)
             elif c.prog == "git" and c.sub == "mv" or c.prog == "mv":
                 ops = [w for w in c.words[1:] if not w.startswith("-") and w != "mv"]
@@ -336,6 +367,7 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
         if _QUESTION.search(clause):
             continue
         last_away = -1
+        swaps = _swapped(clause)
         for name, at in _names(clause):
             pre, post = clause[max(0, at - 40):at], clause[at + len(name):at + len(name) + 30]
             had = _in(name, then.used + "\n" + then.left + "\n" + now.left)
@@ -345,11 +377,20 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                     versions.append(name)  # "la v1 è deprecata": a version left, named by itself
                 continue  # a bare version ("2.0", "v1") is no way of working by itself
             gap = clause[last_away:at] if last_away >= 0 else ""
-            if _AWAY_BEFORE.search(pre) or _AWAY_AFTER.search(post) or gap and _AND.fullmatch(gap):
+            if _WHEN_BEFORE.search(pre):
+                continue  # "seit dem rails-8-upgrade", "since the october refactor": when, not what
+            swapped = swaps.get(at)
+            if swapped == "toward":
+                toward.append((0, _specific(name), _as_run(clause, at, name, now.cmds)))
+                continue
+            said_left = bool(swapped == "away" or _AWAY_BEFORE.search(pre))
+            if said_left or _AWAY_AFTER.search(post) or gap and _AND.fullmatch(gap):
                 last_away = at + len(name)  # "olvídate del .env y de dotenv": both are left
-                if had or code or not _in(name, now.used):
-                    away.append((0 if had else 1, name))
-                    strong = True
+                if had or code or name[:1].isupper() or swapped == "away" or said_left and not _ARTICLE_BEFORE.search(pre):
+                    away.append((0 if had else 1, name))  # the words say it is left, whatever the actions
+                # (a plain word the agent never used is left only when a verb says so before it — "off
+                # fly", "oublie kubectl"; "spec/ gibts nicht mehr" names nothing left)
+                strong = True
                 continue
             if _NOT_BEFORE.search(pre) and not (portuguese and re.search(r"\bn[oa]s?\s*[`'\"]?$", pre, _I)):
                 # (Portuguese "no CHANGELOG.md", "na pasta": in the, never a "no")
@@ -371,6 +412,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 toward.append((4 + (0 if code else 1), _specific(name), name))  # the agent's last action, approved
     away.sort(key=lambda p: p[0])
     left_names = [a for _r, a in away]
+    # "largamos o prisma … o schema.prisma é só lixo": a name of what is left is no way to use
+    toward = [t for t in toward if not any(len(_fold(a)) >= 4 and _fold(a) in _fold(t[2]) for a in left_names)]
     change = bool(away)
     if not toward and away:
         # the words name what is left; the edit shows what took its place

@@ -348,6 +348,13 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
 
 
 def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
+    rules, lesson = _correction_read(ev)
+    # never "always use `process.env`, never `process.env`": a rule that names one thing both ways
+    # (`created_at`, never `createdAt` is a naming rule: the same name in another style is another name)
+    return [r for r in rules if not (r.use and r.avoid and r.use.strip("`").lower() == r.avoid.strip("`").lower())], lesson
+
+
+def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     # Words an agent reported as the user's (MCP record_turn) are not the person's.
     if not ev.turn.person:
         return [], Lesson("none", why_none="the words were reported by an agent, not typed by the person")
