@@ -128,3 +128,15 @@ def test_a_swap_said_in_words_names_both_sides(said, before, after, use, avoid):
 def test_a_common_word_is_not_what_is_left(said):
     way = stated(said, [], [run("bin/rails test")])
     assert way is None or way.avoid not in ("dossier", "gibts", "rails-8-upgrade"), way
+
+
+def test_a_flag_is_named_with_the_subcommand_it_was_given_to():
+    way = stated("in prod si fa sempre plan -out su file, poi apply di quel file", [run("terraform apply -auto-approve")],
+                 [run("terraform plan -out=tfplan")])
+    assert way is not None and way.use == "plan -out" and way.scope == "changing infrastructure", way
+
+
+def test_the_end_of_options_is_no_flag():
+    from slowloop.observe.redo import find_redo
+    r = find_redo([run("yarn test")], [run("yarn test -- --maxWorkers=2")])
+    assert r is not None and r.use == "--maxWorkers", r

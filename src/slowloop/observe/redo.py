@@ -197,7 +197,8 @@ class Cmd:
 
     @property
     def flags(self) -> list[str]:
-        return [w.split("=", 1)[0] for w in self.words[1:] if w.startswith("-") and len(w) > 1]
+        # (`--` ends the options: it is no flag — `npm run test -- --runInBand` passes `--runInBand`)
+        return [w.split("=", 1)[0] for w in self.words[1:] if w.startswith("-") and len(w) > 1 and w != "--"]
 
 
 _PKG = {"npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "cargo", "go",

@@ -311,7 +311,15 @@ def _replacement(avoid: str, acts: list[Act]) -> str:
 
 
 def _command_form(name: str, cmds: tuple[str, ...]) -> str:
-    """"kamal" named, `kamal deploy -d staging` run: `kamal deploy` — the program with its subcommand."""
+    """"kamal" named, `kamal deploy -d staging` run: `kamal deploy` — the program with its subcommand;
+    a flag with the subcommand it was given to (`plan -out` of `terraform plan -out=tfplan`)."""
+    if name.startswith("-"):
+        for text in cmds:
+            words = text.split()
+            for i, w in enumerate(words[1:], 1):
+                if w.split("=", 1)[0] == name and re.fullmatch(r"[a-z][a-z-]{1,14}", words[i - 1]):
+                    return f"{words[i - 1]} {name}"
+        return name
     for text in cmds:
         c = parse_cmd(text)
         if c is None or c.prog.lower() != name.lower().strip("`"):
@@ -329,6 +337,8 @@ def _scope(use: str, done: _Done, acts: list[Act]) -> str:
         if c is not None and _in(use.split()[0], text):
             if c.activity in ACTIVITIES:
                 return ACTIVITIES[c.activity]
+            if c.prog in ("terraform", "tofu", "terragrunt", "pulumi", "cdk"):
+                return "changing infrastructure"
             if c.sub in ("deploy", "sync", "apply", "upgrade", "release", "rollout") or c.prog in ("kamal", "argocd", "fly", "flyctl"):
                 return "deploying"
     for a in acts:
