@@ -315,10 +315,10 @@ def _command_form(name: str, cmds: tuple[str, ...]) -> str:
     a flag with the subcommand it was given to (`plan -out` of `terraform plan -out=tfplan`)."""
     if name.startswith("-"):
         for text in cmds:
-            words = text.split()
-            for i, w in enumerate(words[1:], 1):
-                if w.split("=", 1)[0] == name and re.fullmatch(r"[a-z][a-z-]{1,14}", words[i - 1]):
-                    return f"{words[i - 1]} {name}"
+            parts = text.split()
+            for i, part in enumerate(parts[1:], 1):
+                if part.split("=", 1)[0] == name and re.fullmatch(r"[a-z][a-z-]{1,14}", parts[i - 1]):
+                    return f"{parts[i - 1]} {name}"
         return name
     for text in cmds:
         c = parse_cmd(text)
