@@ -174,8 +174,15 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
                               # "per questa landing", "nesse tema aí", "solo para esta semana", "it's a temporary campaign"
                               r"|per quest[oa] \w+|nesse \w+ aí|nessa \w+ aí|solo para est[ea]|só (?:pra|para) (?:a |o )?\w+"
                               r"|just for (?:this|the) \w+|only for (?:this|the) \w+|pour cette \w+|nur für diese\w*"
-                              r"|temporar\w*|temporane\w*|temporári\w*|temporal(?:mente)?|temporaire\w*|vorübergehend)\b"
-                              r"|另一个文件|別のファイル|这次|這次|今回は|今回だけ|とりあえず", re.I)
+                              r"|temporar\w*|temporane\w*|temporári\w*|temporal(?:mente)?|temporaire\w*|vorübergehend"
+                              # "pour celle-là", "just for that one", "tonight only", "nur für den hier"
+                              r"|pour (?:celle|celui|ceux|celles)-(?:là|ci)|(?:ce soir|aujourd'hui) uniquement|uniquement pour"
+                              r"|just (?:for )?(?:this|that) one|only (?:this|that) one|for that one|(?:tonight|today) only"
+                              r"|solo per quest[oa]|per quell[oa]|solo stavolta|solo para (?:esta|este|esa|ese)|por esta vez"
+                              r"|nur (?:für )?(?:diese[nrsm]?|den hier|das hier)|nur heute|só (?:esse|essa|este|esta|hoje)"
+                              r"|pra esse|pra essa)\b"
+                              r"|另一个文件|別のファイル|这次|這次|只有这个|就这一个|只这一次|今回は|今回だけ|とりあえず"
+                              r"|この[^\s、。]{1,8}だけ|これだけは|今日だけ", re.I)
 # "die tabelle heißt customer_legacy": the name of this task's thing, not a way of working (unless
 # something marks it as lasting: "bei uns heißen branches …")
 _CALLED = re.compile(r"\b(?:the \w+ is (?:called|named)|(?:heißt|heisst)|si chiama|s'appelle|se llama|se chama)\b"
