@@ -123,3 +123,26 @@ INTENT_RULES += [
     ("posture", "tells the agent to hide what it did from the person", _LEFT_OUT, True),
     ("injection", "tells the agent to put a text above the person", _OVER_USER, True),
 ]
+
+# -- code fetched and run, in forms no pipe shows --------------------------------------------------
+
+# a script downloaded to a path in one line and run from that path in a later one (a file is judged
+# whole, so the two entries of a memo are seen together)
+_SAVED_THEN_RUN = (r"\b(?:curl|wget)\b[^\n]*?\s(?:-[a-zA-Z]*[oO]|--output(?:-document)?)[= ]?\s*[`'\"]?"
+                   r"((?:~|\$\{?\w+\}?|\.{0,2})?/?[\w.$/-]*/[\w.-]+|[\w-]+\.(?:sh|py|pl|rb|ps1|js))[`'\"]?"
+                   r"[\s\S]{0,800}?(?:\b(?:ba|z|da|k)?sh|\bsource|\bpython[0-9.]*|\bnode|\bperl|\bruby|\bpwsh|"
+                   r"(?<![\w/.])\.)\s+[`'\"]?\1(?![\w.-])")
+# a package fetched from the registry and run on the spot, its install prompt answered in advance
+_RUN_FETCHED = r"\b(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(?:--?\w[\w-]*\s+)*(?:-y|--yes)\b"
+# a key of someone else's added to this account, a service started from a scratch folder, git told to
+# copy templates or ask a program for passwords
+_PLANTED = (r"\bssh-copy-id\b[^\n]*(?:\s-i\s+[`'\"]?(?:/tmp|/var/tmp|/dev/shm)/|@(?:localhost|127\.0\.0\.1)\b|"
+            r"\$(?:USER|\{USER\})@(?:localhost|\$\(hostname\)|\$HOSTNAME))"
+            r"|\bsystemctl\s+(?:--user\s+)?(?:enable|link|start)\b[^\n]*\s[`'\"]?(?:/tmp|/var/tmp|/dev/shm)/"
+            r"|\bgit\s+config\s+(?:--global\s+|--system\s+)?(?:init\.templateDir|core\.askPass)\b")
+
+INTENT_RULES += [
+    ("remote_code", "downloads a script to a path and runs it from there later", _SAVED_THEN_RUN, True),
+    ("posture", "runs a package fetched from the registry, its prompt answered in advance", _RUN_FETCHED, True),
+    ("persistence", "plants a key, a service or a git template that outlives the session", _PLANTED, True),
+]
