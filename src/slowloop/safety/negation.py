@@ -33,10 +33,10 @@ _NOT_REALLY = re.compile(
     r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
     r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
     r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
-    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
+    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$))|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
 # (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
@@ -104,6 +104,10 @@ _ALONE = re.compile(r"[`'\"]?\s+(?:at\s+(?:its|the)\s+default|untouched|alone|un
                     r"par\s+d[ée]faut|por\s+defecto|no\s+padr[ãa]o|(?:auf\s+dem\s+)?Standard(?:wert)?|beim\s+Standard)\b", re.I)
 
 
+_JA_WITHOUT_FORBIDDEN = re.compile(r"[`'\"]?\s*(?:を)?(?:付けずに|つけずに|使わずに|なしで|無しで)[^。\n]{0,20}?"
+                                   r"(?:してはいけない|してはならない|しないこと|禁止)")
+
+
 def negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -113,6 +117,8 @@ def negated(text: str, start: int, end: int) -> bool:
         return True
     if _LEAVE.search(clause) and _ALONE.match(text, end):
         return True
+    if _JA_WITHOUT_FORBIDDEN.match(text, end):  # "`X` を付けずに…してはいけない" demands X
+        return False
     without = _WITHOUT.search(clause)
     if without:
         neg = _NEGATION_BEFORE.search(clause, 0, without.start())
