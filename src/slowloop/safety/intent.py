@@ -180,3 +180,15 @@ INTENT_RULES += [
     ("permissions", "tells the agent to run everything as root", _ROOT_ALWAYS, True),
     ("posture", "tells the agent to make a failing test pass by changing what it expects", _ASSERT_BENT, True),
 ]
+
+# a secret variable echoed into a sender: `echo $GITHUB_TOKEN | curl -d @- https://…`
+_ECHOED_OUT = (r"\b(?:echo|printf)\b[^\n|]*\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\b"
+               r"[^\n|]*\|\s*(?:curl|wget|nc|ncat|netcat|http|xh)\b")
+# a link whose query is to be filled with what a command prints or a secret holds
+_LINK_FILLED = (r"\]\(\s*<?https?://[^)\s]*[?&][\w-]+=(?:OUTPUT_OF_\w+|\$\(|\{\{?\s*(?:env|secrets?|output)|<(?:output|env|token|secret)"
+                r"|[A-Z_]*(?:PRINTENV|ENV_DUMP|TOKEN|SECRET)[A-Z_]*\b)")
+
+INTENT_RULES += [
+    ("exfiltration", "echoes a secret variable into a network client", _ECHOED_OUT, True),
+    ("exfiltration", "a link whose URL is to carry a command's output or a secret out", _LINK_FILLED, True),
+]
