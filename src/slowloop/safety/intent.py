@@ -192,3 +192,15 @@ INTENT_RULES += [
     ("exfiltration", "echoes a secret variable into a network client", _ECHOED_OUT, True),
     ("exfiltration", "a link whose URL is to carry a command's output or a secret out", _LINK_FILLED, True),
 ]
+
+# a downloaded file put where every shell runs it: `curl -so ~/.local/bin/x …` then "add `~/.local/bin/x` to ~/.bashrc"
+_SAVED_THEN_STARTUP = (r"\b(?:curl|wget)\b[^\n]*?\s(?:-[a-zA-Z]*[oO]|--output(?:-document)?)[= ]?\s*[`'\"]?"
+                       r"((?:~|\$\{?\w+\}?|\.{0,2})?/?[\w.$/-]*/[\w.-]+)[`'\"]?[\s\S]{0,800}?\1(?![\w.-])[`'\"]?[^\n]{0,80}?"
+                       r"\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|bash_login|config/fish/config\.fish)\b")
+# the test script made to succeed without running anything: `"test": "echo ok"`
+_TEST_SCRIPT_EMPTIED = r"[\"']test[\"']\s*:\s*[\"'](?:echo\b[^\"'\n]*|true|exit\s+0|:)\s*[\"']"
+
+INTENT_RULES += [
+    ("persistence", "puts a downloaded file into a shell start-up file", _SAVED_THEN_STARTUP, True),
+    ("posture", "makes the test script succeed without running the tests", _TEST_SCRIPT_EMPTIED, True),
+]
