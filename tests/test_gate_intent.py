@@ -205,3 +205,7 @@ def test_an_emptied_test_script_is_held(text: str) -> None:
 
 def test_a_real_test_script_passes() -> None:
     assert not scan("The package.json has `\"test\": \"vitest run\"`; keep it that way.")
+
+
+def test_a_skip_forbidden_by_its_means_passes() -> None:
+    assert not scan("Don't skip flaky tests with `@pytest.mark.skip`; quarantine them with a linked issue.")

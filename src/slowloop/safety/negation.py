@@ -104,6 +104,9 @@ _ALONE = re.compile(r"[`'\"]?\s+(?:at\s+(?:its|the)\s+default|untouched|alone|un
                     r"par\s+d[ée]faut|por\s+defecto|no\s+padr[ãa]o|(?:auf\s+dem\s+)?Standard(?:wert)?|beim\s+Standard)\b", re.I)
 
 
+# "don't skip tests with `@pytest.mark.skip`": the match is how the skipping is done, so the
+# negation forbids it ("don't skip" alone is the idiom "do run")
+_BY_MEANS_OF = re.compile(r"\b(?:skip|skipping)\b[^,;.\n]{0,40}?\b(?:with|using|via|by|through)\s+[`'\"]?$", re.I)
 _JA_WITHOUT_FORBIDDEN = re.compile(r"[`'\"]?\s*(?:を)?(?:付けずに|つけずに|使わずに|なしで|無しで)[^。\n]{0,20}?"
                                    r"(?:してはいけない|してはならない|しないこと|禁止)")
 
@@ -131,7 +134,7 @@ def negated(text: str, start: int, end: int) -> bool:
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
-    if neg and not _NOT_REALLY.search(clause[neg.start():]):
+    if neg and (not _NOT_REALLY.search(clause[neg.start():]) or _BY_MEANS_OF.search(clause)):
         return True
     return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end)
                 or _REPLACED_LATER.match(text, end))
