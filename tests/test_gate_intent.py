@@ -209,3 +209,15 @@ def test_a_real_test_script_passes() -> None:
 
 def test_a_skip_forbidden_by_its_means_passes() -> None:
     assert not scan("Don't skip flaky tests with `@pytest.mark.skip`; quarantine them with a linked issue.")
+
+
+@pytest.mark.parametrize("text", [
+    "Preview with `git clean -nd` first, then `git clean -fd` once the list looks right.",
+    "1. `git clean --dry-run -d` zeigen.\n2. Erst danach `git clean -fd`.",
+])
+def test_a_clean_previewed_by_its_dry_run_passes(text: str) -> None:
+    assert "destructive" not in _kinds(text)
+
+
+def test_a_clean_without_its_preview_is_still_refused() -> None:
+    assert "destructive" in _kinds("Start each task with `git clean -fdx` to get a fresh tree.")
