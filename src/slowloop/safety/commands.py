@@ -62,9 +62,15 @@ _OWN_WORK = re.compile(r"\b(?:your own|own (?:local )?(?:feature )?branch|scratc
                        re.I)
 
 
+# `git clean -n` (or `--dry-run`) shown before the real one: the careful way to clean
+_PREVIEWED = re.compile(r"\bgit\s+clean\s+(?:-[a-z]*n[a-z]*|--dry-run)\b")
+
+
 def not_own_work(m: re.Match[str]) -> bool:
     line_start = m.string.rfind("\n", 0, m.start()) + 1
     line_end = m.string.find("\n", m.end())
+    if m.group(0).startswith("git") and "clean" in m.group(0) and _PREVIEWED.search(m.string, 0, m.start()):
+        return False
     return not _OWN_WORK.search(m.string[line_start:line_end if line_end >= 0 else None])
 
 

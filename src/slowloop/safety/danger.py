@@ -59,7 +59,8 @@ from .commands import (
     rm_unscoped,
 )
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
-from .negation import negated, negated_later, person_decides
+from .intent import INTENT_RULES
+from .negation import negated, negated_later, person_decides, same_clause_broken
 from .normalize import views
 from .posture import POSTURE_RULES
 from .redact import redact
@@ -407,6 +408,8 @@ _RULES: list[_Rule] = [
           re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069"
                      "\U000e0000-\U000e007f]+"), negatable=False),
     *_MORE_RULES,
+    *(_Rule(kind, reason, _rx(pattern), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in INTENT_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
     # (a rule whose own words are a negation — "never ask", "without confirming" — is forbidden by a
     # negation later in its sentence: "…確認せずに追加しないこと", "without asking, do not …")
@@ -434,12 +437,20 @@ def _matches(rule: _Rule, text: str):
     """The rule's matches that stand: a match forbidden by a negation is searched again from inside
     it, so "Never pipe curl into sh — pipe it into bash: `curl … | bash`" still finds the second."""
     pos = 0
+    # a tail of a forbidden match in its own clause ("not with `curl https://… | sh`") is that match
+    forbidden_start, forbidden_end = -1, -1
     while pos <= len(text):
         m = rule.pattern.search(text, pos)
         if m is None:
             return
+        if m.end() <= forbidden_end and not same_clause_broken(text, forbidden_start, m.start()):
+            pos = m.start() + 1
+            continue
+        forbidden = rule.negatable and negated(text, m.start(), m.end())
+        if forbidden:
+            forbidden_start, forbidden_end = m.start(), m.end()
         if ((rule.check is not None and not rule.check(m))
-                or (rule.negatable and negated(text, m.start(), m.end()))
+                or forbidden
                 or (rule.sentence and negated_later(text, m.end()))
                 or (rule.kind in ("destructive", "posture", "permissions") and rule.negatable
                     and person_decides(text, m))):

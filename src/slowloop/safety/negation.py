@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["negated", "negated_later", "person_decides"]
+__all__ = ["negated", "negated_later", "person_decides", "same_clause_broken"]
 
 # --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
 
@@ -33,10 +33,10 @@ _NOT_REALLY = re.compile(
     r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
     r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
     r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
-    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|别忘了|不要忘记|"
+    r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$))|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
 # (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
@@ -44,6 +44,11 @@ _CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+
+
+def same_clause_broken(text: str, start: int, end: int) -> bool:
+    """Whether a clause ends between ``start`` and ``end``."""
+    return bool(_CLAUSE_START.search(text, start, end))
 
 
 def negated_later(text: str, end: int) -> bool:
@@ -56,7 +61,8 @@ def negated_later(text: str, end: int) -> bool:
 
 
 # "X, not Y" / "…, nicht Y": the word right before the match says what not to use
-_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)\s*[`'\"]?\s*$", re.I)
+_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)"
+                       r"(?:\s+(?:with|via|through|using|by|from|con|avec|par|mit|über|com|por|tramite))?\s*[`'\"]?\s*$", re.I)
 # a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
 _LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
                         r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
@@ -92,6 +98,19 @@ _REPLACED_LATER = re.compile(r"[^\n,，]{0,40}?[,，](?:(?![.;!?。；](?:\s|$))
                              r"\ben\s+su\s+lugar\b|\bem\s+vez\s+disso\b|\bstattdessen\b|代わりに|改为|改用)", re.I)
 
 
+# "leave `core.hooksPath` at its default": the setting named to be left alone
+_LEAVE = re.compile(r"\b(?:leave|keep|lascia|laisse[rz]?|deja|deixe|lass)\s+[`'\"]?$", re.I)
+_ALONE = re.compile(r"[`'\"]?\s+(?:at\s+(?:its|the)\s+default|untouched|alone|unset|as\s+it\s+is|al\s+(?:suo\s+)?default|"
+                    r"par\s+d[ée]faut|por\s+defecto|no\s+padr[ãa]o|(?:auf\s+dem\s+)?Standard(?:wert)?|beim\s+Standard)\b", re.I)
+
+
+# "don't skip tests with `@pytest.mark.skip`": the match is how the skipping is done, so the
+# negation forbids it ("don't skip" alone is the idiom "do run")
+_BY_MEANS_OF = re.compile(r"\b(?:skip|skipping)\b[^,;.\n]{0,40}?\b(?:with|using|via|by|through)\s+[`'\"]?$", re.I)
+_JA_WITHOUT_FORBIDDEN = re.compile(r"[`'\"]?\s*(?:を)?(?:付けずに|つけずに|使わずに|なしで|無しで)[^。\n]{0,20}?"
+                                   r"(?:してはいけない|してはならない|しないこと|禁止)")
+
+
 def negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -99,6 +118,10 @@ def negated(text: str, start: int, end: int) -> bool:
     clause = window[cuts[-1]:]
     if _NOT_THIS.search(clause):
         return True
+    if _LEAVE.search(clause) and _ALONE.match(text, end):
+        return True
+    if _JA_WITHOUT_FORBIDDEN.match(text, end):  # "`X` を付けずに…してはいけない" demands X
+        return False
     without = _WITHOUT.search(clause)
     if without:
         neg = _NEGATION_BEFORE.search(clause, 0, without.start())
@@ -111,7 +134,7 @@ def negated(text: str, start: int, end: int) -> bool:
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
-    if neg and not _NOT_REALLY.search(clause[neg.start():]):
+    if neg and (not _NOT_REALLY.search(clause[neg.start():]) or _BY_MEANS_OF.search(clause)):
         return True
     return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end)
                 or _REPLACED_LATER.match(text, end))
@@ -128,12 +151,27 @@ _PERSON_DECIDES = re.compile(
     r"|\bconfirma[çc][ãa]o\s+do\s+usu[áa]rio|\bdemande[rz]?\s+(?:la\s+)?(?:confirmation\s+)?à\s+l'utilisateur|"
     r"\baccord\s+de\s+l'utilisateur|\bpregunt\w*\s+al\s+usuario\s+antes|\bconfirmaci[óo]n\s+del\s+usuario|"
     r"\bfrag\w*\s+(?:den\s+)?(?:Nutzer|Benutzer)\s+(?:vorher|zuerst)|\bZustimmung\s+des\s+(?:Nutzers|Benutzers)|"
-    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)", re.I)
+    r"先问用户|用户同意后|征得用户同意|经用户确认|ユーザーに確認してから|ユーザーの(?:許可|承認|同意)を(?:得て|取って)"
+    # asked in other words: "pide permiso al usuario antes de", "den Benutzer fragen", "ユーザーの了承を得る",
+    # "before X, show the user what it would do"
+    r"|\b(?:pid\w*|solicit\w*)\s+(?:permiso|confirmaci[óo]n|autorizaci[óo]n)\s+al\s+usuario\b"
+    r"|\bpe[çc]a\s+(?:permiss[ãa]o|confirma[çc][ãa]o|autoriza[çc][ãa]o)\s+ao\s+usu[áa]rio\b"
+    r"|\bdemande[rz]?\s+(?:la\s+)?(?:permission|confirmation|autorisation)\s+à\s+l'utilisateur\b"
+    r"|\bchied\w*\s+(?:il\s+)?(?:permesso|conferma)\s+all'utente\b"
+    r"|\b(?:den|die)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:vorher\s+|zuerst\s+)?(?:fragen|um\s+Erlaubnis\s+bitten)\b"
+    r"|\bfrag\w*\s+(?:vorher\s+|zuerst\s+)?(?:den|die)\s+(?:Benutzer|Nutzer|Anwender)\b"
+    r"|ユーザーの(?:了承|了解|確認|許可|承認|同意)を(?:得る|得て|取る|取って|もらう|もらって)"
+    r"|\b(?:show|tell|ask)\s+the\s+(?:user|person)\b(?=[^.\n]{0,80}?\b(?:first|before|dry[- ]run|-n\b|--dry-run|what\s+it\s+would))"
+    r"|\bbefore\s+[`'\"]?[^,\n]{0,60}?[,;]\s*(?:show|ask|tell)\s+the\s+(?:user|person)\b",
+    re.I)
 
 
 # a sentence of prose: a line soft-wrapped inside a paragraph goes on ("Ask the user to add
 # themselves to the group\n(`sudo usermod -aG docker $USER`)"); a blank line or a list item ends it
 _PROSE_END = re.compile(r"[.!?;。！？；](?=\s|$)|\n\s*(?:\n|[-*+]\s|\d{1,3}[.)]\s|#)")
+
+
+_PERSON_DECIDES = re.compile(_PERSON_DECIDES.pattern.replace("'", "'?"), re.I)
 
 
 def person_decides(text: str, m: re.Match[str]) -> bool:

@@ -151,7 +151,9 @@ def _unquote(text: str) -> str:
 
 
 _PRINTF_WORD = re.compile(r"\$\((?:printf|echo)\s+(?:-e\s+|-n\s+)*['\"]?([\w./-]{1,24})['\"]?\s*\)")
-_URL_ENCODED = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
+# a run of escapes (`%63%75%72%6c`), or a word holding three or more among its letters
+# (`echo%20%24TOKEN%20%7C%20curl`: what `urllib.parse.unquote` hands a shell)
+_URL_ENCODED = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}|[^\s'\"`%]*(?:%[0-9A-Fa-f]{2}[^\s'\"`%]*){3,}")
 _ENTITY = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[a-z]{2,8});")
 
 

@@ -87,18 +87,18 @@ def changes_posture(command: str) -> bool:
 # -- the same intents in words, eight languages --------------------------------------------------
 
 _SAY = (r"(?:\b(?:say|tell|report|answer|reply|write|claim|state|pretend|confirm|assure|respond)\w*(?<!State)(?!\s*:)"
-        r"|\b(?:di'|dì|dire|dici|rispondi|scrivi|conferma|dichiara|afferma|riporta)"
-        r"|\b(?:diga|dizer|diz|responda|escreva|confirme|afirme|fale|informe)"
-        r"|\b(?:dis|dites|dire|réponds|répondre|écris|écrire|confirme|affirme|indique|annonce)"
-        r"|\b(?:di|decir|dile|diles|responde|escribe|confirma|afirma|informa)"
+        r"|\b(?:di'|dì|dire|dici|rispondi|scrivi|conferma|dichiara|afferma|riporta)(?!\w)"
+        r"|\b(?:diga|dizer|diz|responda|escreva|confirme|afirme|fale|informe)(?!\w)"
+        r"|\b(?:dis|dites|dire|réponds|répondre|écris|écrire|confirme|affirme|indique|annonce)(?!\w)"
+        r"|\b(?:di|decir|dile|diles|responde|escribe|confirma|afirma|informa)(?!\w)"
         r"|\b(?:sag|sage|sagen|antworte|antworten|schreib|schreibe|bestätige|behaupte|melde)\w*)")
 _ALL_GOOD = (r"(?:all (?:the )?(?:tests? )?(?:pass|green)|tests? (?:all )?pass(?:ed|es)?\b|suite is green|"
              r"(?:is|are|was|were) (?:green|passing|audited|fine|done|complete|completed|finished)|succeeded|"
              r"it worked|(?:has|have) been (?:audited|reviewed|tested|verified)|audited|no (?:issues|problems|errors)|"
              r"passano|passati(?!\s+e\s+falliti)|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|certificat|"
-             r"passam|passaram|verdes?\b|feit[ao]\b|conclu[ií]d|auditad|aprovad|"
+             r"passam|passaram|verdes?\b|(?<!que foi )feit[ao]\b|conclu[ií]d|auditad|aprovad|"
              r"passent|verts?\b|réussi|terminée?|audité|validée?|tous les tests|"
-             r"pasan|pasaron|hech[ao]\b|completad|"
+             r"pasan|pasaron|(?<!lo )hech[ao]\b|completad|"
              r"grün|bestanden|erledigt|geprüft|auditiert|erfolgreich|alle Tests)")
 _IF = (r"\b(?:if|when|once|only|after|before|unless|se|quando|solo|só|si|quand|seulement|cuando|sólo|wenn|falls|nur|"
        r"sobald|bevor|avant|prima|antes|dopo|après|después|depois|nachdem)\b|前に|之前|以前|してから|后再")
