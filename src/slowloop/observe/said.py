@@ -16,8 +16,13 @@ import re
 from dataclasses import replace
 
 from .redo import (
+    _BUILD_PROGS,
+    _DOCS_PROGS,
     _LANG_OF,
+    _LINT_PROGS,
+    _PKG,
     _RUNNERS,
+    _TEST_PROGS,
     _THROUGH,
     ACTIVITIES,
     Act,
@@ -48,14 +53,10 @@ _LEAD = re.compile(r"^(?:\./)?[A-Za-z][\w.+-]*$")
 _FOLLOW = re.compile(r"^(?:-{1,2}[\w][\w=.:/@,+-]*|[a-z0-9][\w.:/@+-]*|:[\w:-]+)$")
 
 
-def _programs() -> frozenset[str]:
-    from . import redo as r
-    return frozenset(r._PKG | r._RUNNERS | r._TEST_PROGS | r._LINT_PROGS | r._BUILD_PROGS | r._DOCS_PROGS | {
-        "git", "docker", "podman", "kubectl", "helm", "terraform", "go", "cargo", "dotnet", "mvn", "sbt",
-        "gradle", "python", "python3", "node", "deno", "bazel", "nix"})
-
-
-_KNOWN = _programs()
+# the programs a sentence's command may start with
+_KNOWN = frozenset(_PKG | _RUNNERS | _TEST_PROGS | _LINT_PROGS | _BUILD_PROGS | _DOCS_PROGS | {
+    "git", "docker", "podman", "kubectl", "helm", "terraform", "go", "cargo", "dotnet", "mvn", "sbt",
+    "gradle", "python", "python3", "node", "deno", "bazel", "nix"})
 
 
 def named_commands(text: str) -> list[str]:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .lessons import LASTING, RETRACTION, person_text
-from .redo import ACTIVITIES, Act, parse_cmd, rerun_request
+from .redo import _LANG_OF, ACTIVITIES, Act, parse_cmd, rerun_request
 
 _I = re.IGNORECASE
 
@@ -343,9 +343,8 @@ def _scope(use: str, done: _Done, acts: list[Act]) -> str:
                 return "deploying"
     for a in acts:
         if a.kind in ("edit", "write") and (_in(use, a.new) or _in(use, a.path)):
-            from .redo import _LANG_OF  # the file's language names what was being written
-
-            lang = next((v for k, v in _LANG_OF.items() if a.path.endswith(k)), "")
+            lang = next(  # the file's language names what was being written
+                (v for k, v in _LANG_OF.items() if a.path.endswith(k)), "")
             if lang:
                 return f"writing {lang} code"
             if re.search(r"\.(?:ya?ml|json|toml|ini|cfg|conf|env)$", a.path):
