@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .lessons import LASTING, RETRACTION, person_text
-from .redo import _LANG_OF, ACTIVITIES, Act, parse_cmd, rerun_request
+from .redo import _LANG_OF, ACTIVITIES, Act, parse_cmd as _parse_cmd, rerun_request
 
 _I = re.IGNORECASE
+# a long turn names the same commands and texts many times over: each parsed and matched once
+parse_cmd = lru_cache(maxsize=4096)(_parse_cmd)
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,6 @@ _THIS_TIME = re.compile(
     r"|这次|這次|今回|とりあえず|暂时|先这样", _I)
 _AND = re.compile(r"[`'\"]?\s*(?:,|and|or|y|e|et|und|oder|o|ou|和|与|跟|や|と|、|/)\s*(?:de|del|di|of|du|des|do|da|von|the|il|la|le|el|o|a)?\s*[`'\"]?", _I)
 _PORTUGUESE = re.compile(r"\b(?:não|você|isso|aqui|agora|pra|está|também|então|essa|esse|tudo|mão|seção|gente)\b", _I)
-_CLAUSE = re.compile(r"[.;!?:]+(?=\s|$)|[。；！？\n]+|,\s+(?:but|ma|mais|aber|pero|mas)\b|(?:、|，)(?=[^，、]{0,3}(?:但|可是|でも))")
 # a clause with its closing mark ("为啥这里用 Select 比 Omit 好？" stays a question)
 _SENTENCE = re.compile(r"(?:[^.;!?:。；！？\n]|[.;!?:](?!\s|$))+(?:[.;!?:]+(?=\s|$)|[。；！？]+)?")
 _ERRORISH = re.compile(r"\b(?:error|errno|cannot|can't|failed|fatal|exception|traceback|denied|refused|panic)\b", _I)
@@ -227,6 +229,7 @@ def _only_a_path(name: str, acts: list[Act]) -> bool:
     return not any(_in(name, a.command if a.kind == "run" else a.new) for a in acts)
 
 
+@lru_cache(maxsize=8192)
 def _fold(s: str) -> str:
     return re.sub(r"[\s&_-]+", "", s.lower())
 
@@ -271,6 +274,7 @@ def _done(acts: list[Act]) -> _Done:
     return _Done("\n".join(used), "\n".join(left), tuple(cmds))
 
 
+@lru_cache(maxsize=8192)
 def _in(name: str, text: str) -> bool:
     if not name or not text:
         return False
