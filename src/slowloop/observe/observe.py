@@ -16,6 +16,7 @@ from .focus import focus
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .redo import (
+    COMPARE,
     find_redo,
     follow_up,
     masked,
@@ -134,7 +135,8 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
                   else Correction(False))
     if correction.corrected and (self_blame(turn.user_text) or someone_else(turn.user_text)
                                  or _CURIOUS.search(turn.user_text)
-                                 or rerun_request(correction.evidence or "") and not _STANDS.search(turn.user_text)):
+                                 or (rerun_request(correction.evidence or "") or COMPARE.search(turn.user_text))
+                                 and not _STANDS.search(turn.user_text)):
         # the person's own mistake, someone else's doing ("è il runner di gitlab, non dipende da te"),
         # a question asked out of curiosity, a rerun asked for ("rifallo con --no-cache"): no correction
         correction = Correction(False)

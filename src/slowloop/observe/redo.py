@@ -132,6 +132,10 @@ def _commands(shell: str) -> list[str]:
     out = []
     for part in _SPLIT.split(shell.strip()):
         part = part.split(" | ")[0].strip()  # what is piped into `tail` is the command
+        # a group or a subshell is its commands: "(crontab -l; echo …) | crontab -" runs crontab
+        part = re.sub(r"^(?:[({]\s*)+", "", part)
+        while part.endswith((")", "}")) and part.count(part[-1]) > part.count("(" if part[-1] == ")" else "{"):
+            part = part[:-1].rstrip()
         if part and not part.startswith("#"):
             out.append(part)
     return out
@@ -1277,8 +1281,14 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
         if not gone and came and len(came) <= 2 and len(added) == 1 and len(removed) == 1:
             line = added[0]
             i = line.find(came[0])
-            words = line[:i].split()[-2:] + [came[0]]
-            what = " ".join(words)
+            # the words just before it that belong to it (`git tag -a`, `ON DELETE CASCADE`), not the
+            # punctuation of the code around it (`...( features.enabled`, `env.JWT_SECRET, { expiresIn`)
+            lead: list[str] = []
+            for w in reversed(line[:i].split()[-2:]):
+                if not re.fullmatch(r"[A-Za-z_@$][\w.@$-]*", w):
+                    break
+                lead.insert(0, w)
+            what = " ".join(lead + [came[0]])
             return Redo("add", scope, removed[0][:60], line[:60], what, "", f"always write `{what}`.",
                         words=_tokens(*came))
         if not removed and len(added) == 1 and len(added[0]) <= 60 and not added[0].startswith(("#", "//", "--")):
@@ -1424,7 +1434,10 @@ _RERUN = re.compile(
     r"|one more (?:run|time)|another run|once more|(?:otra|una) (?:vez|corrida|pasada)|de nuevo|córre\w*|mais uma|roda de novo"
     r"|encore une fois|un autre run|noch (?:ein(?:en)?|mal) (?:lauf|durchlauf|run)|ancora una volta|un altro giro"
     r"|to compare|for comparison|zum vergleich|pra comparar|para comparar|per confronto|pour comparer)\b"
-    r"|重新|再跑|跑一组|再来一次|对比|もう一度|もう一回|やり直|再実行|比較", re.I)
+    r"|重新|再跑|跑一组|再来一次|再[^，。！？,\s]{0,6}一(?:次|遍)|对比|もう一度|もう一回|やり直|再実行|比較", re.I)
+# A run asked for to compare: an experiment, not a correction ("换成 16 个 worker 再压一次，对比一下")
+COMPARE = re.compile(r"\b(?:to compare|for comparison|zum vergleich|pra comparar|para comparar|per confronto|pour comparer"
+                     r"|per confrontare|um zu vergleichen)\b|对比|比较|比較|比べ", re.I)
 
 
 # A command whose success says nothing: its exit code masked, or its checks switched off.
@@ -1454,7 +1467,7 @@ _SELF_BLAME = re.compile(
     r"|mein fehler|von mir|ich hab(?:e)? mich (?:vertan|geirrt)|sorry, falsch)\b"
     r"|我(?:说|写|给|发|贴|填|传|复制)错|我搞错|我弄错|我的锅|我这边(?:写|给|发)错"
     r"|(?:不好意思|抱歉|对不起|sorry)[^。！？]{0,12}(?:给错|发错|写错|说错|传错|弄错|贴错)|抱歉[^。！？]{0,20}(?:我|看漏)|是我的错"
-    r"|こちらの(?:伝え)?間違い|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"
+    r"|こちらの(?:伝え)?(?:間違い|ミス)|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"
     r"|我自己(?:把|改|弄|删)|是我(?:改|弄|写)的|自分で(?:変え|直し|消し)", re.I)
 
 

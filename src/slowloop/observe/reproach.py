@@ -56,7 +56,13 @@ _JUDGEMENT = re.compile(
 _NOT_YOU = re.compile(
     r"\bnot (?:your|you|the agent'?s?)\b|\bnothing to do with you\b|\bnon c'entri\b|\bnon dipende da te\b"
     r"|\bnon è (?:colpa )?tua\b|\bpas (?:toi|ta faute|ton code)\b|\bnicht (?:dein|deine|du)\b"
-    r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは", re.I)
+    r"|\bno es (?:tu|culpa tuya)\b|\bnão (?:é )?(?:seu|sua|culpa sua|nada no seu)\b|不是你|あなたのせいでは"
+    # not the code's doing ("CircleCI が今障害中みたいです、コードのせいではないです"), or an outage
+    r"|\bnot (?:the|our) code(?:'s fault)?\b|\bnon è (?:colpa del |il )codice\b|\bpas (?:la faute du |le )code\b"
+    r"|\bliegt nicht am code\b|\bno es (?:culpa del |el )código\b|\bnão é (?:culpa do |o )código\b"
+    r"|(?:コード|こちら|実装)のせいでは|(?:コード|実装)のせいじゃ|不是代码的(?:问题|锅)|跟代码(?:无关|没关系)"
+    r"|\b(?:is|was|seems|looks) down\b|\b(?:an|the|having an|has an) outage\b|\ben panne\b|\bstörung\b|\bcaído\b"
+    r"|障害(?:中|が発生)|宕机|挂了", re.I)
 _ELSEWHERE = re.compile(
     r"\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
     r"|que metió|que trocou|foi que|changed|cambió|a changé|geändert))|\bvon [A-Z][a-zà-ÿ]+\b|さんが|小[王李张刘陈赵]", re.U)

@@ -314,6 +314,11 @@ def _replacement(avoid: str, acts: list[Act]) -> str:
     return max(heads, key=lambda h: heads[h]) if heads else ""
 
 
+# a task runner said just before a target's name: `make db-migrate`, `npm run lint`, `just seed`
+_RUNNER_BEFORE = re.compile(r"(?<![\w-])(make|just|task|rake|mage|npm run|yarn(?: run)?|pnpm(?: run)?|bun run|poetry run"
+                            r"|uv run|bundle exec|tox -e|nox -s|invoke)\s+`?$")
+
+
 def _command_form(name: str, cmds: tuple[str, ...]) -> str:
     """"kamal" named, `kamal deploy -d staging` run: `kamal deploy` — the program with its subcommand;
     a flag with the subcommand it was given to (`plan -out` of `terraform plan -out=tfplan`)."""
@@ -456,6 +461,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
     avoid = next((a.strip("`'\"") for a in left_names if _fold(a) not in _fold(use) and _fold(use) not in _fold(a)), "")
     cmds = now.cmds or then.cmds
     use = _command_form(use, cmds)
+    if (runner := _RUNNER_BEFORE.search(s[:max(0, s.find(use))])) and not use.startswith(runner.group(1)):
+        use = f"{runner.group(1)} {use}"  # "über make db-migrate": the target with the program that runs it
     if avoid:
         avoid = _command_form(avoid, then.cmds)
     scope = _scope(use, now if after else then, after or before)

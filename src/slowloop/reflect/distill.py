@@ -252,7 +252,7 @@ def _a_name(item: str, seen: str) -> bool:
 
 
 # Words that mean the opposite of what they say ("super, `except: pass` 👍", "牛，…以后永远不会挂了 👍").
-_SARCASM = re.compile(r"👍|🙃|🙄|😒|\b(?:great|nice|brilliant|genius|super|bravo|génial|parfait|ottimo|perfeito|genial"
+_SARCASM = re.compile(r"👍|👏|🙃|🙄|😒|\b(?:great|nice|brilliant|genius|super|bravo|génial|parfait|ottimo|perfeito|genial"
                       r"|toll|klasse|sure)\b[,!.]|^\s*(?:oh|ah)\s+(?:great|nice|sure)|牛[，,]|さすが|素晴らしい", re.I)
 
 
@@ -504,6 +504,11 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             # wording is proposed to the person (review), never applied as a guess — a reason
             # taken for an instruction ("it takes ten minutes each time") is junk.
             return [], lesson
+        if not _instructs_strongly(lesson.quote) and not _names_a_thing(lesson.quote, ev) and not _REPEATED.search(text):
+            # "en anglais l'appli affiche toujours du français sur ce bouton": the "always" says what
+            # the bug does, not what to do — the words name nothing the agent could use or avoid, so
+            # the rule would be the person's complaint as an instruction. Proposed in review instead.
+            return [], lesson
         wording = proposed_wording(ev, lesson)
         phrase = wording[len("When "):wording.index(", always do as the user said: ")]
         slug = next((sl for sl, ph, _rx in _TOPICS if ph == phrase), "working-in-this-project")
@@ -511,6 +516,37 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     return [], lesson
+
+
+# A thing a rule can name: code in backticks, a flag, a path, a dotted or snake_case name, a
+# `#<issue>` or `:tag` — or, in Chinese or Japanese text, any Latin word (`version を固定`).
+_THING = re.compile(r"`[^`]+`|(?<![\w-])--?[A-Za-z][\w-]*|\b\w+[/._:#][\w<>{}-]+|[#:][\w<>-]{2,}")
+
+
+_FREQUENCY = re.compile(r"always|never|sempre|mai|toujours|jamais|siempre|nunca|immer|nie|niemals|总是|永远|いつも|必ず", re.I)
+
+
+def _instructs_strongly(words: str) -> bool:
+    """An instruction word that asks (must, don't, from now on), or "always"/"never" opening its
+    clause ("whoa never kubectl apply", "per favore sempre git pull") — not one that says what a bug
+    does ("l'appli affiche toujours du français", "wird nie mehr freigegeben")."""
+    for m in _INSTRUCTS.finditer(words):
+        if not _FREQUENCY.fullmatch(m.group(0)):
+            return True
+        head = re.split(r"[,.;:!?—–()\n、。，！？]", words[:m.start()])[-1]
+        if len(head.split()) <= 2:
+            return True
+    return False
+
+
+def _names_a_thing(words: str, ev: TurnEvidence) -> bool:
+    """Whether ``words`` name something the agent could use or avoid: code-like text, or a program
+    the agent ran in this turn or the one before (``kubectl``, ``gh``)."""
+    if _THING.search(words) or (re.search(f"[{CHINESE_JAPANESE}]", words) and re.search(r"[A-Za-z]{2,}", words)):
+        return True
+    acts = (turn_acts(ev.previous) if ev.previous is not None else []) + turn_acts(ev.turn)
+    programs = {a.command.split()[0].lower() for a in acts if a.kind == "run" and a.command.split()}
+    return any(w.lower() in programs for w in re.findall(r"[A-Za-z][\w-]+", words))
 
 
 def _way(ev: TurnEvidence) -> Stated | None:

@@ -1,0 +1,84 @@
+"""What the learner must not make a rule of, read from the person's words and the agent's actions
+together: a bug's symptom said with "always"/"never", a run asked for to compare, an outage or the
+person's own slip, and the literals a rule names (a subshell's command, a target with its runner, a
+keyword without the code around it). Sentences and actions are our own (a dev set)."""
+
+from __future__ import annotations
+
+import pytest
+from test_redo import _learn_session
+
+from slowloop.memo import Memo
+from slowloop.observe.observe import observe_turn
+from slowloop.observe.redo import Act, _commands, find_redo
+from slowloop.observe.stated import stated
+from slowloop.transcripts.model import Turn
+
+
+def _rules(tmp_path) -> list[str]:
+    memo = tmp_path / "home" / "agents" / "a" / "memo.md"
+    return [r.text for r in Memo.load(memo).rules] if memo.exists() else []
+
+
+@pytest.mark.parametrize("said, old, new", [
+    # the bug said with "always"/"never": what it does, not what to do
+    ("en anglais l'appli affiche toujours du français sur ce bouton",
+     'Text("Enregistrer")', "Text(stringResource(R.string.action_save))"),
+    ("der ViewController wird nie mehr freigegeben, instruments zeigt ein leak",
+     "timer.onTick = { self.refresh() }", "timer.onTick = { [weak self] in self?.refresh() }"),
+    ("esse token vale pra sempre, se vazar num log ja era",
+     "return jwt.sign({ sub: id }, secret)", "return jwt.sign({ sub: id }, secret, { expiresIn: '15m' })"),
+])
+def test_a_symptom_said_with_always_or_never_is_no_instruction(tmp_path, said, old, new):
+    _learn_session(tmp_path, [
+        ("write it", [("Write", {"file_path": "src/App.kt", "content": f"fun f() {{\n    {old}\n}}\n"})]),
+        (said, [("Edit", {"file_path": "src/App.kt", "old_string": old, "new_string": new})])])
+    assert not any("do as the user said" in r for r in _rules(tmp_path)), _rules(tmp_path)
+
+
+def test_an_instruction_that_names_a_thing_is_still_taken_in_the_persons_words(tmp_path):
+    from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+
+    turn = Turn(source="<test>", format="openai", index=1,
+                user_text="whoa never kubectl apply against prod, everything there goes through argo.")
+    rules = rules_from_correction(TurnEvidence(1, turn, True, "cue", None, (), False))
+    assert rules and "kubectl apply" in rules[0].text
+
+
+def _turn(text: str, *cmds: str, index: int = 2) -> Turn:
+    from slowloop.transcripts.model import Step, ToolCall
+
+    steps = [Step("tool_call", call=ToolCall(f"c{index}{k}", "Bash", {"command": c})) for k, c in enumerate(cmds)]
+    return Turn(source="<test>", format="claude-code", index=index, user_text=text, steps=steps)
+
+
+@pytest.mark.parametrize("said, cmd", [
+    ("换成 16 个 worker 再压一次，对比一下", "wrk -t16 -c200 http://localhost:8080/"),
+    ("用 --no-cache 再构建一次，我怀疑缓存里是旧的依赖", "docker build --no-cache -t api:dev ."),
+    ("CircleCI が今障害中みたいです、コードのせいではないです", "git push"),
+    ("あ、こちらのミスです。対象は staging じゃなくて dev 環境でした", "kubectl --context dev apply -f k8s/"),
+    ("rerun it with 16 workers to compare", "wrk -t16 http://localhost:8080/"),
+    ("GitHub is down again, not the code's fault", "git push"),
+])
+def test_a_comparison_an_outage_or_the_persons_slip_is_no_correction(said, cmd):
+    before = _turn("go", cmd.replace("16", "8").replace("--no-cache ", "").replace("dev", "staging"), index=1)
+    assert not observe_turn(_turn(said, cmd), before).correction.corrected
+
+
+def test_a_subshell_is_its_commands():
+    assert _commands("(crontab -l 2>/dev/null; echo '0 3 * * * /x') | crontab -") == [
+        "crontab -l 2>/dev/null", "echo '0 3 * * * /x'"]
+    assert _commands("echo $(date) && { make a; make b; }") == ["echo $(date)", "make a", "make b"]
+
+
+def test_an_added_keyword_is_named_without_the_code_around_it():
+    old = "const flags = { ...(cfg) }"
+    new = "const flags = { ...( features.enabled ? cfg : {}) }"
+    r = find_redo([Act("write", path="src/f.ts", new=old)], [Act("edit", path="src/f.ts", old=old, new=new)])
+    assert r is None or "(" not in r.use.split()[0], r
+
+
+def test_a_target_is_named_with_the_program_that_runs_it():
+    said = "migrationen laufen bei uns immer über make db-migrate, das setzt search_path"
+    way = stated(said, [Act("run", command="alembic upgrade head")], [Act("run", command="make db-migrate")])
+    assert way is not None and way.use == "make db-migrate"
