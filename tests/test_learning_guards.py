@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from test_redo import _learn_session
 
+from slowloop.bootstrap import build_bootstrap
 from slowloop.memo import Memo
 from slowloop.observe.observe import observe_turn
 from slowloop.observe.redo import Act, _commands, find_redo
@@ -16,8 +17,9 @@ from slowloop.transcripts.model import Turn
 
 
 def _rules(tmp_path) -> list[str]:
-    memo = tmp_path / "home" / "agents" / "a" / "memo.md"
-    return [r.text for r in Memo.load(memo).rules] if memo.exists() else []
+    """What the next session starts with: the memo's rules and the bootstrap's text."""
+    home = tmp_path / "home"
+    return Memo("a", home=home).entries("plays") + [build_bootstrap("a", home=home).text]
 
 
 @pytest.mark.parametrize("said, old, new", [
@@ -82,3 +84,22 @@ def test_a_target_is_named_with_the_program_that_runs_it():
     said = "migrationen laufen bei uns immer über make db-migrate, das setzt search_path"
     way = stated(said, [Act("run", command="alembic upgrade head")], [Act("run", command="make db-migrate")])
     assert way is not None and way.use == "make db-migrate"
+
+
+def test_a_modules_other_function_is_a_way_though_the_edit_shows_no_import(tmp_path):
+    old = "    spec = Spec(**yaml.load(raw, Loader=yaml.Loader))\n"
+    new = "    spec = Spec(**yaml.safe_load(raw))\n"
+    _learn_session(tmp_path, [
+        ("parse the uploaded config", [("Write", {"file_path": "api/routes.py", "content": "def f(raw):\n" + old})]),
+        ("yaml.load with the full Loader, on a file any user can upload. bold",
+         [("Edit", {"file_path": "api/routes.py", "old_string": old, "new_string": new})])])
+    assert any("`yaml.safe_load`" in r and "`yaml.load`" in r for r in _rules(tmp_path)), _rules(tmp_path)
+
+
+def test_a_method_of_the_codes_own_object_stays_this_tasks():
+    from slowloop.observe.focus import _module_call
+
+    code = "def total(order):\n    return order.total()\n\ndef total(order):\n    return order.subtotal()\n"
+    assert not _module_call("order.subtotal", "order.total", code)
+    assert not _module_call("self.save", "self.update", "self.update()\nself.save()")
+    assert _module_call("yaml.safe_load", "yaml.load", "x = yaml.load(raw)\nx = yaml.safe_load(raw)")

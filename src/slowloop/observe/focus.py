@@ -108,7 +108,7 @@ def focus(redo: Redo, text: str) -> Redo:
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
     return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
                 words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib,
-                modules=redo.modules)
+                modules=redo.modules, code=redo.code)
 
 
 def _lib_root(name: str) -> str:
@@ -211,6 +211,19 @@ def _root(name: str) -> str:
     return re.split(r"\.|::", name.strip("`"), maxsplit=1)[0].lower()
 
 
+def _module_call(use: str, avoid: str, code: str) -> bool:
+    """`yaml.load(…)` → `yaml.safe_load(…)` where the code never defines `yaml`: two functions of a
+    module called, not two fields or methods of the code's own object (`order.total`, `self.save()`)."""
+    root = _root(use)
+    if root in _LITERAL or not code:
+        return False
+    called = all(re.search(re.escape(n) + r"\s*\(", code) for n in (use, avoid))
+    own = re.search(_DEFINES.format(re.escape(root)), code, re.I) or re.search(
+        rf"\b(?:def|fn|func|function)\s+\w+\s*\([^)]*\b{re.escape(root)}\b|\bfor\s+{re.escape(root)}\s+in\b"
+        rf"|\(\s*{re.escape(root)}\s*(?:[,:)]|=>)|,\s*{re.escape(root)}\s*[,:)]", code, re.I)
+    return called and not own
+
+
 def library_swap(redo: Redo) -> bool:
     """The code change puts one library's API, or one base image, in place of another — a way of
     working, like a package swapped, never a value of this task (a table name, a number, a colour)."""
@@ -228,7 +241,7 @@ def library_swap(redo: Redo) -> bool:
         # or another function of a module the code imports (`yaml.load` → `yaml.safe_load`) — never
         # another field of the code's own object (`order.total` → `order.subtotal`)
         return _root(use) != _root(avoid) or max(use.count("."), avoid.count(".")) >= 2 or (
-            _root(use) in {m.lower() for m in redo.modules})
+            _root(use) in {m.lower() for m in redo.modules}) or _module_call(use, avoid, "\n".join(redo.code))
     if _LIB_NAME.match(use) and _root(use) in {m.lower() for m in redo.modules} and re.fullmatch(r"[A-Za-z_]\w*", avoid):
         return True  # a module's API for a bare builtin (`Exception` → `httpx.HTTPStatusError`)
     return False
@@ -268,7 +281,7 @@ def whole_swap(redo: Redo, text: str) -> Redo | None:
     if re.search(rf"[\"']{re.escape(x)}", old) and _SECRET_MOVED.search(y):
         return None  # a value taken out of the code into the environment: not a way to write code
     return Redo("api", redo.scope, redo.before, redo.after, y, x, f"always use `{y}`, never `{x}`.", standing=True,
-                words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped, modules=redo.modules)
+                words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped, modules=redo.modules, code=redo.code)
 
 
 def _api_like(tok: str) -> bool:
