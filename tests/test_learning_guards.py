@@ -103,3 +103,23 @@ def test_a_method_of_the_codes_own_object_stays_this_tasks():
     assert not _module_call("order.subtotal", "order.total", code)
     assert not _module_call("self.save", "self.update", "self.update()\nself.save()")
     assert _module_call("yaml.safe_load", "yaml.load", "x = yaml.load(raw)\nx = yaml.safe_load(raw)")
+
+
+def test_a_library_call_brought_in_where_the_person_pointed_is_a_way(tmp_path):
+    line = '<div className="body" dangerouslySetInnerHTML={{ __html: c.body }} />'
+    _learn_session(tmp_path, [
+        ("render the comment body as html", [("Write", {"file_path": "src/Comment.tsx", "content": line + "\n"})]),
+        ("anyone's html straight into dangerouslySetInnerHTML… the pentesters will love it", [
+            ("Bash", {"command": "npm install dompurify"}),
+            ("Edit", {"file_path": "src/Comment.tsx", "old_string": "{{ __html: c.body }}",
+                      "new_string": "{{ __html: DOMPurify.sanitize(c.body) }}"})])])
+    assert any("`DOMPurify.sanitize`" in r for r in _rules(tmp_path)), _rules(tmp_path)
+
+
+def test_the_persons_words_are_never_both_sides_of_a_swap(tmp_path):
+    old, new = "    start_date=datetime.now(),\n", "    start_date=pendulum.datetime(2026, 1, 1),\n"
+    _learn_session(tmp_path, [
+        ("write the dag", [("Write", {"file_path": "dags/etl.py", "content": "with DAG(\n" + old + ")\n"})]),
+        ("start_date=datetime.now()... so the scheduler pushes it to tomorrow forever. genius",
+         [("Edit", {"file_path": "dags/etl.py", "old_string": old, "new_string": new})])])
+    assert any("`pendulum.datetime`, never `datetime.now`" in r for r in _rules(tmp_path)), _rules(tmp_path)

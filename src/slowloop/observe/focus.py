@@ -101,7 +101,9 @@ def focus(redo: Redo, text: str) -> Redo:
     said_gone = [_as_said(t, text) for t in gone]
     if gone and _lib_root(came[0]) != _lib_root(gone[0]) and all(
             a != t or t.lower() in text.lower() or _library_like(t, redo) and "." not in t and "::" not in t
-            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1], strict=True)):
+            for a, t in zip(said_came[:1] + said_gone[:1], came[:1] + gone[:1], strict=True)) \
+            and said_came[0].lower() != said_gone[0].lower():
+        # (never the same words for both: "start_date=datetime.now()" said of `pendulum.datetime`)
         came, gone = list(dict.fromkeys(said_came)), list(dict.fromkeys(said_gone))
     use = " with ".join(f"`{t}`" for t in came[:2])
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))

@@ -1289,8 +1289,13 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
                     break
                 lead.insert(0, w)
             what = " ".join(lead + [came[0]])
+            # the names on the line it changed: "user html straight into dangerouslySetInnerHTML"
+            # points at `DOMPurify.sanitize(…)` added inside `dangerouslySetInnerHTML={{…}}`
+            full = "\n".join(ln for ln in wrote.splitlines() if removed[0] in ln) or removed[0]
+            context = tuple(n for n in dict.fromkeys(_IDENT.findall(full))
+                            if len(n) >= 6 and re.search(r"[0-9]|[a-z][A-Z]|\w_\w", n))
             return Redo("add", scope, removed[0][:60], line[:60], what, "", f"always write `{what}`.",
-                        words=_tokens(*came))
+                        words=_tokens(*came), context=context)
         if not removed and len(added) == 1 and len(added[0]) <= 60 and not added[0].startswith(("#", "//", "--")):
             return Redo("add", scope, "", added[0], added[0], "", f"always include `{added[0]}`.",
                         words=_tokens(added[0]))

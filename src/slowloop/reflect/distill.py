@@ -228,6 +228,23 @@ def _lasts(text: str, redo: Redo) -> bool:
                 or category(redo.use, redo.avoid) or library_swap(redo) or _EVERYWHERE.search(text))
 
 
+def _library_brought_in(ev: TurnEvidence, redo: Redo) -> bool:
+    """The added call is a library's the agent installed or imported right then (`npm install
+    dompurify`, `import DOMPurify from 'dompurify'`, then `DOMPurify.sanitize(…)`): a way of
+    working brought in, not a value of this task."""
+    if redo.kind != "add" or not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", redo.use.strip("`")):
+        return False
+    root = redo.use.strip("`").split(".")[0]
+    for a in turn_acts(ev.turn, rejected=False):
+        if a.kind == "run" and re.search(rf"\b(?:install|add|require|get)\b.*\b{re.escape(root)}\b", a.command, re.I):
+            return True
+        if a.kind in ("edit", "write") and re.search(
+                rf"^\s*(?:import\s+(?:\*\s+as\s+)?{re.escape(root)}\b|from\s+{re.escape(root)}\s+import\b"
+                rf"|(?:const|let|var)\s+{re.escape(root)}\s*=\s*require\()", a.new.replace(a.old, ""), re.M):
+            return True
+    return False
+
+
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
     """The person's next turn in the same session corrected this one (a "recovery" they did not want:
     a deleted test, a tool installed against their setup)."""
@@ -428,15 +445,19 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind == "keep" and RETRACTION.search(text):
         redo = None  # "scratch that, put requests back": the person takes back their own correction
-    if redo is not None and redo.kind in ("api", "add", "keep") and not points_at(redo, text):
-        redo = None  # a code change the person's words do not name: maybe the fix, maybe other work
+    if redo is not None and redo.kind in ("api", "add", "keep") and not points_at(redo, text) and not (
+            redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)):
+        # a code change the person's words do not name: maybe the fix, maybe other work (an addition
+        # inside the line they name is the fix: `DOMPurify.sanitize` in `dangerouslySetInnerHTML`)
+        redo = None
     if redo is not None and redo.standing and (_UNSAFE_FIX.search(redo.after) or masked(redo.after)):
         # a redo that skips a check or changes the safety posture (another index, a registry, a
         # remote…) is the person's to confirm, never a rule by itself
         return [], Lesson("none", why_none=f"the agent's redo `{redo.after[:60]}` changes the safety posture")
     if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
         return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
-    if redo is not None and redo.kind in ("api", "add") and redo.standing and whole is None and not _lasts(text, redo):
+    if redo is not None and redo.kind in ("api", "add") and redo.standing and whole is None and not _lasts(text, redo) \
+            and not _library_brought_in(ev, redo):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
         if way is not None:
