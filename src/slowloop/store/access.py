@@ -10,6 +10,7 @@ nothing to grant: identity is the local user.
 from __future__ import annotations
 
 import getpass
+import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from .. import clock
@@ -41,7 +42,10 @@ class Identity(NamedTuple):
 
 def identity(store: Store) -> Identity:
     if store.backend != "postgresql":
-        user = getpass.getuser()
+        try:
+            user = getpass.getuser()
+        except (OSError, KeyError):  # no USER and no passwd entry (a bare container)
+            user = f"uid {os.getuid()}"
         return Identity(store.backend, user, user, True)
     pg = _pg(store)
     return Identity(store.backend, pg.role, pg.owner, pg.administers())
