@@ -410,8 +410,7 @@ def render_toml(cfg: Config) -> str:
         lines.append(f"[{section}]")
         for key, value in keys.items():
             src = cfg.sources.get((section, key), "default")
-            if key == "database_url":
-                value = redact_url(value)
+            value = shown_value(section, key, value)
             lines.append(f"{key} = {toml_value(value)}" + ("" if src == "default" else f"  # from {src}"))
         lines.append("")
     return "\n".join(lines)
@@ -419,33 +418,58 @@ def render_toml(cfg: Config) -> str:
 
 _PASSWORD_FORMS = (
     r"(?<=://)[^:/@\s]*:(?P<p>[^@/\s]*)@",  # postgresql://me:PASSWORD@host
+    # the user information as a person means it: up to the last "@" before the query, whatever
+    # the password holds ("/", "@", a space), however a driver splits it
+    r"^[a-z][a-z0-9+.-]*://[^:/?#@\s]*:(?P<p>[^?#]*)@",
     r"(?:^|[\s?&])password\s*=\s*'(?P<p>(?:[^'\\]|\\.)*)'",  # key=value, quoted
     r"(?:^|[\s?&])password\s*=\s*(?P<p>[^\s&']+)",  # key=value or ?password=…
+    # key=value with a space in an unquoted password: libpq stops at the space and calls the
+    # rest a keyword without "=", quoting it
+    r"(?:^|\s)password\s*=\s*(?!')(?P<p>.*?)(?=\s+\w+\s*=|\s*$)",
 )
+# a piece this long of a password, quoted alone by a driver, is masked too
+_PIECE = 3
 
 
 def url_passwords(url: str) -> list[str]:
-    """The password(s) a database URL or key=value connection string carries, raw and decoded."""
+    """The password(s) a database URL or key=value connection string carries, raw and decoded,
+    and the pieces of each a driver may quote on their own (split where a parser would split)."""
     import re
     from urllib.parse import unquote
 
-    found: list[str] = []
+    found: set[str] = set()
     for form in _PASSWORD_FORMS:
         for m in re.finditer(form, url, re.I):
             p = m.group("p")
             if p:
-                found.extend({p, unquote(p)})
-    return sorted(set(found), key=len, reverse=True)
+                found.update({p, unquote(p)})
+    for p in list(found):
+        found.update(piece for piece in re.split(r"[\s/@:?#&=,%'\"\\]+", p) if len(piece) >= _PIECE)
+    return sorted(found, key=len, reverse=True)
 
 
-def redact_url(url: str, text: str | None = None) -> str:
+def redact_url(url: str, text: str | None = None, *, quoted: bool = False) -> str:
     """``text`` (by default the URL itself) without the URL's password, for display:
     ``postgresql://me:***@host/db``, ``host=db password=*** user=me``. An error a driver raised
-    about the URL may quote it (an invalid %-escape, a key=value parse error): pass it as ``text``."""
+    about the URL may quote it (an invalid %-escape, a key=value parse error): pass it as ``text``;
+    ``quoted``: an error *parsing* the URL, whose quoted pieces are kept only when the shown URL
+    holds them (a parameter's name), any other piece of a mistyped URL becoming ``"…"``."""
+    import re
+
     out = url if text is None else text
     for p in url_passwords(url):
         out = out.replace(p, "***")
+    if quoted:
+        shown = redact_url(url)
+        out = re.sub(r'"([^"]*)"', lambda m: m.group(0) if m.group(1) in shown else '"…"', out)
     return out
+
+
+def shown_value(section: str, key: str, value: Any) -> Any:
+    """A setting's value as ``config show`` prints it: a database URL without its password."""
+    if (section, key) == ("ledger", "database_url") and isinstance(value, str):
+        return redact_url(value)
+    return value
 
 
 def toml_value(value: Any) -> str:

@@ -70,6 +70,10 @@ class PrivacyError(UserError):
     """A remote provider was configured but not allowed by name in the config."""
 
 
+class AccessError(UserError):
+    """A shared ledger refused this machine's database role: the agent is not granted to it."""
+
+
 class LockedError(SlowloopError):
     """Another process holds the lock (e.g. another reflector is working on this agent)."""
 

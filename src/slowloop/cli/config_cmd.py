@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..config import render_toml
+from ..config import render_toml, shown_value
 from .common import echo_json, get_app, json_option
 
 
@@ -30,7 +30,8 @@ def show(as_json: bool) -> None:
     app = get_app()
     cfg = app.config
     if as_json:
-        echo_json([{"section": s.section, "key": s.key, "value": s.value, "source": s.source}
+        echo_json([{"section": s.section, "key": s.key,
+                    "value": shown_value(s.section, s.key, s.value), "source": s.source}
                    for s in cfg.settings()])
         return
     click.echo(f"# {cfg.path}{'' if cfg.path and cfg.path.exists() else ' (not present; defaults)'}")

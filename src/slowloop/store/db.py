@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from .. import clock
-from ..errors import DataError, UserError
+from ..errors import AccessError, DataError, UserError
 from ..fsutil import confine
 from ..paths import db_path, ensure_home, validate_agent_name
 from ..sqlite import BUSY_TIMEOUT_MS, SQLiteFile
@@ -204,17 +204,29 @@ class Store(ABC):
         if row:
             return int(row[0]["id"])
         if not create:
+            self.check_agent_access(name)  # another role's agent is no unknown agent
             return None
         with self.transaction() as db:
             db.execute("INSERT INTO agents(name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                        (name, clock.iso()))
-            return int(db.execute("SELECT id FROM agents WHERE name = ?", (name,)).fetchone()[0])
+            found = db.execute("SELECT id FROM agents WHERE name = ?", (name,)).fetchone()
+        if found is None:  # the name was taken, and not by a role this connection may act as
+            self.check_agent_access(name)
+            raise AccessError(f"agent {name!r} is not readable on {self.where}")
+        return int(found[0])
+
+    def check_agent_access(self, name: str) -> None:  # noqa: B027 - SQLite: one user's file
+        """Raise :class:`~slowloop.errors.AccessError` when an agent of that name exists that
+        this connection may not use (a shared ledger's other role's agent); SQLite: never."""
 
     def agents(self) -> list[Any]:
         return self.query("SELECT * FROM agents ORDER BY name")
 
     def agent(self, name: str) -> Any | None:
+        """The agent's row; None for an unknown one (another role's agent is an error)."""
         rows = self.query("SELECT * FROM agents WHERE name = ?", (name,))
+        if not rows:
+            self.check_agent_access(name)
         return rows[0] if rows else None
 
     # -- meta ---------------------------------------------------------------------------------
@@ -301,6 +313,8 @@ class _InTransaction:
     ``BEGIN IMMEDIATE`` that makes a migration and its version bump one atomic step; so scripts
     run here statement by statement inside that transaction.
     """
+
+    backend = "sqlite"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn

@@ -18,7 +18,10 @@ from typing import Any, Protocol
 
 class Schema(Protocol):
     """What a migration is given: the connection inside the open transaction (``store.db``'s
-    ``_InTransaction``, whose ``executescript`` does not commit; ``store.postgres._Schema``)."""
+    ``_InTransaction``, whose ``executescript`` does not commit; ``store.postgres._Schema``).
+    ``backend`` is ``"sqlite"`` or ``"postgresql"``, for the few steps only one database has."""
+
+    backend: str
 
     def execute(self, sql: str, /) -> Any: ...
 
@@ -293,3 +296,114 @@ def m005_rules(db: Schema) -> None:
         CREATE INDEX rule_outcomes_rule ON rule_outcomes(rule_id, phase);
         """
     )
+
+
+# -- m006: which database roles may read and write each agent (PostgreSQL row-level security) ----
+#
+# On SQLite the ledger is one user's file (0600 in the home): identity is the local user and the
+# table below stays empty. On a PostgreSQL ledger many machines share, each person or machine
+# connects as its own role, and the *server* keeps each role to the agents granted to it, with
+# row-level security on every table that holds an agent's rows — so a client running its own
+# code (raw SQL over its own connection) reads and writes no more than slowloop would let it.
+#
+# - ``agent_access(agent_id, role)`` is the allow-list. A role that creates an agent is granted
+#   it (the trigger below); the ledger's owner (the role that owns its tables, which PostgreSQL
+#   exempts from the policies, as it does superusers) grants and revokes the rest
+#   (``slowloop ledger grant|revoke``). Agents that existed before this step are granted to that
+#   owner, so a fleet that connects as one role sees no change.
+# - A role reads only its own allow-list rows and may add one only for an agent its own open
+#   transaction just created (``slowloop_claimable``), so nobody grants themselves an agent.
+# - Rows that hang off a turn, a reflection or a rule follow their parent; a lease is an agent's
+#   when named ``reflect:<agent>`` (``reflect.lease.agent_lease_name``); two ``meta`` keys carry an
+#   agent id (``rules.seen.<id>``: store/rules.py, ``memory-kept:<id>``: sessions/keep.py).
+
+#: tables whose rows carry the agent's id in ``agent_id``
+AGENT_TABLES = ("turns", "impressions", "invocations", "edits", "reflections", "changes",
+                "offsets", "proposals", "rules")
+#: table → (parent table, the column naming its row): the row is visible when its parent is
+CHILD_TABLES = {"errors": (("turns", "turn_id"),), "signals": (("turns", "turn_id"),),
+                "turn_skills": (("turns", "turn_id"),),
+                "rejections": (("reflections", "reflection_id"),),
+                "rule_outcomes": (("rules", "rule_id"), ("turns", "turn_id"))}
+_MINE = "(SELECT a.agent_id FROM agent_access a WHERE a.role = current_user)"
+
+
+def _policies() -> str:
+    out = [
+        # an agent's id in a meta key, or NULL for a key every machine shares
+        r"""CREATE FUNCTION slowloop_meta_agent(k TEXT) RETURNS BIGINT LANGUAGE sql IMMUTABLE
+            AS $$ SELECT CASE WHEN k ~ '^rules\.seen\.[0-9]{1,18}$' THEN substr(k, 12)::bigint
+                              WHEN k ~ '^memory-kept:[0-9]{1,18}$' THEN substr(k, 13)::bigint
+                         END $$;""",
+        # whether an agent is one no role holds yet and that this very transaction created
+        """CREATE FUNCTION slowloop_claimable(agent BIGINT) RETURNS BOOLEAN LANGUAGE sql STABLE
+            SECURITY DEFINER SET search_path FROM CURRENT
+            AS $$ SELECT NOT EXISTS (SELECT 1 FROM agent_access WHERE agent_id = agent)
+                     AND EXISTS (SELECT 1 FROM agents WHERE id = agent
+                                 AND xmin = pg_current_xact_id_if_assigned()::xid) $$;""",
+        # whether an agent of that name exists, granted or not (the client's error says so)
+        """CREATE FUNCTION slowloop_agent_exists(agent_name TEXT) RETURNS BOOLEAN LANGUAGE sql
+            STABLE SECURITY DEFINER SET search_path FROM CURRENT
+            AS $$ SELECT EXISTS (SELECT 1 FROM agents WHERE name = agent_name) $$;""",
+        """CREATE FUNCTION slowloop_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO agent_access(agent_id, role, granted_at, granted_by)
+                VALUES (NEW.id, current_user,
+                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                        'created it')
+                ON CONFLICT DO NOTHING;
+                RETURN NULL;
+            END $$;""",
+        """INSERT INTO agent_access(agent_id, role, granted_at, granted_by)
+            SELECT id, (SELECT tableowner FROM pg_tables WHERE schemaname = current_schema()
+                        AND tablename = 'agents'),
+                   to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'upgrade'
+            FROM agents;""",
+        "CREATE TRIGGER slowloop_claim AFTER INSERT ON agents FOR EACH ROW "
+        "EXECUTE FUNCTION slowloop_claim();",
+        "ALTER TABLE agent_access ENABLE ROW LEVEL SECURITY;",
+        "CREATE POLICY slowloop_own ON agent_access FOR SELECT USING (role = current_user);",
+        "CREATE POLICY slowloop_claim ON agent_access FOR INSERT "
+        "WITH CHECK (role = current_user AND slowloop_claimable(agent_id));",
+        "ALTER TABLE agents ENABLE ROW LEVEL SECURITY;",
+        f"CREATE POLICY slowloop_read ON agents FOR SELECT USING (id IN {_MINE});",
+        "CREATE POLICY slowloop_new ON agents FOR INSERT WITH CHECK (true);",
+        f"CREATE POLICY slowloop_change ON agents FOR UPDATE USING (id IN {_MINE}) "
+        f"WITH CHECK (id IN {_MINE});",
+        f"CREATE POLICY slowloop_drop ON agents FOR DELETE USING (id IN {_MINE});",
+    ]
+    for table in AGENT_TABLES:
+        out += [f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;",
+                f"CREATE POLICY slowloop_agent ON {table} USING (agent_id IN {_MINE}) "
+                f"WITH CHECK (agent_id IN {_MINE});"]
+    for table, parents in CHILD_TABLES.items():
+        cond = " AND ".join(f"EXISTS (SELECT 1 FROM {p} p WHERE p.id = {table}.{col})"
+                            for p, col in parents)
+        out += [f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;",
+                f"CREATE POLICY slowloop_agent ON {table} USING ({cond}) WITH CHECK ({cond});"]
+    lease = "(name NOT LIKE 'reflect:%' OR substr(name, 9) IN (SELECT name FROM agents))"
+    meta = ("(slowloop_meta_agent(key) IS NULL OR "
+            "slowloop_meta_agent(key) IN (SELECT id FROM agents))")
+    out += ["ALTER TABLE leases ENABLE ROW LEVEL SECURITY;",
+            f"CREATE POLICY slowloop_agent ON leases USING {lease} WITH CHECK {lease};",
+            "ALTER TABLE meta ENABLE ROW LEVEL SECURITY;",
+            f"CREATE POLICY slowloop_agent ON meta USING {meta} WITH CHECK {meta};"]
+    return "\n".join(out)
+
+
+@migration
+def m006_agent_access(db: Schema) -> None:
+    db.executescript(
+        """
+        CREATE TABLE agent_access (
+            agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,               -- a database role (PostgreSQL); empty on SQLite
+            granted_at TEXT NOT NULL,
+            granted_by TEXT NOT NULL DEFAULT '',  -- the granting role, 'created it', 'upgrade'
+            PRIMARY KEY (agent_id, role)
+        );
+        CREATE INDEX agent_access_role ON agent_access(role, agent_id);
+        """
+    )
+    if db.backend == "postgresql":
+        db.executescript(_policies())

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import redact_url
-from ..errors import DataError, UserError
+from ..errors import AccessError, DataError, UserError
 from ..paths import ensure_home
 from .db import Store, database_url
 from .migrations import MIGRATIONS
@@ -46,6 +46,9 @@ CONNECT_TIMEOUT = 5  # seconds
 _ID_TABLES = frozenset({"agents", "turns", "errors", "signals", "impressions", "invocations",
                         "edits", "reflections", "rejections", "changes", "proposals", "rules",
                         "rule_outcomes"})
+#: … of which an INSERT gets ``RETURNING id`` (not ``agents``: a role may add an agent it cannot
+#: read back when the name is another role's, and RETURNING would need to read it)
+_RETURNING = _ID_TABLES - {"agents"}
 _INSERT = re.compile(r"\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 
@@ -66,7 +69,7 @@ def _sql(sql: str, returning: bool) -> tuple[str, bool]:
     out = sql.replace("%", "%%").replace("?", "%s")
     if returning:
         m = _INSERT.match(out)
-        if m and m.group(1).lower() in _ID_TABLES and "RETURNING" not in out.upper():
+        if m and m.group(1).lower() in _RETURNING and "RETURNING" not in out.upper():
             return out + " RETURNING id", True
     return out, False
 
@@ -142,6 +145,8 @@ class Result:
 class _Schema:
     """The connection as a migration sees it (``execute``/``executescript``), DDL translated."""
 
+    backend = "postgresql"
+
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
@@ -150,6 +155,14 @@ class _Schema:
 
     def executescript(self, script: str, /) -> None:
         self._conn.execute(ddl(script))
+
+
+def _first_line(exc: Exception, url: str, *, parse: bool = False) -> str:
+    """The first line of a driver's error, without the URL's password (nor, for an error parsing
+    the URL, any quoted piece of it)."""
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return redact_url(url, first, quoted=parse)
 
 
 def _psycopg() -> Any:
@@ -186,8 +199,9 @@ class PostgresStore(Store):
             self.conn = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
                                         application_name="slowloop", **timeout)
         except (psycopg.Error, ValueError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            first = redact_url(self.url, first)  # the driver may quote the URL, password and all
+            # the driver may quote the URL, password and all, or a piece of a mistyped one
+            first = _first_line(exc, self.url, parse=isinstance(exc, (psycopg.ProgrammingError,
+                                                                     ValueError)))
             raise DataError(f"cannot open the PostgreSQL ledger at {self.path}: {first}",
                             hint="check SLOWLOOP_DATABASE_URL (or [ledger] database_url in "
                                  "config.toml) and that the server is running and reachable; "
@@ -241,8 +255,10 @@ class PostgresStore(Store):
                 statement, returned = _sql(sql, returning)
                 cur.execute(statement, _params(params))
                 return Result(cur, returned)
+        except self._pg.errors.InsufficientPrivilege as exc:
+            raise self._refused(exc) from None
         except self._pg.OperationalError as exc:
-            raise DataError(f"{self.what} at {self.path}: {str(exc).strip().splitlines()[0]}",
+            raise DataError(f"{self.what} at {self.path}: {_first_line(exc, self.url)}",
                             hint="is the PostgreSQL server running and reachable?") from None
 
     def execute(self, sql: str, params: Any = ()) -> Result:
@@ -252,10 +268,86 @@ class PostgresStore(Store):
         rows = [_params(p) for p in seq]
         if not rows:
             return
-        with self._lock:
-            if self._trace is not None:
-                self._trace(sql)
-            self.conn.cursor().executemany(_sql(sql, False)[0], rows)
+        try:
+            with self._lock:
+                if self._trace is not None:
+                    self._trace(sql)
+                self.conn.cursor().executemany(_sql(sql, False)[0], rows)
+        except self._pg.errors.InsufficientPrivilege as exc:
+            raise self._refused(exc) from None
+
+    # -- identity: which agents this role may use (migration m006) -----------------------------
+    def _refused(self, exc: Exception) -> AccessError:
+        """The server refused a statement to this role: say who, where, and what to do."""
+        role = self._role_or_unknown()
+        return AccessError(
+            f"{self.what} at {self.path} refused role {role}: {_first_line(exc, self.url)}",
+            hint=f"each agent's rows are readable and writable only by the roles granted it; the "
+                 f"ledger's owner ({self._owner_or_unknown()}) runs `slowloop ledger grant AGENT "
+                 f"--role {role}` (`slowloop ledger access` lists what {role} holds)")
+
+    def _role_or_unknown(self) -> str:
+        with contextlib.suppress(Exception):
+            return self.role
+        return "(this role)"
+
+    def _owner_or_unknown(self) -> str:
+        if not self._depth:  # inside a refused transaction the server answers nothing more
+            with contextlib.suppress(Exception):
+                return self.owner or "the role that created the ledger"
+        return "the role that owns the ledger's tables"
+
+    @property
+    def role(self) -> str:
+        """The database role this connection logged in as: the identity the server checks
+        (slowloop never changes role with SET ROLE)."""
+        return str(self.conn.info.user)
+
+    @property
+    def owner(self) -> str:
+        """The role that owns the ledger's tables ("" before the first migration)."""
+        with self._lock:  # not through _run: its refusal message asks for the owner
+            row = self.conn.execute("SELECT tableowner FROM pg_tables WHERE schemaname = "
+                                    "current_schema() AND tablename = 'agents'").fetchone()
+        return str(row[0]) if row else ""
+
+    def administers(self) -> bool:
+        """Whether this role is exempt from the agents' policies: the owner (or a role with its
+        privileges), a superuser, or a role with BYPASSRLS."""
+        rows = self.query(
+            "SELECT pg_has_role(current_user, t.tableowner, 'USAGE') OR r.rolsuper OR "
+            "r.rolbypassrls FROM pg_tables t, pg_roles r WHERE t.schemaname = current_schema() "
+            "AND t.tablename = 'agents' AND r.rolname = current_user")
+        return bool(rows and rows[0][0])
+
+    def role_exists(self, role: str) -> bool:
+        return bool(self.query("SELECT 1 FROM pg_roles WHERE rolname = ?", (role,)))
+
+    def agent_exists(self, name: str) -> bool:
+        """Whether an agent of that name exists, granted to this role or not."""
+        return bool(self.query("SELECT slowloop_agent_exists(?)", (name,))[0][0])
+
+    def check_agent_access(self, name: str) -> None:
+        if not self.agent_exists(name):
+            return
+        role = self.role
+        raise AccessError(
+            f"agent {name!r} on {self.where} is not granted to role {role}: its turns, history "
+            "and leases are other roles' to read and write",
+            hint=f"the ledger's owner ({self._owner_or_unknown()}) runs `slowloop ledger grant "
+                 f"{name} --role {role}`; or give this machine another agent name (--agent)")
+
+    def grant_tables(self, role: str) -> None:
+        """Let ``role`` use the ledger's tables at all (which rows, the policies decide): read and
+        write the agents' tables, read the schema version, read its own allow-list rows and claim
+        the agents it creates. Never TRUNCATE (row-level security does not cover it)."""
+        from .migrations import AGENT_TABLES, CHILD_TABLES
+
+        who = '"' + role.replace('"', '""') + '"'
+        tables = ", ".join(("agents", *AGENT_TABLES, *CHILD_TABLES, "leases", "meta"))
+        self._run(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {tables} TO {who}")
+        self._run(f"GRANT SELECT, INSERT ON agent_access TO {who}")
+        self._run(f"GRANT SELECT ON slowloop_schema TO {who}")
 
     def query(self, sql: str, params: Any = ()) -> list[Any]:
         return self._run(sql, params).fetchall()
@@ -307,8 +399,11 @@ class PostgresStore(Store):
         return int(rows[0][0]) if rows else 0
 
     def _migrate(self) -> None:
-        if self._version() == len(MIGRATIONS):
+        version = self._version()
+        if version == len(MIGRATIONS):
             return
+        if 0 < version < len(MIGRATIONS) and not self.administers():
+            raise self._not_owner(version, MIGRATIONS[version])
         with self.transaction():
             self.lock("migrate")  # two machines opening a new database: one migrates
             self._run("CREATE TABLE IF NOT EXISTS slowloop_schema (version INTEGER NOT NULL)")
@@ -320,8 +415,20 @@ class PostgresStore(Store):
             if not self.query("SELECT 1 FROM slowloop_schema"):
                 self._run("INSERT INTO slowloop_schema(version) VALUES (0)")
             for number, fn in enumerate(MIGRATIONS[version:], start=version + 1):
-                fn(_Schema(self.conn))
+                try:
+                    fn(_Schema(self.conn))
+                except self._pg.errors.InsufficientPrivilege:
+                    raise self._not_owner(version, fn) from None
                 self._run("UPDATE slowloop_schema SET version = ?", (number,))
+
+    def _not_owner(self, version: int, fn: Callable[..., object]) -> AccessError:
+        number = MIGRATIONS.index(fn) + 1 if fn in MIGRATIONS else version + 1
+        return AccessError(
+            f"{self.what} at {self.path} is at schema version {version}; migration {number} "
+            f"({fn.__name__}) must be applied by the role that owns its tables "
+            f"({self._owner_or_unknown()}), and this machine connects as {self._role_or_unknown()}",
+            hint="run any slowloop command (`slowloop ledger status`) once with "
+                 "SLOWLOOP_DATABASE_URL naming the owner's role; this machine then carries on")
 
     @property
     def schema_version(self) -> int:
