@@ -123,3 +123,19 @@ def test_the_persons_words_are_never_both_sides_of_a_swap(tmp_path):
         ("start_date=datetime.now()... so the scheduler pushes it to tomorrow forever. genius",
          [("Edit", {"file_path": "dags/etl.py", "old_string": old, "new_string": new})])])
     assert any("`pendulum.datetime`, never `datetime.now`" in r for r in _rules(tmp_path)), _rules(tmp_path)
+
+
+def test_a_flag_given_another_value_is_the_choice_when_the_words_make_it_last(tmp_path):
+    _learn_session(tmp_path, [
+        ("open the PR for feat/export", [("Bash", {"command": "gh pr create --base main --head feat/export --title X"})]),
+        ("le pr da noi vanno sempre su develop, main si tocca solo coi rilasci",
+         [("Bash", {"command": "gh pr edit 412 --base develop"})])])
+    rules = _rules(tmp_path)
+    assert any("`--base develop`" in r and "never `--base main`" in r and "because noi" not in r for r in rules), rules
+
+
+def test_a_flag_given_another_value_for_this_task_only_is_no_rule():
+    r = find_redo([Act("run", command="gh pr create --base main --title X")],
+                  [Act("run", command="gh pr edit 7 --base release-2.3")])
+    assert r is not None and r.kind == "value"
+    assert find_redo([Act("run", command="gh pr create --title A")], [Act("run", command="gh pr edit 7 --title B")]) is None

@@ -443,7 +443,10 @@ def _good(item: str) -> bool:
 
 
 def _reason(text: str) -> str:
-    m = re.search(r"\b(?:because|since|as|perché|poiché|porque|parce que|car|weil|da)\s+([^.!?\n]{3,80})"
+    # ("as" and German "da" only before a clause: "as it locks", "da es sonst…" — never "da noi", "as well")
+    m = re.search(r"\b(?:because|since|perché|poiché|porque|parce que|car|weil"
+                  r"|(?:as|da)(?=\s+(?:it|we|they|this|that|the|our|i|es|wir|ich|man|der|die|das|sonst|sie|er)\b))"
+                  r"\s+([^.!?\n]{3,80})"
                   r"|因为([^。！？\n]{2,40})|(?:ので|から)", text, _I)
     if not m:
         return ""

@@ -569,7 +569,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
-                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _target_redo, _rewrite_redo):
+                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _value_redo, _target_redo, _rewrite_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             if r.kind == "undo":
@@ -1004,6 +1004,41 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
             flag = dropped[0]
             return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, "", flag,
                         f"never pass `{flag}` to `{install_words(b.text) or b.tool}`.", words=_tokens(*dropped))
+    return None
+
+
+# Flags whose value is this task's own (a title, a message, a name, a path): never a way of working.
+_TASK_VALUE_FLAGS = {"--title", "--body", "--head", "--message", "--name", "--file", "--output", "--out",
+                     "--tag", "--description", "--notes", "--label", "--assignee", "--reviewer", "--milestone"}
+
+
+def _flag_value(c: Cmd, flag: str) -> str:
+    w = list(c.words)
+    for i, x in enumerate(w):
+        if x == flag and i + 1 < len(w) and not w[i + 1].startswith("-"):
+            return w[i + 1]
+        if x.startswith(flag + "="):
+            return x.split("=", 1)[1]
+    return ""
+
+
+def _value_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The same flag given another value right after (`gh pr create --base main` → `gh pr edit 412
+    --base develop`): the value is the choice. Whether it lasts beyond this task is the words' to say."""
+    for b in reversed(bcmds):
+        for a in acmds:
+            if a.prog != b.prog or a.sub != b.sub or b.activity in ("install", "remove"):
+                continue  # (another package's `--features`: the package is the choice, not its flags)
+            for flag in a.flags:
+                if not flag.startswith("--") or flag in _TASK_FLAGS or flag in _TASK_VALUE_FLAGS or flag not in b.flags:
+                    continue
+                vb, va = _flag_value(b, flag.split("=", 1)[0]), _flag_value(a, flag.split("=", 1)[0])
+                if vb and va and vb != va and not re.search(r"[/\\]|^\d+$", vb + va) and len(va) <= 40:
+                    tool = f"{b.prog} {b.sub}".strip()
+                    scope = ACTIVITIES.get(b.activity) or f"running `{tool}` commands"
+                    return Redo("value", scope, b.text, a.text, f"{flag} {va}", f"{flag} {vb}",
+                                f"always pass `{flag} {va}` to `{tool}`, never `{flag} {vb}`.",
+                                words=_tokens(va, vb, flag))
     return None
 
 

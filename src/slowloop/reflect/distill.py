@@ -445,7 +445,7 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind == "keep" and RETRACTION.search(text):
         redo = None  # "scratch that, put requests back": the person takes back their own correction
-    if redo is not None and redo.kind in ("api", "add", "keep") and not points_at(redo, text) and not (
+    if redo is not None and redo.kind in ("api", "add", "keep", "value") and not points_at(redo, text) and not (
             redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)):
         # a code change the person's words do not name: maybe the fix, maybe other work (an addition
         # inside the line they name is the fix: `DOMPurify.sanitize` in `dangerouslySetInnerHTML`)
@@ -456,7 +456,7 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("none", why_none=f"the agent's redo `{redo.after[:60]}` changes the safety posture")
     if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
         return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
-    if redo is not None and redo.kind in ("api", "add") and redo.standing and whole is None and not _lasts(text, redo) \
+    if redo is not None and redo.kind in ("api", "add", "value") and redo.standing and whole is None and not _lasts(text, redo) \
             and not _library_brought_in(ev, redo):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
