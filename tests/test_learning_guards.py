@@ -139,3 +139,12 @@ def test_a_flag_given_another_value_for_this_task_only_is_no_rule():
                   [Act("run", command="gh pr edit 7 --base release-2.3")])
     assert r is not None and r.kind == "value"
     assert find_redo([Act("run", command="gh pr create --title A")], [Act("run", command="gh pr edit 7 --title B")]) is None
+
+
+def test_the_codes_own_variable_is_named_by_what_makes_it():
+    wrote = "func fetch(url string) ([]byte, error) {\n\tresp, err := http.Get(url)\n\treturn nil, err\n}"
+    r = find_redo([Act("write", path="worker/feed.go", new=wrote)], [
+        Act("edit", path="worker/feed.go", old="\tresp, err := http.Get(url)", new="\tresp, err := feedClient.Get(url)"),
+        Act("edit", path="worker/feed.go", old="func fetch(url string) ([]byte, error) {",
+            new="var feedClient = &http.Client{Timeout: 15 * time.Second}\n\nfunc fetch(url string) ([]byte, error) {")])
+    assert r is not None and (r.kind, r.use, r.avoid, r.library) == ("api", "http.Client", "http.Get", True)

@@ -109,7 +109,7 @@ def focus(redo: Redo, text: str) -> Redo:
     avoid = gone[0] if gone else (redo.dropped or (redo.gone[0] if len(redo.gone) == 1 else ""))
     rule = f"always use {use}" + (f", never `{avoid}`." if avoid else ".")
     return Redo("api", redo.scope, redo.before, redo.after, came[0], avoid, rule, standing=True,
-                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib,
+                words=redo.words, gone=tuple(gone), came=tuple(came), dropped=redo.dropped, library=lib or redo.library,
                 modules=redo.modules, code=redo.code)
 
 

@@ -1268,6 +1268,17 @@ def _code_scope(path: str) -> str:
     return f"writing {lang} code" if lang else "editing code"
 
 
+def _made_by(name: str, after: list[Act]) -> str:
+    """`feedClient.Get` where the same redo defines `var feedClient = &http.Client{Timeout: …}`: what
+    the code now uses is `http.Client` — the code's own variable is named by what makes it."""
+    if "." not in name:
+        return ""
+    root = name.split(".", 1)[0]
+    made = "\n".join(a.new.replace(a.old, "") for a in after if a.kind in ("edit", "write"))
+    m = re.search(rf"\b{re.escape(root)}\s*(?::=|=)\s*&?(?:new\s+)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*[({{]", made)
+    return m.group(1) if m else ""
+
+
 def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     """An edit of code the agent had just written that swaps one API for another
     (`os.path.join` → `Path /`, `drop_column` → `alter_column`, `%v` → `%w`) or adds one short
@@ -1300,6 +1311,8 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
             # … and the one it no longer imports is what it stopped using (`import pandas as pd`)
             gone += [m for m in sorted(_imports(a.old) - _imports(a.new)) if m not in gone and m not in came]
             x, y = gone[0], came[0]
+            made = _made_by(y, after)
+            y = came[0] = made or y
             new_lines = {ln.strip() for ln in a.new.splitlines()}
             changed = [ln for ln in a.old.splitlines() if ln.strip() and ln.strip() not in new_lines]
             # the names on the lines it changed: "that comparison with created_at blows up" points
@@ -1308,7 +1321,7 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
                             if len(n) >= 4 and re.search(r"[_0-9]|[a-z][A-Z]", n) and n not in gone)
             return Redo("api", scope, x, y, y, x, f"always use `{y}`, never `{x}`.",
                         standing=len(gone) <= 3 and len(came) <= 3, words=_tokens(*gone, *came, *context),
-                        gone=tuple(gone), came=tuple(came), context=context, code=(a.old, a.new),
+                        gone=tuple(gone), came=tuple(came), context=context, code=(a.old, a.new), library=bool(made),
                         modules=tuple(sorted(_imports(wrote) | _imports(a.old) | _imports(a.new))))
         old_lines = {ln.strip() for ln in a.old.splitlines() if ln.strip()}
         added = [ln.strip() for ln in a.new.splitlines() if ln.strip() and ln.strip() not in old_lines]
