@@ -148,3 +148,32 @@ def test_the_codes_own_variable_is_named_by_what_makes_it():
         Act("edit", path="worker/feed.go", old="func fetch(url string) ([]byte, error) {",
             new="var feedClient = &http.Client{Timeout: 15 * time.Second}\n\nfunc fetch(url string) ([]byte, error) {")])
     assert r is not None and (r.kind, r.use, r.avoid, r.library) == ("api", "http.Client", "http.Get", True)
+
+
+@pytest.mark.parametrize("first, asked, redo, back, put_back", [
+    ("git checkout feat/pdf && git merge main", "merge じゃなくて rebase でお願いします",
+     "git reset --hard ORIG_HEAD && git rebase main",
+     "あ、すみません、やっぱり merge のままで大丈夫でした。元に戻してください", "git reset --hard ORIG_HEAD && git merge main"),
+    ("git fetch origin && git rebase origin/main", "hmm fais plutôt un merge, pas de rebase",
+     "git reset --hard ORIG_HEAD && git merge origin/main --no-edit",
+     "ah non, pardon, c'est ma branche perso, le rebase c'était très bien. remets comme tu avais fait",
+     "git reset --hard HEAD~1 && git rebase origin/main"),
+])
+def test_the_agent_putting_its_work_back_takes_the_correction_back_in_any_words(tmp_path, first, asked, redo, back, put_back):
+    _learn_session(tmp_path, [("update my branch", [("Bash", {"command": first})]),
+                              (asked, [("Bash", {"command": redo})]),
+                              (back, [("Bash", {"command": put_back})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert not any("rebase" in r or "merge" in r for r in rules), rules
+
+
+def test_a_run_again_to_compare_with_another_value_is_no_correction():
+    before = _turn("train it", "python train.py --lr 1e-3", index=1)
+    for said in ("fai un altro giro con --lr 5e-4 per confronto", "再跑一组 --lr 3e-4 对比一下"):
+        assert not observe_turn(_turn(said, "python train.py --lr 5e-4"), before).correction.corrected, said
+
+
+def test_the_same_change_made_in_another_file_is_more_work():
+    r = find_redo([Act("edit", path="web/Table.tsx", old="rows.map", new="[...rows].sort(byDate).map")],
+                  [Act("edit", path="web/export.ts", old="rows", new="[...rows].sort(byDate)")])
+    assert r is None or r.kind not in ("api", "add", "rewrite"), r

@@ -56,7 +56,7 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     additive = redo is not None and (redo.kind in ("flag", "add", "target") or redo.kind == "api" and (
         not redo.gone or _asks_more(text)))  # an API put *in place of* another after "na super": sarcasm
     if redo is None or redo.kind == "target" or (follow_up(clause_of(text, redo.use)) and additive) or (
-            rerun_request(text) and redo.kind in ("flag", "add")):
+            (rerun_request(text) or COMPARE.search(text)) and redo.kind in ("flag", "add", "value")):
         # another file, more work, a rerun (with a flag): requests. "pls redo" before the agent
         # rewrote its code on another library, or took its work back, asks for it done otherwise.
         return Correction(False)
@@ -146,6 +146,13 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         judged = reproach(turn, previous)
         if judged:
             correction = Correction(True, f"a reproach of the agent's last action: {judged}")
+    if not correction.corrected and turn.person and turn.user_text and previous is not None and previous.person \
+            and self_blame(turn.user_text) and detect_correction(previous.user_text or "").corrected:
+        # "あ、すみません、やっぱり merge のままで大丈夫でした" right after their own correction, and the
+        # agent redoes its work again: the person takes that correction back (their slip was asking)
+        back = find_redo(turn_acts(previous, rejected=False), turn_acts(turn, rejected=False))
+        if back is not None and back.kind in ("swap", "undo", "keep", "api", "rewrite", "value", "flag"):
+            correction = Correction(True, "a retraction: the person takes back their last correction")
     if not correction.corrected and turn.person and turn.user_text and RETRACTION.search(person_text(turn.user_text)):
         # "never mind, your way was fine, put it back": the person takes back a correction — a
         # correction of the agent's last change all the same, and the learner retracts its rule

@@ -1287,10 +1287,13 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     if not wrote:
         return None
     written = {a.path: a.new for a in before if a.kind == "write" and a.path}
+    touched = {a.path for a in before if a.kind in ("edit", "write") and a.path}
     # an edit of the imports alone comes last: the change they serve is in another edit, if any
     for a in sorted(after, key=lambda x: x.kind == "edit" and _only_imports(x.old) and _only_imports(x.new)):
         if a.kind == "write" and a.path in written:  # the same file written again: its difference
             a = Act("edit", path=a.path, old=written[a.path], new=a.new)
+        if a.path and touched and a.path not in touched:
+            continue  # another file: the same change made elsewhere is more work, not the code redone
         if a.kind != "edit" or not a.old.strip() or a.old.strip() not in wrote and not any(
                 ln.strip() and ln.strip() in wrote for ln in a.old.splitlines()):
             continue

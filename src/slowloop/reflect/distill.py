@@ -933,6 +933,30 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     return out
 
 
+def _cmd_key(command: str) -> str:
+    return " ".join(command.split())
+
+
+def _puts_back(ev: TurnEvidence, prev_ev: TurnEvidence | None) -> bool:
+    """Right after the person spoke, the agent put back what it had before their last correction —
+    an edit of that correction reversed, or the command the correction replaced run again (`git
+    rebase` after a merge it was told to do): the person took the correction back, in any words."""
+    if prev_ev is None or not prev_ev.corrected or ev.previous is None or prev_ev.previous is None \
+            or prev_ev.turn.index != ev.turn.index - 1 or (ev.turn.session_id or "") != (prev_ev.turn.session_id or ""):
+        return False
+    now = turn_acts(ev.turn, rejected=False)
+    last = turn_acts(prev_ev.turn, rejected=False)
+    first = turn_acts(prev_ev.previous, rejected=False)
+    for a in now:
+        if a.kind == "edit" and a.old.strip() and any(
+                b.kind == "edit" and b.new.strip() == a.old.strip() and b.old.strip() == a.new.strip() for b in last):
+            return True
+    first_cmds = {_cmd_key(a.command) for a in first if a.kind == "run"}
+    last_cmds = {_cmd_key(a.command) for a in last if a.kind == "run"}
+    again = [a for a in now if a.kind == "run" and _cmd_key(a.command) in first_cmds - last_cmds]
+    return bool(again) and bool(last_cmds - first_cmds)
+
+
 def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distilled
           ) -> tuple[list[Rule], list[tuple[str, str]]]:
     """The rules the turns teach, and the memo entries the person took back (entry, why); notes
@@ -944,7 +968,7 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
     prev_ev: TurnEvidence | None = None
     for ev in evidence:
         said_now = person_text(ev.turn.user_text) if ev.turn.person else ""
-        if said_now and RETRACTION.search(said_now):
+        if said_now and (RETRACTION.search(said_now) or _puts_back(ev, prev_ev)):
             why = f"turn {ev.turn_id}: the user took back their last correction ({' '.join(said_now.split())[:80]!r})"
             before_retracted = len(retracted)
             after_correction = prev_ev is not None and prev_ev.turn.index == ev.turn.index - 1 and prev_ev.corrected
