@@ -177,3 +177,36 @@ def test_the_same_change_made_in_another_file_is_more_work():
     r = find_redo([Act("edit", path="web/Table.tsx", old="rows.map", new="[...rows].sort(byDate).map")],
                   [Act("edit", path="web/export.ts", old="rows", new="[...rows].sort(byDate)")])
     assert r is None or r.kind not in ("api", "add", "rewrite"), r
+
+
+@pytest.mark.parametrize("task, first, said, redo", [
+    ("bump api replicas to 6", [("Edit", {"file_path": "charts/values-staging.yaml", "old_string": "replicaCount: 3",
+                                          "new_string": "replicaCount: 6"})],
+     "not staging — prod. values-prod.yaml. staging stays at 3",
+     [("Edit", {"file_path": "charts/values-prod.yaml", "old_string": "replicaCount: 4", "new_string": "replicaCount: 6"})]),
+    ("back up the old customer table", [("Write", {"file_path": "db/0412.sql", "content": "CREATE TABLE customers_tmp AS TABLE kunden;\n"})],
+     "nein, laut ticket soll die kunden_alt heißen, nicht customers_tmp",
+     [("Edit", {"file_path": "db/0412.sql", "old_string": "CREATE TABLE customers_tmp AS TABLE kunden;",
+                "new_string": "CREATE TABLE kunden_alt AS TABLE kunden;"})]),
+    ("rebase ma branche et push", [("Bash", {"command": "git rebase origin/main"})],
+     "non, celle-là part sur release/2.4, c'est un hotfix. rebase-la sur origin/release/2.4",
+     [("Bash", {"command": "git rebase --onto origin/release/2.4 origin/main fix/tva"})]),
+])
+def test_this_tasks_target_named_in_place_of_another_is_no_rule(tmp_path, task, first, said, redo):
+    _learn_session(tmp_path, [(task, first), (said, redo)])
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+def test_a_correction_taken_back_as_do_it_the_way_you_had_it(tmp_path):
+    _learn_session(tmp_path, [
+        ("roda a migration nova", [("Bash", {"command": "php artisan migrate"})]),
+        ("sempre roda com --pretend antes pra ver o sql",
+         [("Bash", {"command": "php artisan migrate:rollback --step=1 && php artisan migrate --pretend"})]),
+        ("ah não, esquece isso, é só o banco local. pode rodar direto como vc tinha feito",
+         [("Bash", {"command": "php artisan migrate"})])])
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+def test_a_price_off_is_nothing_left():
+    assert stated("add a test for applyCoupon, the 100% off case is broken", [],
+                  [Act("write", path="src/coupon.test.ts", new="applyCoupon(1, {value: 100})")]) is None

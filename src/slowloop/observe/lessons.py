@@ -848,6 +848,11 @@ RETRACTION = re.compile(
     r"|olvídalo|olvida lo que dije|estaba bien (?:antes|como estaba)|tenías razón|déjalo como estaba"
     r"|vergiss (?:es|das)|war (?:doch )?(?:richtig|gut so|in ordnung)|du hattest recht|mach(?: das)? rückgängig, war"
     r"|lass es wie es war"
+    # "do it the way you had it": the agent's own first way, asked back
+    r"|(?:the way|like|as) you (?:had (?:it|done it)|did it (?:at first|before|the first time))"
+    r"|come (?:avevi fatto|l'avevi fatto|lo avevi fatto)|comme tu (?:avais fait|l'avais fait)|como (?:vc|você|tu) (?:tinha|tinhas) feito"
+    r"|como (?:lo )?(?:habías hecho|tenías)|wie du es (?:hattest|gemacht hattest|zuerst hattest)"
+    r"|esquece isso|oublie ça|lascia stare quello|olvida eso|vergiss das wieder"
     # "your rebase was ok after all" / "dein rebase war ok" / "il tuo merge andava bene": the agent's
     # first move, said to be fine
     r"|your (?:first |original )?[\w-]+ was (?:fine|ok|okay|right|good)|dein(?:e|en)? [\w-]+ war (?:doch )?(?:ok|okay|gut|richtig|in ordnung)"

@@ -1268,6 +1268,13 @@ def _code_scope(path: str) -> str:
     return f"writing {lang} code" if lang else "editing code"
 
 
+# A language's own words: a `switch`/`case` rewritten to a lookup swaps no API ("never `case`").
+_SYNTAX = frozenset("""case switch if else elif for while do return function const let var new try catch
+finally throw await async yield def class import export from default break continue in of is not and or
+with as pass lambda struct enum interface type public private protected static void val fun func go defer
+select where then end begin match when""".split())
+
+
 def _made_by(name: str, after: list[Act]) -> str:
     """`feedClient.Get` where the same redo defines `var feedClient = &http.Client{Timeout: …}`: what
     the code now uses is `http.Client` — the code's own variable is named by what makes it."""
@@ -1306,8 +1313,8 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
             # no API name changed: the words of a short edit (`node:latest` → `node:20-alpine`,
             # `any` → `unknown`, `except Exception: pass` → `except ValueError:`)
             old_w, new_w = _WORD.findall(a.old), _WORD.findall(a.new)
-            gone = [w for w in dict.fromkeys(old_w) if w not in new_w]
-            came = [w for w in dict.fromkeys(new_w) if w not in old_w]
+            gone = [w for w in dict.fromkeys(old_w) if w not in new_w and w not in _SYNTAX]
+            came = [w for w in dict.fromkeys(new_w) if w not in old_w and w not in _SYNTAX]
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
             # the library the new code imports is what it uses (`from 'date-fns'`), after its names
             came += [m for m in sorted(_imports(a.new) - _imports(a.old) - _imports(wrote)) if m not in came]

@@ -63,7 +63,7 @@ _ART_AFTER = (r"(?:\s+(?:the|il|lo|la|le|les|l'|el|los|las|o|a|os|as|der|die|das
               r"|use|using))?\s*[`'\"]?$")
 _AWAY_BEFORE = re.compile(
     r"(?:(?<![-\w])(?:forget(?:\s+about)?|forgot|drop(?:ped)?|ditch(?:ed)?|ripped(?:\s+out)?|rip\s+out|no\s+more|no\s+longer"
-    r"(?:\s+use)?|stop(?:\s+using)?|off(?:\s+of)?|away\s+from|(?:moved|migrated|switched|changed|went)\s+"
+    r"(?:\s+use)?|stop(?:\s+using)?|(?<!%\s)(?<!\d\s)(?<!%)off(?:\s+of)?|away\s+from|(?:moved|migrated|switched|changed|went)\s+"
     r"(?:off|away\s+from|from)|instead\s+of|rather\s+than|replac\w+|dimentica(?:te)?|lascia\s+(?:perdere|stare)"
     r"|niente\s+più|basta(?:\s+con)?|non\s+più|invece\s+di|al\s+posto\s+d[ie]\w*|abbandonat\w*|oublie[rz]?"
     r"|laisse\s+tomber|plus\s+de|au\s+lieu\s+d[eu]|vergiss|statt|anstatt|weg\s+von|von\s+(?:der|dem|den)"

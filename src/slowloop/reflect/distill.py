@@ -177,6 +177,9 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
                               r"|temporar\w*|temporane\w*|temporári\w*|temporal(?:mente)?|temporaire\w*|vorübergehend"
                               # "pour celle-là", "just for that one", "tonight only", "nur für den hier"
                               r"|pour (?:celle|celui|ceux|celles)-(?:là|ci)|(?:ce soir|aujourd'hui) uniquement|uniquement pour"
+                              # "non, celle-là part sur release/2.4, c'est un hotfix": this one, said by pointing
+                              r"|(?:celle|celui)-(?:là|ci) (?:part|va|doit)|c'est un hotfix|it'?s a hotfix|è un hotfix"
+                              r"|é um hotfix|es un hotfix|ist ein hotfix"
                               r"|just (?:for )?(?:this|that) one|only (?:this|that) one|for that one|(?:tonight|today) only"
                               r"|solo per quest[oa]|per quell[oa]|solo stavolta|solo para (?:esta|este|esa|ese)|por esta vez"
                               r"|nur (?:für )?(?:diese[nrsm]?|den hier|das hier)|nur heute|só (?:esse|essa|este|esta|hoje)"
@@ -185,7 +188,11 @@ _DEICTIC_ONE_OFF = re.compile(r"\b(?:the other (?:file|one|function|component|pa
                               r"|この[^\s、。]{1,8}だけ|これだけは|今日だけ", re.I)
 # "die tabelle heißt customer_legacy": the name of this task's thing, not a way of working (unless
 # something marks it as lasting: "bei uns heißen branches …")
-_CALLED = re.compile(r"\b(?:the \w+ is (?:called|named)|(?:heißt|heisst)|si chiama|s'appelle|se llama|se chama)\b"
+_CALLED = re.compile(r"\b(?:the \w+ is (?:called|named)|(?:heißt|heisst)|si chiama|s'appelle|se llama|se chama"
+                     # "laut ticket soll die kunden_alt heißen", "should be named", "per the ticket": this one's name
+                     r"|(?:soll|sollte|muss) [\w\s]{0,30}(?:heißen|heissen)|should be (?:called|named)|deve chiamarsi"
+                     r"|doit s'appeler|debe llamarse|deve se chamar|laut (?:ticket|jira|spec)|per the (?:ticket|spec|jira)"
+                     r"|secondo il ticket|selon le ticket|según el ticket|segundo o ticket)\b"
                      r"|(?:表|文件|函数)叫|という名前", re.I)
 _FILE = re.compile(r"^[\w./-]+\.[A-Za-z0-9]{1,5}$")
 _ARTICLE_PHRASE = re.compile(r"^(?:the|a|an|il|la|le|les|el|los|las|o|os|der|die|das)\s", re.I)
@@ -479,8 +486,11 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             if way is not None:
                 return [_stated_rule(ev, way, why, lesson)], lesson
             return [], Lesson("none", why_none=f"{lesson.x!r} does not name a tool, file or value the agent used")
-        if lesson.y and not category(lesson.x, lesson.y) and not _STANDING_MARK.search(text) \
+        cat_now = category(lesson.x, lesson.y) if lesson.y else None
+        if lesson.y and (not cat_now or cat_now[0] == "environment") and not _STANDING_MARK.search(text) \
                 and not _USE_FORM.search(text):
+            # (an environment named in place of another — "not staging — prod" — is this task's
+            # target unless the words make it last: "always deploy to staging first")
             # "X, not Y" about a value of this task ("#FF6A00, not #FF6600", "the archive table,
             # not this one"): nothing says it lasts; the person decides (review), never a guess
             return [], Lesson("none", x=lesson.x, y=lesson.y,
