@@ -413,6 +413,10 @@ def test_an_unlearned_correction_said_again_is_one_proposal_said_twice_and_takes
     assert rule in Memo("a", home=home).entries("plays")
     status = CliRunner().invoke(cli, ["status", "--json"], env=env)
     assert json.loads(status.output)["agents"][0]["waiting"] == {"proposals": 0, "unlearned": 0}
+    # the rule keeps the turn it was learned from, and says the person approved it
+    shown = CliRunner().invoke(cli, ["memo", "show", "--agent", "a"], env=env)
+    assert shown.exit_code == 0 and "no turn recorded" not in shown.output, shown.output
+    assert "commented out the assertion" in shown.output and "approved by the person" in shown.output, shown.output
 
 
 @pytest.mark.parametrize("masked_cmd", ["pytest -q || true", "pytest -q; true", "set +e; pytest -q",

@@ -146,6 +146,17 @@ def _origin(store: Store, agent_id: int, line: Line, synced: bool) -> tuple[str,
     proposer = "the offline learner" if refl is None or refl["provider"] in ("offline", "") else (
         f"{refl['provider']}" + (f" (model {refl['model']})" if refl["model"] else ""))
     reason = _reason_for(refl["raw_output"], line) if refl is not None else ""
+    approved = re.search(r"approved in review \(P(\d+)\)", ch["note"] or "")
+    if approved and not _CITED.search(reason):
+        # a wording the person accepted (or edited) in review: its evidence is the proposal's turn
+        held = q.proposal_of(store, agent_id, int(approved.group(1)))
+        if held is not None:
+            try:
+                said = str((json.loads(held["action"]) or {}).get("reason") or "")
+            except (ValueError, AttributeError):
+                said = ""
+            reason = " — ".join(x for x in (said, str(held["reason"] or "")) if x) or reason
+        proposer += ", approved by the person in review"
     if refl is not None and refl["finished_at"]:
         at = refl["finished_at"]  # to the microsecond: a turn recorded in the same second is told apart
     evidence: dict = {"change": ch["id"], "reflection": rid, "reason": reason[:400]}

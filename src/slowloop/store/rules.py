@@ -138,6 +138,13 @@ def memo_changes(store: Store, agent_id: int, path: str) -> list[Row]:
                         "AND path = ? AND op != 'touch' ORDER BY id", (agent_id, path))
 
 
+def proposal_of(store: Store, agent_id: int, proposal_id: int) -> Row | None:
+    """A held proposal's ``action`` (JSON) and ``reason``: what an approval in review applied."""
+    rows = _rows(store, "SELECT action, reason FROM proposals WHERE id = ? AND agent_id = ?",
+                 (int(proposal_id), agent_id))
+    return rows[0] if rows else None
+
+
 def get_rule(store: Store, rule_id: int) -> Row | None:
     rows = _rows(store, "SELECT * FROM rules WHERE id = ?", (int(rule_id),))
     return rows[0] if rows else None
