@@ -34,6 +34,7 @@ from .secret_forms import (
     continue_markers,
     decode_encoded,
     is_dummy,
+    is_reference,
     join_concatenated,
     looks_random,
     prose_spans,
@@ -179,7 +180,9 @@ def _basic_is_credential(token: str) -> bool:
 # --- secret-named assignments -------------------------------------------------------------------
 
 _SECRET_PARTS = {"password", "passwd", "passphrase", "pwd", "secret", "secrets", "token",
-                 "apikey", "credential", "credentials", "pat"}
+                 "apikey", "credential", "credentials", "pat", "authtok", "bearer"}
+# one word glued to a secret word: clientsecret, corpsecret, appsecret, rootpassword, authtoken
+_GLUED_ENDS = ("secret", "password", "passwd", "token")
 # "*_KEY" is a secret only with a qualifier in front ("api_key", "private_key"), not "sort_key".
 _KEY_QUALIFIERS = {"api", "private", "access", "secret", "auth", "encryption", "signing",
                    "client", "master", "service", "account", "openai", "anthropic", "license",
@@ -208,12 +211,13 @@ _CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]|\[|\()|\(")
 # identifier around each hit is judged, and only then the separator and the value are parsed.
 # One literal regex per word over the lowercased text: far faster than one case-insensitive
 # alternation.
-_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk")]
+_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk",
+                                                "authtok", "bearer", "encrypt")]
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_SEP = re.compile(r"[ \t]*(:=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash
+_SEP = re.compile(r"[ \t]*(:=|\?=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash; ?= : make
 _VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")
 _HASH_VALUE = re.compile(r"#[^\s,;'\"}\])\\]{5,}")
@@ -228,10 +232,14 @@ def is_secret_name(name: str) -> bool:
     parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
     if not parts or parts[-1] in _SETTING_SUFFIXES:
         return False
-    if name in ("PWD", "OLDPWD"):  # the shell's working directory, not a password
+    if name in ("PWD", "OLDPWD"):  # the shell's working directory: a password only by its value
         return False
     for i, part in enumerate(parts):
         if part in _SECRET_PARTS:
+            return True
+        if part.endswith(_GLUED_ENDS) and len(part) > 6:  # clientsecret, corpsecret, rootpassword
+            return True
+        if part == "pass" and i + 1 < len(parts) and parts[i + 1] == "phrase":  # pass_phrase
             return True
         if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
             return True
@@ -242,6 +250,28 @@ def is_secret_name(name: str) -> bool:
         if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
             return True
     return False
+
+
+# Names that hold a secret only when the value looks like one: ``pass = …`` (TOML, rclone),
+# ``PWD = …`` (ODBC; the shell's PWD is a path), ``encrypt = …`` (Consul's gossip key), and any
+# ``*_key`` or ``*-key`` (``fernet_key``, ``routing_key: <32 hex>``, ``api-v3-key``, ``key=…``):
+# ``sort_key = "created_at"`` and ``cache_key: node-modules-v2`` are kept.
+_WEAK_ENDS = {"pass", "pwd", "encrypt", "key", "authkey", "keyfile"}
+
+
+def _weak_secret_name(name: str) -> bool:
+    parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
+    return bool(parts) and parts[-1] in _WEAK_ENDS and not _PUBLIC_PARTS.intersection(parts)
+
+
+_PUBLIC_PARTS = {"public", "publishable", "pub", "host", "known", "gpg", "pgp", "ssh", "kms", "foreign",
+                 "primary", "partition", "sort", "cache", "idempotency", "object"}
+
+
+# a type between a name and its value (Rust, TypeScript, Kotlin, annotated Python)
+_TYPED = re.compile(r"[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][\w.<>\[\], ]{0,40}?[ \t]*=(?!=)[ \t]*(?=[\"'bru])")
+# Claude Code's line-number prefix on a file read ("    12→"): not part of the line's text
+_LINE_NUMBER = re.compile(r"^[ \t]*\d+→")
 
 
 def _secret_kind(name: str) -> str:
@@ -265,7 +295,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 def _value_is_secret(raw: str, name: str) -> bool:
     quoted = raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2
     value = raw[1:-1] if quoted else raw
-    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()) or is_dummy(value):
+    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()) or is_dummy(value) or is_reference(value):
         return False
     if _ENV_REF.match(value):
         return False
@@ -287,8 +317,10 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
     n = len(text)
     # ``lowered`` lines up with ``text``: str.lower() can lengthen non-ASCII text ("İ").
     hits = sorted({m.start() for rx in _KEYWORDS for m in rx.finditer(lowered)})
-    seen_start = -1
+    seen_start = skip_to = -1
     for h in hits:
+        if h < skip_to:
+            continue  # inside a reference already read: arn:aws:secretsmanager:…:secret:prod/db
         s = h
         floor = max(0, h - _LOOKBACK)
         while s > floor and text[s - 1] in _IDENT_CHARS:
@@ -313,17 +345,24 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
         if sep is None and not flag:
             continue
         name = text[s:e].lstrip("-.")
+        weak = False
         if not name or not is_secret_name(name):
-            continue
+            if not (sep and _weak_secret_name(name)):
+                continue
+            weak = True  # a value judged by its looks: pass = …, fernet_key = …, routing_key: …
         if sep:
             mid_line = False
-            if sep.group(1) == ":" and not quoted_key:
+            kind_sep, sep_end = sep.group(1), sep.end()
+            typed = _TYPED.match(text, sep_end) if kind_sep == ":" else None
+            if typed:  # const API_KEY: &str = "…", val token: String = "…"
+                kind_sep, sep_end = "=", typed.end()
+            elif kind_sep == ":" and not quoted_key:
                 line_start = text.rfind("\n", 0, s) + 1
-                mid_line = text[line_start:s].strip(" \t-") != ""
-            vstart = sep.end() + (text[sep.end():sep.end() + 1] in "bru" and text[sep.end() + 1:sep.end() + 2] in "\"'")
+                mid_line = _LINE_NUMBER.sub("", text[line_start:s], count=1).strip(" \t-") != ""
+            vstart = sep_end + (text[sep_end:sep_end + 1] in "bru" and text[sep_end + 1:sep_end + 2] in "\"'")
             value = _VALUE.match(text, vstart)  # b'…', r"…", u"…": the literal after its prefix
-            if not value and text.startswith("#", sep.end()) and sep.group(0).endswith("="):
-                value = _HASH_VALUE.match(text, sep.end())  # DB_PASSWORD=#x… (not " # comment")
+            if not value and text.startswith("#", sep_end) and kind_sep.endswith("="):
+                value = _HASH_VALUE.match(text, sep_end)  # DB_PASSWORD=#x… (not " # comment")
             if not value:
                 continue
             vs, ve = value.span()
@@ -331,14 +370,14 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
             # and so is "password: '8uD4z.f^Tc'" (quoted, random-looking, symbols and all)
             bare = text[vs:ve].strip("\"'")
             token_like = bool(_TOKEN_LIKE.match(bare)) or (bare != text[vs:ve] and looks_random(bare))
-            if mid_line and not token_like:
-                continue
+            if mid_line and (weak or not token_like):
+                continue  # "restored from key: Linux-pnpm-…", "public key: …": prose or a listing
             block = block_scalar_span(text, text.rfind("\n", 0, s) + 1, vs, ve) \
-                if sep.group(1) == ":" else None
+                if kind_sep == ":" else None
             if block:  # "secret_access_key: >-" then the indented lines: those are the value
                 spans.append((*block, _secret_kind(name)))
                 continue
-            if sep.group(1) == ":" and not quoted_key and not token_like:
+            if kind_sep == ":" and not quoted_key and not token_like:
                 line_end = text.find("\n", ve)
                 rest = text[ve:line_end if line_end >= 0 else n]
                 if rest.split("#")[0].strip():
@@ -351,7 +390,10 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
         raw = text[vs:ve]
         if raw.startswith('\\"') and raw.endswith('\\"') and len(raw) >= 4:  # \"value\"
             raw, vs, ve = raw[1:-1], vs + 1, ve - 1
-        if not _value_is_secret(raw, name):
+        if is_reference(raw):
+            skip_to = ve
+            continue
+        if not _value_is_secret(raw, name) or (weak and not looks_random(raw.strip("\"'"), 12)):
             continue
         if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
             vs, ve = vs + 1, ve - 1
@@ -381,12 +423,16 @@ def _auth_header(m: re.Match[str], counts: Counter) -> str:
     if m.string[m.start() - 1:m.start()] not in ("A", "a"):
         return m.group(0)
     scheme = m.group(2)
+    if is_dummy(m.group(3)):
+        return m.group(0)  # "Bearer test-token" in a test
     kind = "basic_auth" if scheme.lower() == "basic" else "bearer_token"
     counts[kind] += 1
     return f"{m.group(1)}{scheme} {_marker(kind)}"
 
 
 def _bearer(m: re.Match[str], counts: Counter) -> str:
+    if is_dummy(m.group(2)):
+        return m.group(0)
     counts["bearer_token"] += 1
     return m.group(1) + _marker("bearer_token")
 

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from urllib.parse import unquote
 
-__all__ = ["looks_random", "is_dummy", "prose_spans", "block_scalar_span", "continue_markers",
+__all__ = ["looks_random", "is_dummy", "is_reference", "prose_spans", "block_scalar_span", "continue_markers",
            "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated"]
 
 MARK = "[REDACTED:"
@@ -55,7 +55,22 @@ def is_dummy(value: str) -> bool:
         return True  # [FILTERED], [HIDDEN]: a framework's own mask
     if len(v) >= 12 and len(set(v[4:])) <= 1:
         return True
+    tail = _SEGMENTS.split(v)[-1]
+    if len(tail) >= 8 and len(set(tail.lower())) <= 1:
+        return True  # sk_live_xxxxxxxx…: a vendor prefix then one repeated character
+    if _YOUR.search(v):
+        return True  # xoxb-your-bot-token, <your-api-key>
     return bool(_KEBAB_PAIR.fullmatch(v)) or v.lower() in _DUMMY_WORDS
+
+
+_YOUR = re.compile(r"(?i)(?:^|[-_])your[-_]")
+# a reference to where a secret is kept, not the secret: op://vault/item/field, an ARN,
+# vault:secret/data/app#password, $(cat /run/secrets/db_password)
+_REFERENCE = re.compile(r"^(?:[a-z][a-z0-9+.-]{1,15}://[^\s]*/|arn:[a-z-]+:|vault:[\w/-]+|\$\((?!\s*(?:echo|printf)\b))")
+
+
+def is_reference(value: str) -> bool:
+    return bool(_REFERENCE.match(value.strip("\"'")))
 
 
 def looks_random(value: str, min_len: int = 8) -> bool:
@@ -116,8 +131,8 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
     for kind, rx in _PROSE:
         for m in rx.finditer(lowered):
             at = m.start()
-            if at and lowered[at - 1].isalnum() and lowered[at].isascii():
-                continue  # the tail of another word
+            if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/_.") and lowered[at].isascii():
+                continue  # the tail of another word, or a piece of an identifier (arn:…:secret:…)
             vs, ve = m.span(1)
             while ve > vs and text[ve - 1] in _TRAILING:
                 ve -= 1
