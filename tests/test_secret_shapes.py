@@ -86,3 +86,79 @@ def test_names_whose_value_decides_keep(text: str, keep: str) -> None:
 ])
 def test_references_and_placeholders_are_kept(text: str, keep: str) -> None:
     assert keep in redact(text).text
+
+
+# --- passwords given as program flags -----------------------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_program_flags(seed: int) -> None:
+    rng = random.Random(seed)
+    for template in ("$ cqlsh cass-0 9042 -u app -p '{pw}' -e 'DESCRIBE KEYSPACES'",
+                     "$ mongosh --host rs0/m0:27017 -u admin -p '{pw}' --eval 'rs.status().ok'",
+                     "$ ipmitool -I lanplus -H 10.9.8.7 -U ADMIN -P '{pw}' chassis power status",
+                     "$ snmpget -v3 -l authPriv -u mon -a SHA -A 'x{pw}' -x AES -X '{pw}' sw-01 sysUpTime.0",
+                     "$ unrar x -p{pw} data.rar", "$ xfreerdp /u:Administrator /p:'{pw}' /v:10.1.2.3",
+                     "$ ssh-keygen -t ed25519 -N '{pw}' -f ~/.ssh/k", "$ openssl enc -aes-256-cbc -k '{pw}' -in a -out b",
+                     "$ db2 connect to SAMPLE user db2inst1 using '{pw}'", "$ 7z a -p'{pw}' out.7z in/",
+                     "$ htpasswd -B -b -c /etc/nginx/.htpasswd ops '{pw}'", "$ sqlcmd -S db -U sa -P '%{pw}' -Q 'SELECT 1'",
+                     "$ rabbitmqctl add_user orders '{pw}'", "$ sqlplus -S system/{pw}@//ora:1521/PDB1 @x.sql",
+                     "$ lftp -u deploy,'{pw}' sftp://files.example.net", "$ http -a ops:'{pw}' GET https://ci.example.lan/api",
+                     "$ etcdctl --user root:'{pw}' get /registry --prefix", "$ echo 'deploy:{pw}' | sudo chpasswd",
+                     "$ echo '{pw}' | docker login reg.example.lan -u 'robot$ci' --password-stdin",
+                     "PS> net use Z: \\\\fs01\\share /user:CORP\\svc {pw} /persistent:no", "$ export SSHPASS='{pw}'",
+                     "$ snmpwalk -v2c -c {pw} 10.0.0.1", "$ curl -s --oauth2-bearer {pw} https://mail.example.io"):
+        pw = _password(rng)
+        _gone(template.format(pw=pw), pw)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("$ snmpwalk -v2c -c public 10.0.0.1 system", "-c public"),
+    ("$ mongosh -p 27018 --quiet", "-p 27018"),
+    ("$ unrar x -o+ archive.rar", "-o+ archive.rar"),
+    ("$ sqlcmd -S db -U sa -P %DB_PASSWORD% -Q 'SELECT 1'", "%DB_PASSWORD%"),
+])
+def test_program_flags_keep(text: str, keep: str) -> None:
+    assert keep in redact(text).text
+
+
+# --- bare values printed by a secret manager, an environment lookup or a secrets file -----------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_printed_by_their_command(seed: int) -> None:
+    rng = random.Random(seed)
+    for command in ("op read 'op://Infra/DB/password'", "vault kv get -field=password secret/app",
+                    "gcloud secrets versions access latest --secret=db", "doppler secrets get DB_PW --plain",
+                    "bw get password 'Grafana admin'", "printenv SMTP_PASSWORD", "echo $PARTNER_API_KEY",
+                    "kubectl -n sso get secret admin -o jsonpath='{.data.password}' | base64 -d",
+                    "sudo cat /etc/mongo/keyfile", "cat ~/.vault_pass", "cat config/master.key"):
+        pw = _password(rng, 20)
+        _gone(f"$ {command}\n{pw}\n$ ls\nREADME.md", pw)
+    pw = _password(rng)
+    _gone(f"$ cat /etc/rsyncd.secrets\nbackup:{pw}\n", pw)
+    _gone(f'$ az keyvault secret show --vault-name kv -n sql-admin\n{{\n  "name": "sql-admin",\n  "value": "{pw}"\n}}', pw)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("$ printenv HOME\n/home/ci", "/home/ci"),
+    ("$ echo $GIT_COMMIT\n3f9a1c2b7d4e8f6a0b1c2d3e4f5a6b7c8d9e0f1a", "3f9a1c2b7d4e8f6a0b1c2d3e4f5a6b7c8d9e0f1a"),
+    ("$ cat ~/.ssh/id_ed25519.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk2b3c4d5e6f7g8h9i0j1k2l3m4 ci@box",
+     "AAAAC3NzaC1lZDI1NTE5AAAAIHk2b3c4d5e6f7g8h9i0j1k2l3m4"),
+    ("$ kubectl get secret tls -o jsonpath='{.data.tls\\.crt}' | base64 -d\n-----BEGIN CERTIFICATE-----\n"
+     "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n-----END CERTIFICATE-----",
+     "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ"),
+    ("$ op read 'op://Infra/DB/username'\nsvc-app", "svc-app"),
+])
+def test_printed_keep(text: str, keep: str) -> None:
+    assert keep in redact(text).text
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_column_named_password(seed: int) -> None:
+    rng = random.Random(seed)
+    a, b = _password(rng), _password(rng)
+    out = _gone(f"| env | user | password |\n|-----|------|----------|\n| stg | qa | {a} |\n| dev | qa | {b} |", a)
+    assert b not in out and "| stg | qa |" in out
+    out = _gone(f"name,login,password,owner\nbackup,svc-backup,{a},ops\nmon,svc-mon,{b},sre", a)
+    assert b not in out and "backup,svc-backup," in out
+    assert "| sha256 | 9f86d081884c7d659a2feaa0c55ad015 |" in redact(
+        "| file | sha256 |\n|---|---|\n| sha256 | 9f86d081884c7d659a2feaa0c55ad015 |").text

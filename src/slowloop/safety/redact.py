@@ -26,7 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, RANDOM_CONTEXTUAL
+from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, LINE_CONTEXTUAL, RANDOM_CONTEXTUAL
+from .printed import printed_spans, table_spans
 from .secret_forms import (
     CALL_ARGS,
     block_scalar_span,
@@ -147,7 +148,8 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 # Starts with the literal "://" so the scan is fast; user and host are kept.
-_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")  # the user may be a marker
+# the user may be a marker, or hold one "@" (administrator@vsphere.local)
+_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*(?:@[^\s:/@\"'<>]+)?):([^\s@/\"'<>]+)@")
 
 
 def _contextual(kind: str):
@@ -465,6 +467,7 @@ def _inner_literal(pattern: str) -> str:
 
 
 Replacer = Callable[[re.Match[str], Counter], str]
+_PERCENT_VAR = re.compile(r"%\w+%|%\(")  # %DB_PASSWORD% (cmd.exe), %(password)s: a reference
 
 
 def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = False) -> Replacer:
@@ -477,7 +480,7 @@ def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = F
         g = max((i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)), default=0)
         value = m.group(g) if g else ""
         if not value or "[REDACTED:" in value or _PLACEHOLDER.match(value) or _ENV_REF.match(value) \
-                or value.startswith(("$", "%", "{{", "<")) or is_dummy(value) \
+                or value.startswith(("$", "{{", "<")) or _PERCENT_VAR.match(value) or is_dummy(value) \
                 or (random and not looks_random(value)):
             return m.group(0)
         counts[kind] += 1
@@ -500,6 +503,36 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
       for kind, hints, pattern, before in RANDOM_CONTEXTUAL],
     (("(",), CALL_ARGS, call_literals),
 ]
+# run only on the lines that hold a hint
+_LINE_STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
+    (hints, pattern, _in_place(kind)) for kind, hints, pattern in LINE_CONTEXTUAL]
+
+
+def _hint_lines(text: str, hints: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of every line holding one of ``hints``, in order, each once."""
+    starts: set[int] = set()
+    for h in hints:
+        at = text.find(h)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            at = text.find(h, len(text) if end < 0 else end)
+    return [(s, e if (e := text.find("\n", s)) >= 0 else len(text)) for s in sorted(starts)]
+
+
+def _sub_lines(text: str, hints: tuple[str, ...], pattern: re.Pattern[str], fn: Replacer, counts: Counter) -> str:
+    pieces, last = [], 0
+    for s, e in _hint_lines(text, hints):
+        line = text[s:e]
+        new = pattern.sub(lambda m: fn(m, counts), line)
+        if new != line:
+            pieces += [text[last:s], new]
+            last = e
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def redact(text: str) -> RedactResult:
@@ -517,9 +550,14 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
         if any(h in text for h in hints):
             # B023: the lambda runs inside this sub() call, before the loop rebinds fn.
             text = pattern.sub(lambda m: fn(m, counts), text)  # noqa: B023
+    for hints, pattern, fn in _LINE_STEPS:
+        if any(h in text for h in hints):
+            text = _sub_lines(text, hints, pattern, fn, counts)
     lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
     # the longest first where two finders agree on a start (a YAML key that is also prose)
-    spans = sorted(_assignments(text, lowered) + prose_spans(text, lowered), key=lambda sp: (sp[0], -sp[1]))
+    found = _assignments(text, lowered) + prose_spans(text, lowered) + printed_spans(text, is_secret_name) \
+        + table_spans(text, lowered)
+    spans = sorted(found, key=lambda sp: (sp[0], -sp[1]))
     if spans:
         pieces, last = [], 0
         for start, end, kind in spans:
