@@ -162,3 +162,81 @@ def test_a_column_named_password(seed: int) -> None:
     assert b not in out and "backup,svc-backup," in out
     assert "| sha256 | 9f86d081884c7d659a2feaa0c55ad015 |" in redact(
         "| file | sha256 |\n|---|---|\n| sha256 | 9f86d081884c7d659a2feaa0c55ad015 |").text
+
+
+# --- vendor prefixes, vendor headers, cookies, config forms -------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_vendor_shapes_and_places(seed: int) -> None:
+    rng = random.Random(seed)
+    uuid = "-".join(_draw(rng, HEX, n) for n in (8, 4, 4, 4, 12))
+    for text, secret in (
+            (f"the key is xai-{(t := _draw(rng, ALNUM, 80))}", t),
+            (f"BWS_ACCESS_TOKEN is 0.{uuid}.{(t := _draw(rng, ALNUM, 30))}:{_draw(rng, ALNUM, 22)}==", t),
+            (f"CF_ORIGIN_CA_KEY v1.0-{_draw(rng, HEX, 24)}-{(t := _draw(rng, HEX, 146))}", t),
+            (f"$ b2 account authorize 005f90c8a1a7 K005{(t := _draw(rng, ALNUM + '+/', 27))}", t),
+            (f"curl -u 'live_{(t := _draw(rng, HEX, 35))}:' https://api.example.com/v1", t),
+            (f"    URI    /receiver/v1/http/{(t := _draw(rng, ALNUM, 60))}==", t),
+            (f"  -H 'Fastly-Key: {(t := _draw(rng, ALNUM, 32))}'", t),
+            (f"headers: map[Accept:[*/*] X-Nomad-Token:[{uuid}]]", uuid),
+            (f"Authorization: SharedKey acct:{(t := _draw(rng, ALNUM + '+/', 43))}=", t),
+            (f'Hawk id="dh37", ts="1764500000", nonce="Q9x", mac="{(t := _draw(rng, ALNUM + "+/", 43))}="', t),
+            (f"Sec-WebSocket-Protocol: access_token, {(t := _draw(rng, ALNUM, 40))}", t),
+            (f"https://storage.example.com/o?x-goog-signature={(t := _draw(rng, HEX, 64))}", t),
+            (f"gettoken?corpid=ww10f9&corpsecret={(t := _draw(rng, ALNUM, 43))}", t),
+            (f"$ ./codecov upload-process -t {uuid} -f coverage.xml", uuid),
+            (f"curl -b '.AspNetCore.Af=x1; .AspNetCore.Cookies={(t := _draw(rng, ALNUM, 50))}' https://p.example.io", t),
+            (f"here's the cookie: user_session={(t := _draw(rng, ALNUM, 40))}; __Host-user_session_same_site={t}", t),
+            (f"blog.example.io\tFALSE\t/\tTRUE\t1796036000\twordpress_logged_in_1\t{(t := _draw(rng, ALNUM, 40))}", t),
+            (f"requirepass {(t := _password(rng))}", t),
+            (f"username netops privilege 15 password 0 {(t := _password(rng))}", t),
+            (f'    <add key="ClearTextPassword" value="{(t := _password(rng))}" />', t),
+            (f'<property name="hibernate.connection.password">{(t := _password(rng))}</property>', t),
+            (f'<wsse:Password Type="http://x#PasswordText">{(t := _password(rng))}</wsse:Password>', t),
+            (f"CREATE USER grafana IDENTIFIED WITH sha256_password BY '{(t := _password(rng))}' HOST IP '10/8';", t),
+            (f"EXEC sp_addlinkedsrvlogin @rmtsrvname = N'L', @rmtpassword = N'{(t := _password(rng))}';", t),
+            (f"SET PASSWORD FOR 'app'@'%' = '{(t := _password(rng))}'", t),
+            (f"15 3 * * * mysqldump -uroot -p'{(t := _password(rng))}' --all-databases", t),
+            (f"'key' => env('MANDRILL_KEY', '{(t := _draw(rng, ALNUM, 22))}'),", t),
+            (f"-----BEGIN OpenVPN Static key V1-----\n{_draw(rng, HEX, 32)}\n{(t := _draw(rng, HEX, 32))}", t),
+            (f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{_draw(rng, ALNUM, 64)}\n{(t := _draw(rng, ALNUM, 64))}", t),
+            (f'KEY = (\n    "-----BEGIN RSA PRIVATE KEY-----\\n"\n    "{_draw(rng, ALNUM, 64)}\\n"\n'
+             f'    "{(t := _draw(rng, ALNUM, 64))}\\n"\n)', t),
+            (f'     1→export OPENAI_API_KEY="sk-proj-{_draw(rng, ALNUM, 40)}\\\n     2→{(t := _draw(rng, ALNUM, 40))}"', t),
+            (f"     3→  password: >-\n     4→    {_password(rng)}\n     5→    {(t := _password(rng))}\n", t)):
+        _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("Cookie: theme=dark; lang=en-US", "lang=en-US"),
+    ("blog.example.io\tFALSE\t/\tTRUE\t1796036000\tconsent\tyes", "consent\tyes"),
+    ("snmp-server community public RO", "public RO"),
+    ('<add key="Username" value="build" />', 'value="build"'),
+    ("ETag: v1.0-release", "v1.0-release"),
+])
+def test_vendor_shapes_and_places_keep(text: str, keep: str) -> None:
+    assert keep in redact(text).text
+
+
+# --- prose in more languages ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_prose_in_more_languages(seed: int) -> None:
+    rng = random.Random(seed)
+    for template in ("Mật khẩu tài khoản quản trị là {pw} nhé.", "Kata sandi database staging: {pw}",
+                     "Heslo k databázi je {pw}, uživatel app.", "Hasło do serwera backupów to {pw}, login: b.",
+                     "Sunucunun root şifresi {pw}, kimseyle paylaşma.", "관리자 비밀번호는 {pw} 입니다.",
+                     "सर्वर का पासवर्ड {pw} है।", "كلمة المرور لخادم الإنتاج هي {pw}",
+                     "Lösenordet till routern är {pw} om du behöver.", "Пароль от базы на проде: {pw} — логин app.",
+                     "Пароль до адмінки: {pw}, логін — admin.", "APIキーは {pw} を使ってください。",
+                     "new root pw for the bastion is {pw} , rotating now"):
+        pw = _password(rng)
+        _gone(template.format(pw=pw), pw)
+
+
+@pytest.mark.parametrize("text", [
+    "Пароль должен быть не короче 12 символов.", "비밀번호는 관리자에게 문의하세요.",
+    "Lösenordet är sparat i valvet.", "the pw is in the vault, ask ops",
+])
+def test_prose_in_more_languages_keep(text: str) -> None:
+    assert redact(text).text == text

@@ -55,7 +55,7 @@ def _flag_rules(programs: tuple[str, ...], flags: str, glued: bool) -> list[tupl
     value = r"(?:\"([^\"\n]{4,})\"|'([^'\n]{4,})'|((?!\d+(?:\s|$))[^\s\"'-][^\s\"']{3,}))"  # not a port
     hints = tuple(p if len(p) > 3 else f" {p} " for p in programs)  # " oc ", not "doc"
     return [("password", hints, re.compile(
-        rf"((?<![\w./-])(?:{names})(?:\.exe)?\b[^\n|;&]*{lazy}\s(?:{flags}){gap})" + value)) for lazy in ("?", "")]
+        rf"((?<![\w-])(?:{names})(?:\.exe)?\b[^\n|;&]*{lazy}\s(?:{flags}){gap})" + value)) for lazy in ("?", "")]
 
 
 # Rules whose match never leaves one line: redact runs each only on the lines holding one of its
@@ -76,8 +76,32 @@ LINE_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:[\"']?)([^\s\"'@]{3,})")),
     ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
     ("password", ("mysql", "mariadb"), re.compile(
-        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)([^\s\"'-][^\s\"']*)")),
+        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p[\"']?)([^\s\"'-][^\s\"']*)")),
     *[rule for row in PASSWORD_FLAGS for rule in _flag_rules(*row)],
+    # config directives whose argument is a password: redis.conf, slapd.conf, keepalived, Cisco, ftp
+    ("password", ("requirepass", "masterauth", "rootpw", "bindpw", "auth_pass", "PASS "), re.compile(
+        r"(^(?:[ \t]*\d+[:→])?[ \t]*(?:requirepass|masterauth|rootpw|bindpw|auth_pass|(?:quote[ \t]+)?PASS)[ \t]+)"
+        r"[\"']?([^\s\"']{4,})")),
+    ("password", ("password 0", "secret 0", "password 7"), re.compile(r"(\b(?:password|secret)[ \t]+[07][ \t]+)(\S{4,})")),
+    ("password", ("basicauth.users=",), re.compile(r"(basicauth\.users=[^:\s,]+:)([^\s,\"'$]{4,})")),
+    # an expect script's answer to a password prompt
+    ("password", ("send ",), re.compile(r"(\bsend[ \t]+\")([^\"\s\\]{6,})(?=\\r\")")),
+    # Hawk's mac, a WebSocket subprotocol carrying a token
+    ("hawk_mac", ("Hawk ",), re.compile(r"(\bHawk\s[^\n]*?\bmac=\")([A-Za-z0-9+/=]{20,})")),
+    ("bearer_token", ("Sec-WebSocket-Protocol",), re.compile(
+        r"(Sec-WebSocket-Protocol:[^\n]*?(?:access_token|token|bearer|auth)[^\n,]*,\s*)([A-Za-z0-9._~+/=-]{20,})", re.I)),
+    # SQL the IDENTIFIED BY rule does not reach: WITH <plugin> BY, double quotes, T-SQL and MySQL forms
+    ("password", ("IDENTIFIED", "identified"), re.compile(
+        r"(\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?)[\"']([^'\"\n]{4,})(?=[\"'])", re.I)),
+    ("password", ("password =", "password=", "PASSWORD FOR"), re.compile(
+        r"((?:@\w*password\s*=\s*N?|\bSET\s+PASSWORD\s+FOR\s+[^=\n]+=\s*(?:PASSWORD\s*\(\s*)?)')([^'\n]{4,})(?=')", re.I)),
+    # a Cookie header or curl -b: the first and the last cookie of the line
+    *[("cookie", ("ookie", " -b "), re.compile(
+        rf"((?:[Cc]ookie:|\s-b|--cookie)[ \t]*[\"']?(?:[^\n\"']*{lazy};\s*)?[\w.-]+=)([^\s;\"'|]{{20,}})"))
+      for lazy in ("?", "")],
+    # a Netscape cookie jar line: domain, flag, path, secure, expiry, name, value
+    ("cookie", ("\tTRUE\t", "\tFALSE\t"), re.compile(
+        r"(\t(?:TRUE|FALSE)\t\d+\t[^\t\n]+\t)([^\t\n]{16,})")),
     # SNMP communities: any but the defaults everybody knows
     ("password", ("snmp",), re.compile(r"(\bsnmp\w*\b[^\n|;&]*?\s-c[ \t]+)[\"']?(?!(?:public|private)\b)([^\s\"'-][^\s\"']{5,})")),
     # a password on stdin: echo 'pw' | docker login --password-stdin, | chpasswd (user:pw), | vncpasswd
@@ -112,12 +136,16 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
     # config files
     ("password", ("<",), re.compile(
-        r"(<(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
-        r"storePassword|keyPassword)>)([^<\s]{4,})(?=</)", re.I)),
+        r"(<(?:\w+:)?(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
+        r"storePassword|keyPassword|\w*Password)(?:\s[^<>]*)?>(?:\s*<Value>)?)([^<\s]{4,})(?=</)", re.I)),
+    ("password", ("value=",), re.compile(
+        r"(\b(?:key|name)=\"[^\"\n]*(?:password|passwd|secret|token|apikey|api_key)\"\s+value=\")([^\"\n]{4,})(?=\")", re.I)),
+    ("password", ("<property",), re.compile(
+        r"(<property\s+name=\"[^\"\n]*(?:password|passwd|secret|token)\"[^>]*>)([^<\s]{4,})(?=</)", re.I)),
     ("password", ("machine",), re.compile(r"(\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+)([^\s]{4,})")),
     ("password", (":",), re.compile(r"(?m)(^[^\s:#]+:(?:\d+|\*):[^\s:]+:[^\s:]+:)([^\s]{4,})$")),  # .pgpass
-    ("password", ("ENV.fetch", "getenv", "environ.get"), re.compile(
-        r"((?:ENV\.fetch|getenv|environ\.get)\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*,\s*['\"])([^'\"\n]{6,})(?=['\"])")),
+    ("password", ("ENV.fetch", "getenv", "environ.get", "env("), re.compile(
+        r"((?:ENV\.fetch|getenv|environ\.get|\benv)\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*,\s*['\"])([^'\"\n]{6,})(?=['\"])")),
     ("npm_auth", ("_auth",), re.compile(r"(\b_auth(?:Token)?\s*=\s*)([A-Za-z0-9+/=._-]{12,})")),
     ("cookie", ("ookie",), re.compile(
         r"((?:sessionid|session|sid|connect\.sid|_session|csrftoken|auth_token|remember_token|JSESSIONID|PHPSESSID)"
@@ -129,13 +157,14 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     # a token in a URL's query or a webhook's path
     ("url_token", ("=",), re.compile(
-        r"([?&](?:key|token|access_token|auth|secret|signature|sig|X-Goog-Signature|Signature|code|apikey|api_key|k|"
+        r"([?&](?i:key|token|access_token|auth|\w*secret|signature|sig|X-Goog-Signature|code|apikey|api_key|k|"
         r"X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential|X-Goog-Credential)=)"
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     ("webhook_key", ("hook",), re.compile(
         r"(\bhooks?/[\w/-]*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{24,})(?![\w-])")),
     # webhook paths whose key is short: Zapier's catch hooks, IFTTT's maker key
     ("webhook_key", ("/hooks/catch/",), re.compile(r"(/hooks/catch/)(\d+/[A-Za-z0-9]{4,})")),
+    ("webhook_key", ("/receiver/v1/",), re.compile(r"(/receiver/v1/(?:http|otlp)/)([A-Za-z0-9_=-]{20,})")),
     ("webhook_key", ("/with/key/",), re.compile(r"(/with/key/)([A-Za-z0-9_-]{10,})")),
     # PowerShell: a password given as plain text
     ("password", ("SecureString", "securestring"), re.compile(
@@ -178,16 +207,18 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
     # ("GenieKey <uuid>", "Api-Key <key>")
     ("bearer_token", ("uthorization",), re.compile(
         r"(uthorization[\"']?\s*[:=]\s*[\"']?"
-        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+)?)"
+        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+"
+        r"(?:[A-Za-z0-9_-]{3,40}:(?=[A-Za-z0-9+/]{20,}))?)?)"
         r"(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Token|token|Bot|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256|"
         r"SSWS|ApiKey|Splunk|OAuth|\[REDACTED)\b)([A-Za-z0-9._~+/=-]{12,})"), re.compile(r"[Aa]\Z")),
     # a URL whose user is a key and that has no password: a Sentry DSN
     ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
     # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
     ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
-        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"']?)"
+        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
         r"([A-Za-z0-9._~+/=-]{8,})"),
-     re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription)\Z")),
+     re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription|fastly|circle|"
+                r"[a-z]+-(?:api|auth|access|client))\Z")),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),

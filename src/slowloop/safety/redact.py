@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import string
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,7 +64,9 @@ _SHAPED: list[tuple[str, str]] = [
     # A PEM block; a block cut short by truncation is still redacted up to its last base64 line.
     ("private_key", r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
                     r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-                    r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=]{8,}[ \t]*(?=\r?\n|$))*)"),
+                    r"|(?:[ \t]*\r?\n(?:[A-Za-z0-9+/=]{8,}|[A-Z][\w-]+: [^\n]*|)[ \t]*(?=\r?\n|$))*)"
+                    # a key written as string literals, one line each: "-----BEGIN …-----\n" "MIIE…\n"
+                    r"(?:\\n[\"']?(?:[ \t]*\+?[ \t]*\r?\n[ \t]*[\"'][A-Za-z0-9+/=]{8,}(?:\\n)?[\"'])+)?"),
     # Anthropic before OpenAI: both start with "sk-".
     ("anthropic_key", r"sk-ant-(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
     ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
@@ -138,6 +139,14 @@ _SHAPED: list[tuple[str, str]] = [
     ("gocardless_token", r"live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])"),
     ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/]{80,90}={0,2}"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # more vendors by prefix and alphabet
+    ("xai_key", r"xai-[A-Za-z0-9]{60,100}"),
+    ("bitwarden_token", r"0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9]{20,}:[A-Za-z0-9+/]{16,}={0,2}"),
+    ("cloudflare_origin_ca_key", r"v1\.0-[0-9a-f]{24}-[0-9a-f]{100,}"),
+    ("backblaze_key", r"K00\d[A-Za-z0-9+/]{27}(?![A-Za-z0-9+/])"),
+    ("lob_key", r"(?:live|test)_(?:pub_)?[0-9a-f]{35}(?![0-9a-f])"),
+    ("openvpn_key", r"-----BEGIN OpenVPN Static key V1-----(?:[\s\S]*?-----END OpenVPN Static key V1-----"
+                    r"|(?:[ \t]*\r?\n[0-9a-f]{16,}[ \t]*(?=\r?\n|$))*)"),
 ]
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -218,7 +227,10 @@ _KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "c
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+# Lower-case letters that stay one character (Latin, Greek, Cyrillic: "Пароль", "Lösenord"), so
+# the lowered text lines up with the text; "İ" (two characters lowered) is left as it is.
+_ASCII_LOWER = {c: ord(chr(c).lower()) for c in range(0x41, 0x530)
+                if chr(c).lower() != chr(c) and len(chr(c).lower()) == 1}
 _SEP = re.compile(r"[ \t]*(:=|\?=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash; ?= : make
 _VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")

@@ -115,9 +115,15 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "密码": "password", "口令": "password", "パスワード": "password",
                 "token": "token", "トークン": "token", "令牌": "token",
                 "secret": "secret", "密钥": "secret", "api key": "api_key", "api-key": "api_key",
-                "access key": "api_key"}
-_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+                "access key": "api_key",
+                "mật khẩu": "password", "kata sandi": "password", "heslo": "password", "hasło": "password",
+                "şifre": "password", "şifresi": "password", "비밀번호": "password", "암호": "password",
+                "पासवर्ड": "password", "كلمة المرور": "password", "كلمة السر": "password", "lösenord": "password",
+                "lösenordet": "password", "passord": "password", "adgangskode": "password", "salasana": "password",
+                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret"}
+_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be|là|je|to|jest|"
+               r"är|er|on|adalah|هي|هو)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：|는|은)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
 _PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
           for word, kind in _PROSE_WORDS.items()]
@@ -131,7 +137,7 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
     for kind, rx in _PROSE:
         for m in rx.finditer(lowered):
             at = m.start()
-            if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/_.") and lowered[at].isascii():
+            if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/.") and lowered[at].isascii():
                 continue  # the tail of another word, or a piece of an identifier (arn:…:secret:…)
             vs, ve = m.span(1)
             while ve > vs and text[ve - 1] in _TRAILING:
@@ -144,6 +150,7 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
 # --- continuations ------------------------------------------------------------------------------
 
 _BLOCK_INDICATOR = re.compile(r"[|>][+-]?[1-9]?[+-]?")
+_LINE_NO = re.compile(r"^[ \t]*\d+→")  # Claude Code's line number on a file read
 
 
 def block_scalar_span(text: str, key_line_start: int, value_start: int, value_end: int
@@ -155,14 +162,16 @@ def block_scalar_span(text: str, key_line_start: int, value_start: int, value_en
     nl = text.find("\n", value_end)
     if nl < 0 or text[value_end:nl].strip(" \t\r"):
         return None
-    line = text[key_line_start:value_start]
+    line = _LINE_NO.sub("", text[key_line_start:value_start], count=1)
     indent = len(line) - len(line.lstrip(" -"))
     start = end = -1
     pos = nl + 1
     while pos < len(text):
         stop = text.find("\n", pos)
         stop = len(text) if stop < 0 else stop
-        row = text[pos:stop]
+        numbered = text[pos:stop]
+        row = _LINE_NO.sub("", numbered, count=1)
+        pos += len(numbered) - len(row)  # a file read's "    4→" is not the value's indentation
         if row.strip() and len(row) - len(row.lstrip(" ")) <= indent:
             break
         if row.strip():
@@ -178,7 +187,7 @@ def block_scalar_span(text: str, key_line_start: int, value_start: int, value_en
 _TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
 _CONTINUED = re.compile(
     r"\[REDACTED:(\w+)\](?:"
-    r"(\\\r?\n)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
+    r"(\\\r?\n(?:[ \t]*\d+→)?)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
     r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
     r"(?=[\"'](?![ \t]*:))"  # "a" "b", "a" + "b" (not a quoted key on the next line)
     r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
