@@ -20,27 +20,114 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHECKED_CONTEXTUAL", "CONTEXTUAL", "RANDOM_CONTEXTUAL"]
+__all__ = ["CHECKED_CONTEXTUAL", "CONTEXTUAL", "LINE_CONTEXTUAL", "PASSWORD_FLAGS", "RANDOM_CONTEXTUAL"]
 
 _V = r"[\"']?([^\s\"']{4,})[\"']?"  # a value, quotes kept outside the secret
 _Q = r"(?:\"([^\"\n]{4,})\"|'([^'\n]{4,})'|([^\s\"']{4,}))"
 
-CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
-    # password flags of common programs (the program is named: "-p" alone means many things)
+# Programs and the flag that takes their password (or token), as data: (programs, flags, glued).
+# "-p" alone means many things, so the program is named; ``glued`` flags take the value stuck to
+# them (``unrar x -pSECRET``, ``xfreerdp /p:SECRET``), the others after a space or "=".
+PASSWORD_FLAGS: list[tuple[tuple[str, ...], str, bool]] = [
+    (("cqlsh", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport", "oc",
+      "rdesktop", "psexec", "PsExec", "PsExec64", "psexec64", "racadm", "hdbsql", "influx", "vsql",
+      "clickhouse-client", "nzsql", "cockroach", "neo4j-admin", "cypher-shell", "arangosh", "rabbitmqadmin",
+      "keytool", "winrm", "evil-winrm", "smbmap", "crackmapexec", "impacket-psexec", "wmic", "ncat"), r"-p|--password", False),
+    (("mosquitto_pub", "mosquitto_sub", "ipmitool", "sqlcmd", "bcp", "sybase", "isql", "ftp-upload"), r"-P", False),
+    (("snmpget", "snmpwalk", "snmpset", "snmpbulkwalk", "snmpbulkget", "snmptrap", "snmptable"), r"-[AX]", False),
+    (("openssl",), r"-k|-kfile", False),
+    (("ssh-keygen",), r"-[NP]", False),
+    (("codecov", "codecovcli"), r"-t|--token", False),
+    (("curl",), r"--oauth2-bearer", False),
+    (("unrar", "rar"), r"-p", True),
+    (("xfreerdp", "wlfreerdp", "sdl-freerdp"), r"/p:", True),
+    (("db2",), r"using", False),
+    (("cadaver", "wget", "aria2c", "lftp", "svn", "hg"), r"--(?:http-|ftp-)?passw(?:or)?d", False),
+    (("vncviewer", "x11vnc"), r"-passwd|-passwdfile", False),
+    (("pure-pw", "rabbitmqctl"), r"(?:add_user|change_password|useradd|passwd)\s+\S+", False),
+]
+
+
+def _flag_rules(programs: tuple[str, ...], flags: str, glued: bool) -> list[tuple[str, tuple[str, ...], re.Pattern[str]]]:
+    """The first and the last such flag on the line (``snmpget -A auth … -X priv``)."""
+    names = "|".join(re.escape(p) for p in programs)
+    gap = r"" if glued else r"(?:[ \t]+|=)"
+    value = r"(?:\"([^\"\n]{4,})\"|'([^'\n]{4,})'|((?!\d+(?:\s|$))[^\s\"'-][^\s\"']{3,}))"  # not a port
+    hints = tuple(p if len(p) > 3 else f" {p} " for p in programs)  # " oc ", not "doc"
+    return [("password", hints, re.compile(
+        rf"((?<![\w-])(?:{names})(?:\.exe)?\b[^\n|;&]*{lazy}\s(?:{flags}){gap})" + value)) for lazy in ("?", "")]
+
+
+# Rules whose match never leaves one line: redact runs each only on the lines holding one of its
+# hints (program names are short and common substrings, so a whole-text scan would cost more).
+LINE_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     ("password", ("redis-cli",), re.compile(r"(\bredis-cli\b[^\n]*?\s(?:-a|--pass)\s+)" + _V)),
     ("password", ("ldap",), re.compile(r"(\bldap\w+\b[^\n]*?\s-w\s+)" + _V)),
-    ("password", ("pass",), re.compile(r"(\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass)\s+)" + _V)),
-    ("password", ("pass:",), re.compile(r"(\s-pass(?:out|in)\s+pass:)([^\s\"']{4,})")),
-    ("password", ("htpasswd",), re.compile(r"(\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+)" + _V)),
-    ("password", ("zip",), re.compile(r"(\b(?:zip|7z|7za)\b[^\n]*?\s-(?:P\s+|p))" + _V)),
+    ("password", ("htpasswd",), re.compile(r"(\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+)" + _V)),
+    ("password", ("zip", "7z"), re.compile(r"(\b(?:zip|7z|7za)\b[^\n]*?\s-(?:P\s+|p))" + _V)),
     ("password", ("sqlcmd", "bcp", "isql"), re.compile(r"(\b(?:sqlcmd|bcp|isql)\b[^\n]*?\s-P\s*)" + _Q)),
     ("password", ("login",), re.compile(r"(\b(?:docker|podman|helm\s+registry|oras|buildah)\s+login\b[^\n]*?\s(?:-p|--password)[ =])" + _V)),
+    ("password", ("az login", "az ad"), re.compile(r"(\baz\s+(?:login|ad\s+\S+)\b[^\n]*?\s(?:-p|--password)[ =])" + _V)),
+    ("password", ("sudo -S",), re.compile(r"(\becho\s+)" + r"[\"']?([^\s\"'|]{6,})[\"']?(?=\s*\|\s*sudo\s+-S\b)")),
+    ("password", ("define",), re.compile(
+        r"(\bdefine\s*\(\s*['\"]\w*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)\w*['\"]\s*,\s*['\"])([^'\"\n]{4,})(?=['\"])")),
+    # curl -u user:pw / --user user:pw (the user is kept); sshpass -p pw; mysql -ppw (glued) or -p pw
+    ("password", ("curl",), re.compile(
+        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:[\"']?)([^\s\"'@]{3,})")),
+    ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
+    ("password", ("mysql", "mariadb"), re.compile(
+        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p[\"']?)([^\s\"'-][^\s\"']*)")),
+    *[rule for row in PASSWORD_FLAGS for rule in _flag_rules(*row)],
+    # config directives whose argument is a password: redis.conf, slapd.conf, keepalived, Cisco, ftp
+    ("password", ("requirepass", "masterauth", "rootpw", "bindpw", "auth_pass", "PASS "), re.compile(
+        r"(^(?:[ \t]*\d+[:→])?[ \t]*(?:requirepass|masterauth|rootpw|bindpw|auth_pass|(?:quote[ \t]+)?PASS)[ \t]+)"
+        r"[\"']?([^\s\"']{4,})")),
+    ("password", ("password 0", "secret 0", "password 7"), re.compile(r"(\b(?:password|secret)[ \t]+[07][ \t]+)(\S{4,})")),
+    ("password", ("basicauth.users=",), re.compile(r"(basicauth\.users=[^:\s,]+:)([^\s,\"'$]{4,})")),
+    # an expect script's answer to a password prompt
+    ("password", ("send ",), re.compile(r"(\bsend[ \t]+\")([^\"\s\\]{6,})(?=\\r\")")),
+    # Hawk's mac, a WebSocket subprotocol carrying a token
+    ("hawk_mac", ("Hawk ",), re.compile(r"(\bHawk\s[^\n]*?\bmac=\")([A-Za-z0-9+/=]{20,})")),
+    ("bearer_token", ("Sec-WebSocket-Protocol",), re.compile(
+        r"(Sec-WebSocket-Protocol:[^\n]*?(?:access_token|token|bearer|auth)[^\n,]*,\s*)([A-Za-z0-9._~+/=-]{20,})", re.I)),
+    # SQL the IDENTIFIED BY rule does not reach: WITH <plugin> BY, double quotes, T-SQL and MySQL forms
+    ("password", ("IDENTIFIED", "identified"), re.compile(
+        r"(\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?)[\"']([^'\"\n]{4,})(?=[\"'])", re.I)),
+    ("password", ("password =", "password=", "PASSWORD FOR"), re.compile(
+        r"((?:@\w*password\s*=\s*N?|\bSET\s+PASSWORD\s+FOR\s+[^=\n]+=\s*(?:PASSWORD\s*\(\s*)?)')([^'\n]{4,})(?=')", re.I)),
+    # a Cookie header or curl -b: the first and the last cookie of the line
+    *[("cookie", ("ookie", " -b "), re.compile(
+        rf"((?:[Cc]ookie:|\s-b|--cookie)[ \t]*[\"']?(?:[^\n\"']*{lazy};\s*)?[\w.-]+=)([^\s;\"'|]{{20,}})"))
+      for lazy in ("?", "")],
+    # a Netscape cookie jar line: domain, flag, path, secure, expiry, name, value
+    ("cookie", ("\tTRUE\t", "\tFALSE\t"), re.compile(
+        r"(\t(?:TRUE|FALSE)\t\d+\t[^\t\n]+\t)([^\t\n]{16,})")),
+    # SNMP communities: any but the defaults everybody knows
+    ("password", ("snmp",), re.compile(r"(\bsnmp\w*\b[^\n|;&]*?\s-c[ \t]+)[\"']?(?!(?:public|private)\b)([^\s\"'-][^\s\"']{5,})")),
+    # a password on stdin: echo 'pw' | docker login --password-stdin, | chpasswd (user:pw), | vncpasswd
+    ("password", ("chpasswd", "vncpasswd", "pure-pw", "passwd", "kinit", "password-stdin"), re.compile(
+        r"(\b(?:echo|printf)\s+(?:-\w+\s+)?[\"']?(?:[\w.@-]+:(?=[^\s\"']{4,}[\"']?\s*\|\s*(?:sudo\s+)?chpasswd))?)"
+        r"([^\s\"'|;]{4,})(?=[\"']?\s*(?:;\s*echo\s[^|]*)?\)?\s*\|\s*(?:sudo\s+)?"
+        r"(?:chpasswd|vncpasswd|pure-pw|passwd|smbpasswd|kinit|[\w./ -]*?\b(?:login|auth)\b[^\n]*--password-stdin))")),
+    # user/password@db (Oracle tools), user,password (lftp -u), user:password (httpie -a, etcdctl --user)
+    ("password", ("sqlplus", "expdp", "impdp", "rman", "sqlldr", "exp ", "imp ", "dgmgrl", "sql "), re.compile(
+        r"(\b(?:sqlplus|expdp|impdp|rman|sqlldr|exp|imp|dgmgrl|sql)\s+(?:-\w+\s+)*[\w$#]+/)[\"']?([^\s@/\"']{4,})(?=[\"']?@)")),
+    ("password", ("lftp",), re.compile(r"(\blftp\b[^\n|;&]*?\s-u\s+[\"']?[^\s,\"']+,)[\"']?([^\s\"']{4,})")),
+    ("password", ("http ", "https ", "xh ", "etcdctl", "influx", "nats"), re.compile(
+        r"(\b(?:http|https|xh|xhs|etcdctl|nats)\b[^\n|;&]*?\s(?:-a|--auth|--user|--creds)[ =][\"']?[^\s:\"']+:)[\"']?([^\s\"']{4,})")),
+    ("password", ("/user:",), re.compile(r"(/user:\S+\s+)[\"']?([^\s/\"']{4,})(?=[\"']?(?:\s|$))", re.I)),
+    ("password", ("SSHPASS", "SNOWSQL_PWD", "ISQL_PASSWORD"), re.compile(r"(\b(?:SSHPASS|SNOWSQL_PWD)=)" + _V)),
+    # password flags of common programs (the program is named: "-p" alone means many things)
+]
+
+
+CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
+    ("password", ("pass",), re.compile(r"(\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass)\s+)" + _V)),
+    ("password", ("pass:",), re.compile(r"(\s-pass(?:out|in)\s+pass:)([^\s\"']{4,})")),
     ("password", ("smbclient", "mount"), re.compile(r"(\s-U\s+[^\s%]+%)([^\s\"']{4,})")),
     ("password", ("net use",), re.compile(r"(\bnet\s+use\s+\S+\s+)([^\s/\"']{4,})(?=\s+/user:)", re.I)),
     ("password", ("alias set",), re.compile(r"(\bmc\s+alias\s+set\s+\S+\s+\S+\s+\S+\s+)" + _V)),
-    ("password", ("az login", "az ad"), re.compile(r"(\baz\s+(?:login|ad\s+\S+)\b[^\n]*?\s(?:-p|--password)[ =])" + _V)),
     ("password", ("--password", "--passwd", "--pass="), re.compile(r"(--pass(?:word|wd)?[= ])" + _V)),
-    ("password", ("echo",), re.compile(r"(\becho\s+)" + r"[\"']?([^\s\"'|]{6,})[\"']?(?=\s*\|\s*sudo\s+-S\b)")),
     ("password", ("PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH"), re.compile(
         r"(\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH)=)" + _V)),
     # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…'
@@ -49,14 +136,16 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
     # config files
     ("password", ("<",), re.compile(
-        r"(<(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
-        r"storePassword|keyPassword)>)([^<\s]{4,})(?=</)", re.I)),
+        r"(<(?:\w+:)?(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
+        r"storePassword|keyPassword|\w*Password)(?:\s[^<>]*)?>(?:\s*<Value>)?)([^<\s]{4,})(?=</)", re.I)),
+    ("password", ("value=",), re.compile(
+        r"(\b(?:key|name)=\"[^\"\n]*(?:password|passwd|secret|token|apikey|api_key)\"\s+value=\")([^\"\n]{4,})(?=\")", re.I)),
+    ("password", ("<property",), re.compile(
+        r"(<property\s+name=\"[^\"\n]*(?:password|passwd|secret|token)\"[^>]*>)([^<\s]{4,})(?=</)", re.I)),
     ("password", ("machine",), re.compile(r"(\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+)([^\s]{4,})")),
     ("password", (":",), re.compile(r"(?m)(^[^\s:#]+:(?:\d+|\*):[^\s:]+:[^\s:]+:)([^\s]{4,})$")),  # .pgpass
-    ("password", ("define",), re.compile(
-        r"(\bdefine\s*\(\s*['\"]\w*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)\w*['\"]\s*,\s*['\"])([^'\"\n]{4,})(?=['\"])")),
-    ("password", ("ENV.fetch", "getenv", "environ.get"), re.compile(
-        r"((?:ENV\.fetch|getenv|environ\.get)\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*,\s*['\"])([^'\"\n]{6,})(?=['\"])")),
+    ("password", ("ENV.fetch", "getenv", "environ.get", "env("), re.compile(
+        r"((?:ENV\.fetch|getenv|environ\.get|\benv)\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*,\s*['\"])([^'\"\n]{6,})(?=['\"])")),
     ("npm_auth", ("_auth",), re.compile(r"(\b_auth(?:Token)?\s*=\s*)([A-Za-z0-9+/=._-]{12,})")),
     ("cookie", ("ookie",), re.compile(
         r"((?:sessionid|session|sid|connect\.sid|_session|csrftoken|auth_token|remember_token|JSESSIONID|PHPSESSID)"
@@ -68,13 +157,14 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     # a token in a URL's query or a webhook's path
     ("url_token", ("=",), re.compile(
-        r"([?&](?:key|token|access_token|auth|secret|signature|sig|X-Goog-Signature|Signature|code|apikey|api_key|k|"
+        r"([?&](?i:key|token|access_token|auth|\w*secret|signature|sig|X-Goog-Signature|code|apikey|api_key|k|"
         r"X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential|X-Goog-Credential)=)"
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     ("webhook_key", ("hook",), re.compile(
         r"(\bhooks?/[\w/-]*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{24,})(?![\w-])")),
     # webhook paths whose key is short: Zapier's catch hooks, IFTTT's maker key
     ("webhook_key", ("/hooks/catch/",), re.compile(r"(/hooks/catch/)(\d+/[A-Za-z0-9]{4,})")),
+    ("webhook_key", ("/receiver/v1/",), re.compile(r"(/receiver/v1/(?:http|otlp)/)([A-Za-z0-9_=-]{20,})")),
     ("webhook_key", ("/with/key/",), re.compile(r"(/with/key/)([A-Za-z0-9_-]{10,})")),
     # PowerShell: a password given as plain text
     ("password", ("SecureString", "securestring"), re.compile(
@@ -117,16 +207,18 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
     # ("GenieKey <uuid>", "Api-Key <key>")
     ("bearer_token", ("uthorization",), re.compile(
         r"(uthorization[\"']?\s*[:=]\s*[\"']?"
-        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+)?)"
+        r"(?:(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Digest)\b)[A-Za-z][A-Za-z0-9_-]{1,30}[ \t]+"
+        r"(?:[A-Za-z0-9_-]{3,40}:(?=[A-Za-z0-9+/]{20,}))?)?)"
         r"(?!(?:Bearer|BEARER|bearer|Basic|BASIC|basic|Token|token|Bot|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256|"
         r"SSWS|ApiKey|Splunk|OAuth|\[REDACTED)\b)([A-Za-z0-9._~+/=-]{12,})"), re.compile(r"[Aa]\Z")),
     # a URL whose user is a key and that has no password: a Sentry DSN
     ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
     # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
     ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
-        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"']?)"
+        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
         r"([A-Za-z0-9._~+/=-]{8,})"),
-     re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription)\Z")),
+     re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription|fastly|circle|"
+                r"[a-z]+-(?:api|auth|access|client))\Z")),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),
@@ -136,13 +228,6 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
 # Rules that redact checks further before redacting (a docker "auth" must decode to user:password,
 # an AWS secret key must have AWS or a secret named near it, and so on).
 CHECKED_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
-    # curl -u user:pw / --user user:pw (the user is kept)
-    ("password", ("-u", "--user"), re.compile(
-        r"(\bcurl\b[^\n]*?\s(?:-u|--user)[ =]?[\"']?[^\s:\"']+:[\"']?)([^\s\"'@]{3,})")),
-    # sshpass -p pw, mysql -ppw / -p pw (mysql's -p takes the password glued to it)
-    ("password", ("sshpass",), re.compile(r"(\bsshpass\s+-p\s*[\"']?)([^\s\"']+)")),
-    ("password", ("mysql", "mariadb"), re.compile(
-        r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)([^\s\"'-][^\s\"']*)")),
     # header-style keys anywhere on a line: -H "X-Api-Key: …", {"x-api-key": "…"}
     ("api_key", ("pi-key", "pi-Key", "PI-KEY", "uth-token", "uth-Token", "ccess-token",
                  "rivate-token", "RIVATE-TOKEN", "pikey", "piKey"), re.compile(

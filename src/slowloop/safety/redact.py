@@ -20,13 +20,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import string
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, RANDOM_CONTEXTUAL
+from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, LINE_CONTEXTUAL, RANDOM_CONTEXTUAL
+from .printed import printed_spans, table_spans
 from .secret_forms import (
     CALL_ARGS,
     block_scalar_span,
@@ -34,6 +34,7 @@ from .secret_forms import (
     continue_markers,
     decode_encoded,
     is_dummy,
+    is_reference,
     join_concatenated,
     looks_random,
     prose_spans,
@@ -63,7 +64,9 @@ _SHAPED: list[tuple[str, str]] = [
     # A PEM block; a block cut short by truncation is still redacted up to its last base64 line.
     ("private_key", r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
                     r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-                    r"|(?:[ \t]*\r?\n[A-Za-z0-9+/=]{8,}[ \t]*(?=\r?\n|$))*)"),
+                    r"|(?:[ \t]*\r?\n(?:[A-Za-z0-9+/=]{8,}|[A-Z][\w-]+: [^\n]*|)[ \t]*(?=\r?\n|$))*)"
+                    # a key written as string literals, one line each: "-----BEGIN …-----\n" "MIIE…\n"
+                    r"(?:\\n[\"']?(?:[ \t]*\+?[ \t]*\r?\n[ \t]*[\"'][A-Za-z0-9+/=]{8,}(?:\\n)?[\"'])+)?"),
     # Anthropic before OpenAI: both start with "sk-".
     ("anthropic_key", r"sk-ant-(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
     ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}"),
@@ -136,6 +139,14 @@ _SHAPED: list[tuple[str, str]] = [
     ("gocardless_token", r"live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])"),
     ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/]{80,90}={0,2}"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # more vendors by prefix and alphabet
+    ("xai_key", r"xai-[A-Za-z0-9]{60,100}"),
+    ("bitwarden_token", r"0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9]{20,}:[A-Za-z0-9+/]{16,}={0,2}"),
+    ("cloudflare_origin_ca_key", r"v1\.0-[0-9a-f]{24}-[0-9a-f]{100,}"),
+    ("backblaze_key", r"K00\d[A-Za-z0-9+/]{27}(?![A-Za-z0-9+/])"),
+    ("lob_key", r"(?:live|test)_(?:pub_)?[0-9a-f]{35}(?![0-9a-f])"),
+    ("openvpn_key", r"-----BEGIN OpenVPN Static key V1-----(?:[\s\S]*?-----END OpenVPN Static key V1-----"
+                    r"|(?:[ \t]*\r?\n[0-9a-f]{16,}[ \t]*(?=\r?\n|$))*)"),
 ]
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -146,7 +157,8 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(Bearer(?<![A-Za-z]Bearer)\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _BASIC = re.compile(r"(Basic(?<![A-Za-z]Basic)\s+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 # Starts with the literal "://" so the scan is fast; user and host are kept.
-_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*):([^\s@/\"'<>]+)@")  # the user may be a marker
+# the user may be a marker, or hold one "@" (administrator@vsphere.local)
+_URL_PASSWORD = re.compile(r"://(\[REDACTED:\w+\]|[^\s:/@\"'<>]*(?:@[^\s:/@\"'<>]+)?):([^\s@/\"'<>]+)@")
 
 
 def _contextual(kind: str):
@@ -179,7 +191,9 @@ def _basic_is_credential(token: str) -> bool:
 # --- secret-named assignments -------------------------------------------------------------------
 
 _SECRET_PARTS = {"password", "passwd", "passphrase", "pwd", "secret", "secrets", "token",
-                 "apikey", "credential", "credentials", "pat"}
+                 "apikey", "credential", "credentials", "pat", "authtok", "bearer"}
+# one word glued to a secret word: clientsecret, corpsecret, appsecret, rootpassword, authtoken
+_GLUED_ENDS = ("secret", "password", "passwd", "token")
 # "*_KEY" is a secret only with a qualifier in front ("api_key", "private_key"), not "sort_key".
 _KEY_QUALIFIERS = {"api", "private", "access", "secret", "auth", "encryption", "signing",
                    "client", "master", "service", "account", "openai", "anthropic", "license",
@@ -208,12 +222,16 @@ _CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]|\[|\()|\(")
 # identifier around each hit is judged, and only then the separator and the value are parsed.
 # One literal regex per word over the lowercased text: far faster than one case-insensitive
 # alternation.
-_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk")]
+_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk",
+                                                "authtok", "bearer", "encrypt")]
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
 _LOOKBACK = 120
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_SEP = re.compile(r"[ \t]*(:=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash
+# Lower-case letters that stay one character (Latin, Greek, Cyrillic: "Пароль", "Lösenord"), so
+# the lowered text lines up with the text; "İ" (two characters lowered) is left as it is.
+_ASCII_LOWER = {c: ord(chr(c).lower()) for c in range(0x41, 0x530)
+                if chr(c).lower() != chr(c) and len(chr(c).lower()) == 1}
+_SEP = re.compile(r"[ \t]*(:=|\?=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash; ?= : make
 _VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")
 _HASH_VALUE = re.compile(r"#[^\s,;'\"}\])\\]{5,}")
@@ -228,10 +246,14 @@ def is_secret_name(name: str) -> bool:
     parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
     if not parts or parts[-1] in _SETTING_SUFFIXES:
         return False
-    if name in ("PWD", "OLDPWD"):  # the shell's working directory, not a password
+    if name in ("PWD", "OLDPWD"):  # the shell's working directory: a password only by its value
         return False
     for i, part in enumerate(parts):
         if part in _SECRET_PARTS:
+            return True
+        if part.endswith(_GLUED_ENDS) and len(part) > 6:  # clientsecret, corpsecret, rootpassword
+            return True
+        if part == "pass" and i + 1 < len(parts) and parts[i + 1] == "phrase":  # pass_phrase
             return True
         if part in ("key", "keys") and i > 0 and parts[i - 1] in _KEY_QUALIFIERS:
             return True
@@ -242,6 +264,28 @@ def is_secret_name(name: str) -> bool:
         if part in ("apikey", "privatekey", "secretkey", "accesskey", "authtoken"):
             return True
     return False
+
+
+# Names that hold a secret only when the value looks like one: ``pass = …`` (TOML, rclone),
+# ``PWD = …`` (ODBC; the shell's PWD is a path), ``encrypt = …`` (Consul's gossip key), and any
+# ``*_key`` or ``*-key`` (``fernet_key``, ``routing_key: <32 hex>``, ``api-v3-key``, ``key=…``):
+# ``sort_key = "created_at"`` and ``cache_key: node-modules-v2`` are kept.
+_WEAK_ENDS = {"pass", "pwd", "encrypt", "key", "authkey", "keyfile"}
+
+
+def _weak_secret_name(name: str) -> bool:
+    parts = [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
+    return bool(parts) and parts[-1] in _WEAK_ENDS and not _PUBLIC_PARTS.intersection(parts)
+
+
+_PUBLIC_PARTS = {"public", "publishable", "pub", "host", "known", "gpg", "pgp", "ssh", "kms", "foreign",
+                 "primary", "partition", "sort", "cache", "idempotency", "object"}
+
+
+# a type between a name and its value (Rust, TypeScript, Kotlin, annotated Python)
+_TYPED = re.compile(r"[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][\w.<>\[\], ]{0,40}?[ \t]*=(?!=)[ \t]*(?=[\"'bru])")
+# Claude Code's line-number prefix on a file read ("    12→"): not part of the line's text
+_LINE_NUMBER = re.compile(r"^[ \t]*\d+→")
 
 
 def _secret_kind(name: str) -> str:
@@ -265,7 +309,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 def _value_is_secret(raw: str, name: str) -> bool:
     quoted = raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2
     value = raw[1:-1] if quoted else raw
-    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()) or is_dummy(value):
+    if "[REDACTED:" in value or _PLACEHOLDER.match(value.strip()) or is_dummy(value) or is_reference(value):
         return False
     if _ENV_REF.match(value):
         return False
@@ -287,8 +331,10 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
     n = len(text)
     # ``lowered`` lines up with ``text``: str.lower() can lengthen non-ASCII text ("İ").
     hits = sorted({m.start() for rx in _KEYWORDS for m in rx.finditer(lowered)})
-    seen_start = -1
+    seen_start = skip_to = -1
     for h in hits:
+        if h < skip_to:
+            continue  # inside a reference already read: arn:aws:secretsmanager:…:secret:prod/db
         s = h
         floor = max(0, h - _LOOKBACK)
         while s > floor and text[s - 1] in _IDENT_CHARS:
@@ -313,17 +359,24 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
         if sep is None and not flag:
             continue
         name = text[s:e].lstrip("-.")
+        weak = False
         if not name or not is_secret_name(name):
-            continue
+            if not (sep and _weak_secret_name(name)):
+                continue
+            weak = True  # a value judged by its looks: pass = …, fernet_key = …, routing_key: …
         if sep:
             mid_line = False
-            if sep.group(1) == ":" and not quoted_key:
+            kind_sep, sep_end = sep.group(1), sep.end()
+            typed = _TYPED.match(text, sep_end) if kind_sep == ":" else None
+            if typed:  # const API_KEY: &str = "…", val token: String = "…"
+                kind_sep, sep_end = "=", typed.end()
+            elif kind_sep == ":" and not quoted_key:
                 line_start = text.rfind("\n", 0, s) + 1
-                mid_line = text[line_start:s].strip(" \t-") != ""
-            vstart = sep.end() + (text[sep.end():sep.end() + 1] in "bru" and text[sep.end() + 1:sep.end() + 2] in "\"'")
+                mid_line = _LINE_NUMBER.sub("", text[line_start:s], count=1).strip(" \t-") != ""
+            vstart = sep_end + (text[sep_end:sep_end + 1] in "bru" and text[sep_end + 1:sep_end + 2] in "\"'")
             value = _VALUE.match(text, vstart)  # b'…', r"…", u"…": the literal after its prefix
-            if not value and text.startswith("#", sep.end()) and sep.group(0).endswith("="):
-                value = _HASH_VALUE.match(text, sep.end())  # DB_PASSWORD=#x… (not " # comment")
+            if not value and text.startswith("#", sep_end) and kind_sep.endswith("="):
+                value = _HASH_VALUE.match(text, sep_end)  # DB_PASSWORD=#x… (not " # comment")
             if not value:
                 continue
             vs, ve = value.span()
@@ -331,14 +384,14 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
             # and so is "password: '8uD4z.f^Tc'" (quoted, random-looking, symbols and all)
             bare = text[vs:ve].strip("\"'")
             token_like = bool(_TOKEN_LIKE.match(bare)) or (bare != text[vs:ve] and looks_random(bare))
-            if mid_line and not token_like:
-                continue
+            if mid_line and (weak or not token_like):
+                continue  # "restored from key: Linux-pnpm-…", "public key: …": prose or a listing
             block = block_scalar_span(text, text.rfind("\n", 0, s) + 1, vs, ve) \
-                if sep.group(1) == ":" else None
+                if kind_sep == ":" else None
             if block:  # "secret_access_key: >-" then the indented lines: those are the value
                 spans.append((*block, _secret_kind(name)))
                 continue
-            if sep.group(1) == ":" and not quoted_key and not token_like:
+            if kind_sep == ":" and not quoted_key and not token_like:
                 line_end = text.find("\n", ve)
                 rest = text[ve:line_end if line_end >= 0 else n]
                 if rest.split("#")[0].strip():
@@ -351,7 +404,10 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
         raw = text[vs:ve]
         if raw.startswith('\\"') and raw.endswith('\\"') and len(raw) >= 4:  # \"value\"
             raw, vs, ve = raw[1:-1], vs + 1, ve - 1
-        if not _value_is_secret(raw, name):
+        if is_reference(raw):
+            skip_to = ve
+            continue
+        if not _value_is_secret(raw, name) or (weak and not looks_random(raw.strip("\"'"), 12)):
             continue
         if raw[:1] in "\"'" and raw[-1:] == raw[:1] and len(raw) >= 2:
             vs, ve = vs + 1, ve - 1
@@ -381,12 +437,16 @@ def _auth_header(m: re.Match[str], counts: Counter) -> str:
     if m.string[m.start() - 1:m.start()] not in ("A", "a"):
         return m.group(0)
     scheme = m.group(2)
+    if is_dummy(m.group(3)):
+        return m.group(0)  # "Bearer test-token" in a test
     kind = "basic_auth" if scheme.lower() == "basic" else "bearer_token"
     counts[kind] += 1
     return f"{m.group(1)}{scheme} {_marker(kind)}"
 
 
 def _bearer(m: re.Match[str], counts: Counter) -> str:
+    if is_dummy(m.group(2)):
+        return m.group(0)
     counts["bearer_token"] += 1
     return m.group(1) + _marker("bearer_token")
 
@@ -419,6 +479,7 @@ def _inner_literal(pattern: str) -> str:
 
 
 Replacer = Callable[[re.Match[str], Counter], str]
+_PERCENT_VAR = re.compile(r"%\w+%|%\(")  # %DB_PASSWORD% (cmd.exe), %(password)s: a reference
 
 
 def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = False) -> Replacer:
@@ -431,7 +492,7 @@ def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = F
         g = max((i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)), default=0)
         value = m.group(g) if g else ""
         if not value or "[REDACTED:" in value or _PLACEHOLDER.match(value) or _ENV_REF.match(value) \
-                or value.startswith(("$", "%", "{{", "<")) or is_dummy(value) \
+                or value.startswith(("$", "{{", "<")) or _PERCENT_VAR.match(value) or is_dummy(value) \
                 or (random and not looks_random(value)):
             return m.group(0)
         counts[kind] += 1
@@ -454,6 +515,36 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
       for kind, hints, pattern, before in RANDOM_CONTEXTUAL],
     (("(",), CALL_ARGS, call_literals),
 ]
+# run only on the lines that hold a hint
+_LINE_STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
+    (hints, pattern, _in_place(kind)) for kind, hints, pattern in LINE_CONTEXTUAL]
+
+
+def _hint_lines(text: str, hints: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of every line holding one of ``hints``, in order, each once."""
+    starts: set[int] = set()
+    for h in hints:
+        at = text.find(h)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            at = text.find(h, len(text) if end < 0 else end)
+    return [(s, e if (e := text.find("\n", s)) >= 0 else len(text)) for s in sorted(starts)]
+
+
+def _sub_lines(text: str, hints: tuple[str, ...], pattern: re.Pattern[str], fn: Replacer, counts: Counter) -> str:
+    pieces, last = [], 0
+    for s, e in _hint_lines(text, hints):
+        line = text[s:e]
+        new = pattern.sub(lambda m: fn(m, counts), line)
+        if new != line:
+            pieces += [text[last:s], new]
+            last = e
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def redact(text: str) -> RedactResult:
@@ -471,9 +562,14 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
         if any(h in text for h in hints):
             # B023: the lambda runs inside this sub() call, before the loop rebinds fn.
             text = pattern.sub(lambda m: fn(m, counts), text)  # noqa: B023
+    for hints, pattern, fn in _LINE_STEPS:
+        if any(h in text for h in hints):
+            text = _sub_lines(text, hints, pattern, fn, counts)
     lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
     # the longest first where two finders agree on a start (a YAML key that is also prose)
-    spans = sorted(_assignments(text, lowered) + prose_spans(text, lowered), key=lambda sp: (sp[0], -sp[1]))
+    found = _assignments(text, lowered) + prose_spans(text, lowered) + printed_spans(text, is_secret_name) \
+        + table_spans(text, lowered)
+    spans = sorted(found, key=lambda sp: (sp[0], -sp[1]))
     if spans:
         pieces, last = [], 0
         for start, end, kind in spans:

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from urllib.parse import unquote
 
-__all__ = ["looks_random", "is_dummy", "prose_spans", "block_scalar_span", "continue_markers",
+__all__ = ["looks_random", "is_dummy", "is_reference", "prose_spans", "block_scalar_span", "continue_markers",
            "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated"]
 
 MARK = "[REDACTED:"
@@ -55,7 +55,22 @@ def is_dummy(value: str) -> bool:
         return True  # [FILTERED], [HIDDEN]: a framework's own mask
     if len(v) >= 12 and len(set(v[4:])) <= 1:
         return True
+    tail = _SEGMENTS.split(v)[-1]
+    if len(tail) >= 8 and len(set(tail.lower())) <= 1:
+        return True  # sk_live_xxxxxxxx…: a vendor prefix then one repeated character
+    if _YOUR.search(v):
+        return True  # xoxb-your-bot-token, <your-api-key>
     return bool(_KEBAB_PAIR.fullmatch(v)) or v.lower() in _DUMMY_WORDS
+
+
+_YOUR = re.compile(r"(?i)(?:^|[-_])your[-_]")
+# a reference to where a secret is kept, not the secret: op://vault/item/field, an ARN,
+# vault:secret/data/app#password, $(cat /run/secrets/db_password)
+_REFERENCE = re.compile(r"^(?:[a-z][a-z0-9+.-]{1,15}://[^\s]*/|arn:[a-z-]+:|vault:[\w/-]+|\$\((?!\s*(?:echo|printf)\b))")
+
+
+def is_reference(value: str) -> bool:
+    return bool(_REFERENCE.match(value.strip("\"'")))
 
 
 def looks_random(value: str, min_len: int = 8) -> bool:
@@ -100,9 +115,15 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "密码": "password", "口令": "password", "パスワード": "password",
                 "token": "token", "トークン": "token", "令牌": "token",
                 "secret": "secret", "密钥": "secret", "api key": "api_key", "api-key": "api_key",
-                "access key": "api_key"}
-_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+                "access key": "api_key",
+                "mật khẩu": "password", "kata sandi": "password", "heslo": "password", "hasło": "password",
+                "şifre": "password", "şifresi": "password", "비밀번호": "password", "암호": "password",
+                "पासवर्ड": "password", "كلمة المرور": "password", "كلمة السر": "password", "lösenord": "password",
+                "lösenordet": "password", "passord": "password", "adgangskode": "password", "salasana": "password",
+                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret"}
+_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be|là|je|to|jest|"
+               r"är|er|on|adalah|هي|هو)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：|는|은)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
 _PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
           for word, kind in _PROSE_WORDS.items()]
@@ -116,8 +137,8 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
     for kind, rx in _PROSE:
         for m in rx.finditer(lowered):
             at = m.start()
-            if at and lowered[at - 1].isalnum() and lowered[at].isascii():
-                continue  # the tail of another word
+            if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/.") and lowered[at].isascii():
+                continue  # the tail of another word, or a piece of an identifier (arn:…:secret:…)
             vs, ve = m.span(1)
             while ve > vs and text[ve - 1] in _TRAILING:
                 ve -= 1
@@ -129,6 +150,7 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
 # --- continuations ------------------------------------------------------------------------------
 
 _BLOCK_INDICATOR = re.compile(r"[|>][+-]?[1-9]?[+-]?")
+_LINE_NO = re.compile(r"^[ \t]*\d+→")  # Claude Code's line number on a file read
 
 
 def block_scalar_span(text: str, key_line_start: int, value_start: int, value_end: int
@@ -140,14 +162,16 @@ def block_scalar_span(text: str, key_line_start: int, value_start: int, value_en
     nl = text.find("\n", value_end)
     if nl < 0 or text[value_end:nl].strip(" \t\r"):
         return None
-    line = text[key_line_start:value_start]
+    line = _LINE_NO.sub("", text[key_line_start:value_start], count=1)
     indent = len(line) - len(line.lstrip(" -"))
     start = end = -1
     pos = nl + 1
     while pos < len(text):
         stop = text.find("\n", pos)
         stop = len(text) if stop < 0 else stop
-        row = text[pos:stop]
+        numbered = text[pos:stop]
+        row = _LINE_NO.sub("", numbered, count=1)
+        pos += len(numbered) - len(row)  # a file read's "    4→" is not the value's indentation
         if row.strip() and len(row) - len(row.lstrip(" ")) <= indent:
             break
         if row.strip():
@@ -163,7 +187,7 @@ def block_scalar_span(text: str, key_line_start: int, value_start: int, value_en
 _TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
 _CONTINUED = re.compile(
     r"\[REDACTED:(\w+)\](?:"
-    r"(\\\r?\n)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
+    r"(\\\r?\n(?:[ \t]*\d+→)?)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
     r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
     r"(?=[\"'](?![ \t]*:))"  # "a" "b", "a" + "b" (not a quoted key on the next line)
     r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
