@@ -155,6 +155,20 @@ def test_a_correction_keeps_the_answer_it_corrects(fc, store, cfg):
 
 # -- cuts and redaction --------------------------------------------------------------------------
 
+@pytest.mark.parametrize("command, value", [
+    ("op read op://prod/db/password", "Qm7vLr2xK9pZt4Wd"),
+    ("vault kv get -field=token secret/ci", "hvs9xQp2LmR7tV4kZ8wN"),
+    ("printenv DB_PASSWORD", "s3cr3t-Pw!x9Lm2Q"),
+])
+def test_a_bare_value_a_secret_command_printed_never_reaches_the_bundle(fc, store, cfg, command, value):
+    # the tool output is stored apart from its command: the bundle reads them together
+    record_turn(store, "alpha", signals=("user_correction",), user="why does the login fail?",
+                steps=tool_steps("Bash", value + "\n", args={"command": command}))
+    b = build_bundle(store, "alpha", cfg)
+    assert value not in b.text and command.split()[0] in b.text
+    assert b.redactions >= 1
+
+
 def test_long_tool_output_is_cut_with_a_visible_marker(fc, store, cfg):
     output = "".join(f"line {i:05d} of the build log\n" for i in range(400))  # 10,800 chars
     record_turn(store, "alpha", signals=("error_recovery",),

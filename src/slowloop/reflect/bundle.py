@@ -31,6 +31,7 @@ from typing import Literal
 from .. import clock
 from ..config import Config
 from ..errors import UserError
+from ..observe.redo import shell_text
 from ..safety.redact import redact
 from ..skills.metrics import skill_metrics
 from ..store import Store, ledger
@@ -81,6 +82,16 @@ class _Redactor:
         res = redact(text)
         self.count += res.count
         return res.text
+
+    def output(self, text: str | None, command: str) -> str:
+        """A tool's output redacted with the command that printed it in front (`$ op read …` then
+        the bare value: a secret only its command gives away), the command line itself dropped."""
+        if not text or not command.strip():
+            return self(text)
+        head = "$ " + " ".join(command.split()) + "\n"
+        res, alone = redact(head + text), redact(head)
+        self.count += res.count - alone.count
+        return res.text.split("\n", 1)[1] if "\n" in res.text else self(text)
 
 
 # -- text helpers -----------------------------------------------------------------------------
@@ -190,6 +201,7 @@ def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Reda
                  pending=pending_turn)
     item.user = red(turn.user_text)
     item.person = bool(getattr(turn, "person", True))
+    commands = {s.call.id: shell_text(s.call) for s in turn.steps if s.kind == "tool_call" and s.call is not None}
     for step in turn.steps:
         if step.kind == "text" and step.text:
             text = red(step.text)
@@ -219,7 +231,7 @@ def _load_item(row, *, pending_turn: bool, conv: str, cfg_chars: int, red: _Reda
                 flags.append("error")
             if res.exit_code not in (None, 0):
                 flags.append(f"exit code {res.exit_code}")
-            out = cut_middle(red(res.output), cfg_chars)
+            out = cut_middle(red.output(res.output, commands.get(res.call_id or "", "")), cfg_chars)
             label = f"**Tool result** `{res.name or '?'}`" + (f" ({', '.join(flags)})" if flags else "")
             item.steps.append(f"{label}:\n{_fenced(out)}" if out else f"{label}: (no output)")
     for s in signals:
