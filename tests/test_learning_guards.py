@@ -210,3 +210,22 @@ def test_a_correction_taken_back_as_do_it_the_way_you_had_it(tmp_path):
 def test_a_price_off_is_nothing_left():
     assert stated("add a test for applyCoupon, the 100% off case is broken", [],
                   [Act("write", path="src/coupon.test.ts", new="applyCoupon(1, {value: 100})")]) is None
+
+
+@pytest.mark.parametrize("said", [
+    "seit dem Update kommt bei mir das hier: `Cannot connect to the Docker daemon`. hat nix mit deinem Change zu tun, aber weißt du was?",
+    "別件ですが、本番で `too many clients` が出てます。あなたの変更はまだ本番に出てないので関係ないです。見てもらえますか",
+    "rien à voir avec ton changement, mais le build de nuit plante",
+])
+def test_words_that_say_it_is_not_the_agents_doing_are_no_correction(said):
+    before = _turn("deploy it", "kubectl rollout restart deploy/api", index=1)
+    assert not observe_turn(_turn(said, "kubectl exec deploy/api -- env"), before).correction.corrected
+
+
+def test_the_agents_change_put_back_right_after_a_correction_retracts_it(tmp_path):
+    _learn_session(tmp_path, [
+        ("switch the client to httpx", [("Edit", {"file_path": "api/client.py", "old_string": "import requests",
+                                                   "new_string": "import httpx"})]),
+        ("ugh actually scrap that, put requests back. the shared layer only ships requests",
+         [("Edit", {"file_path": "api/client.py", "old_string": "import httpx", "new_string": "import requests"})])])
+    assert Memo("a", home=tmp_path / "home").entries("plays") == []

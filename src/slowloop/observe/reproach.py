@@ -62,7 +62,13 @@ _NOT_YOU = re.compile(
     r"|\bliegt nicht am code\b|\bno es (?:culpa del |el )código\b|\bnão é (?:culpa do |o )código\b"
     r"|(?:コード|こちら|実装)のせいでは|(?:コード|実装)のせいじゃ|不是代码的(?:问题|锅)|跟代码(?:无关|没关系)"
     r"|\b(?:is|was|seems|looks) down\b|\b(?:an|the|having an|has an) outage\b|\ben panne\b|\bstörung\b|\bcaído\b"
-    r"|障害(?:中|が発生)|宕机|挂了", re.I)
+    r"|障害(?:中|が発生)|宕机|挂了"
+    # "あなたの変更はまだ本番に出てないので関係ないです", "跟你的改动没关系"
+    r"|(?:あなた|君)の(?:変更|コード|修正)[^。！？]{0,20}関係(?:ない|ありません)|跟你(?:的改动|的代码)?(?:无关|没关系)"
+    r"|\b(?:nichts|nix) mit dein\w* (?:change|änderung|code|commit) zu tun\b|\brien à voir avec (?:ton|ta|votre) \w+"
+    r"|\bnon c'entra (?:niente|nulla) con (?:la tua|il tuo) \w+|\bno tiene nada que ver con tu \w+"
+    r"|\bnão tem nada a ver com (?:a sua|o seu|sua|seu|tua|teu) \w+|\bnothing to do with your \w+"
+    r"|不是你的(?:问题|改动|锅)|\b(?:your|the agent'?s) (?:change|code|fix)\b[^.!?]{0,30}\b(?:unrelated|not related|nothing to do)\b", re.I)
 _ELSEWHERE = re.compile(
     r"\b[A-Z][a-zà-ÿ]{2,}(?:'s (?:flaky|change|test|branch|job)| (?:broke|is on it|l'a|lo ha|la ha|hat (?:es|das|den)"
     r"|que metió|que trocou|foi que|changed|cambió|a changé|geändert))|\bvon [A-Z][a-zà-ÿ]+\b|さんが|小[王李张刘陈赵]", re.U)

@@ -452,6 +452,12 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind == "keep" and RETRACTION.search(text):
         redo = None  # "scratch that, put requests back": the person takes back their own correction
+    if redo is not None and redo.kind in ("keep", "undo") and ev.previous is not None and ev.previous.person and any(
+            len(w) >= 3 and re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", ev.previous.user_text or "", re.I)
+            for w in (redo.avoid.split()[-1:] if redo.avoid else [])):
+        # "switch the client to httpx" … "put requests back": what goes is what the person had asked
+        # for — they take back their own request, which teaches nothing about the agent's choices
+        return [], Lesson("none", why_none=f"the person took back their own request ({redo.avoid})")
     if redo is not None and redo.kind in ("api", "add", "keep", "value") and not points_at(redo, text) and not (
             redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)):
         # a code change the person's words do not name: maybe the fix, maybe other work (an addition
@@ -951,8 +957,13 @@ def _puts_back(ev: TurnEvidence, prev_ev: TurnEvidence | None) -> bool:
     """Right after the person spoke, the agent put back what it had before their last correction —
     an edit of that correction reversed, or the command the correction replaced run again (`git
     rebase` after a merge it was told to do): the person took the correction back, in any words."""
-    if prev_ev is None or not prev_ev.corrected or ev.previous is None or prev_ev.previous is None \
+    if prev_ev is None or not prev_ev.corrected or ev.previous is None \
             or prev_ev.turn.index != ev.turn.index - 1 or (ev.turn.session_id or "") != (prev_ev.turn.session_id or ""):
+        return False
+    back = redo_of(ev)
+    if back is not None and back.kind in ("keep", "undo"):
+        return True  # the agent's change made on that correction, taken back or its old code put back
+    if prev_ev.previous is None:
         return False
     now = turn_acts(ev.turn, rejected=False)
     last = turn_acts(prev_ev.turn, rejected=False)
@@ -1010,7 +1021,8 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
                 if not said.startswith("the user"):
                     said = f"the user corrected the agent ({said})"
                 if lesson.why_none.startswith(("a one-off", "it says where to put this one thing",
-                                               "the words were reported")) or _DEICTIC_ONE_OFF.search(said_now):
+                                               "the words were reported", "the person took back")) \
+                        or _DEICTIC_ONE_OFF.search(said_now):
                     out.notes.append(f"turn {ev.turn_id}: {said}; no rule kept: {lesson.why_none}")
                 else:
                     wording = proposed_wording(ev, lesson)
