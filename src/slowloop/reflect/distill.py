@@ -1010,6 +1010,8 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
                         or any(_recommends(entry, w) for w in named):
                     retracted.append((entry, why))
             if after_correction or len(retracted) > before_retracted:
+                if len(retracted) == before_retracted:
+                    out.notes.append(f"{why}; no rule kept: a retraction teaches nothing new")
                 prev_ev = ev
                 continue
             # nothing of the agent's to take back, nothing put back ("the Jotai idea is withdrawn:
