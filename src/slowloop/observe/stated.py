@@ -420,7 +420,10 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 continue  # a plain word the agent happened to write ("sur main", "en root"): no name of a way
             if _in(name, now.left) and not _in(name, "\n".join(now.cmds)):
                 continue  # on the line the agent rewrote, kept: the context of the change, not the change
-            if _in(name, now.used) and (not _in(name, then.used) or not now.left):
+            said_run = _as_run(clause, at, name, now.cmds)
+            if _in(name, now.used) and (not _in(name, then.used) or not now.left or (
+                    said_run != name and not _in(said_run, then.used))):
+                # (`bin/rails db:migrate` ran before, `bin/rails generate migration` only now: the way said)
                 if not marked and _only_a_path(name, after):
                     continue  # the file the person asks to fix, not a way of working
                 name = _as_run(clause, at, name, now.cmds)
