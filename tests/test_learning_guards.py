@@ -229,3 +229,11 @@ def test_the_agents_change_put_back_right_after_a_correction_retracts_it(tmp_pat
         ("ugh actually scrap that, put requests back. the shared layer only ships requests",
          [("Edit", {"file_path": "api/client.py", "old_string": "import httpx", "new_string": "import requests"})])])
     assert Memo("a", home=tmp_path / "home").entries("plays") == []
+
+
+def test_a_flag_put_on_a_command_of_no_known_activity_is_named_with_its_subcommand(tmp_path):
+    cmd = "helm upgrade api ./charts/api -n prod -f values/prod.yaml"
+    _learn_session(tmp_path, [("roll the new chart out to prod", [("Bash", {"command": cmd})]),
+                              ("ohne --atomic. na dann viel spaß um 2 uhr nachts mit nem halb ausgerollten release",
+                               [("Bash", {"command": cmd + " --atomic --timeout 10m"})])])
+    assert any("`--atomic` to `helm upgrade`" in r for r in Memo("a", home=tmp_path / "home").entries("plays"))

@@ -985,25 +985,29 @@ _COMMIT_FLAGS = {"--amend", "-a", "-am", "--no-edit", "--all"}
 
 def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
     for b in reversed(bcmds):
-        if not b.activity:
-            continue
+        if not b.activity and not b.sub:
+            continue  # (a program of no known activity counts with its subcommand: `helm upgrade`)
         for a in acmds:
             if a.prog != b.prog or a.sub != b.sub or a.activity != b.activity:
                 continue
+            if not b.activity and not (a.text.startswith(b.text) or b.text.startswith(a.text)):
+                continue  # of no known activity: only the same command with flags put on or taken off the end
             task = _TASK_FLAGS | (_COMMIT_FLAGS if b.activity == "commit" else set())
             added = [f for f in a.flags if f not in b.flags and f not in task]
             dropped = [f for f in b.flags if f not in a.flags and f not in task]
             values = [w for w in a.words if w not in b.words and not w.startswith("-")]
             if not added and not dropped:
                 continue
+            scope = ACTIVITIES.get(b.activity) or f"running `{b.prog} {b.sub}`"
             if added:
                 flag = added[0]
-                return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, flag, dropped[0] if dropped else "",
-                            f"always pass `{flag}` to `{install_words(a.text) or a.tool}`"
+                return Redo("flag", scope, b.text, a.text, flag, dropped[0] if dropped else "",
+                            f"always pass `{flag}` to `{install_words(a.text) or (a.tool if b.activity else f'{a.prog} {a.sub}')}`"
                             + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped, *values))
             flag = dropped[0]
-            return Redo("flag", ACTIVITIES[b.activity], b.text, a.text, "", flag,
-                        f"never pass `{flag}` to `{install_words(b.text) or b.tool}`.", words=_tokens(*dropped))
+            return Redo("flag", scope, b.text, a.text, "", flag,
+                        f"never pass `{flag}` to `{install_words(b.text) or (b.tool if b.activity else f'{b.prog} {b.sub}')}`.",
+                        words=_tokens(*dropped))
     return None
 
 
