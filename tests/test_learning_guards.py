@@ -237,3 +237,20 @@ def test_a_flag_put_on_a_command_of_no_known_activity_is_named_with_its_subcomma
                               ("ohne --atomic. na dann viel spaß um 2 uhr nachts mit nem halb ausgerollten release",
                                [("Bash", {"command": cmd + " --atomic --timeout 10m"})])])
     assert any("`--atomic` to `helm upgrade`" in r for r in Memo("a", home=tmp_path / "home").entries("plays"))
+
+
+def test_a_request_taken_back_and_undone_teaches_nothing_but_a_correction_of_the_way_asked_for_does(tmp_path):
+    _learn_session(tmp_path, [
+        ("troca o axios por fetch", [("Bash", {"command": "npm rm axios"}),
+                                     ("Write", {"file_path": "src/api.ts", "content": "export const get = (url) => axios.get(url)\n"}),
+                                     ("Edit", {"file_path": "src/api.ts", "old_string": "axios.get(url)",
+                                               "new_string": "fetch(url).then(r => r.json())"})]),
+        ("esquece, me enganei: o interceptor de auth depende do axios. volta como tava",
+         [("Bash", {"command": "npm i axios"}),
+          ("Edit", {"file_path": "src/api.ts", "old_string": "fetch(url).then(r => r.json())", "new_string": "axios.get(url)"})])])
+    assert not any("axios" in r or "fetch" in r for r in Memo("a", home=tmp_path / "home").entries("plays"))
+    other = tmp_path / "other"
+    other.mkdir()
+    _learn_session(other, [("add dayjs with npm", [("Bash", {"command": "npm install dayjs"})]),
+                           ("no, pnpm here — there's a pnpm-lock.yaml", [("Bash", {"command": "pnpm add dayjs"})])])
+    assert any("pnpm" in r for r in Memo("a", home=other / "home").entries("plays"))

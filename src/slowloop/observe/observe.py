@@ -147,11 +147,16 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         if judged:
             correction = Correction(True, f"a reproach of the agent's last action: {judged}")
     if not correction.corrected and turn.person and turn.user_text and previous is not None and previous.person \
-            and self_blame(turn.user_text) and detect_correction(previous.user_text or "").corrected:
-        # "あ、すみません、やっぱり merge のままで大丈夫でした" right after their own correction, and the
-        # agent redoes its work again: the person takes that correction back (their slip was asking)
+            and self_blame(turn.user_text):
+        # "あ、すみません、やっぱり merge のままで大丈夫でした" right after their own correction (or the
+        # request that named what now goes), and the agent redoes its work again: the person takes
+        # that correction back — their slip was asking for it
         back = find_redo(turn_acts(previous, rejected=False), turn_acts(turn, rejected=False))
-        if back is not None and back.kind in ("swap", "undo", "keep", "api", "rewrite", "value", "flag"):
+        gone = ([w for w in back.words if len(w) >= 4] if back is not None and back.kind in ("undo", "keep")
+                else (back.avoid or back.before).strip("`").split()[-1:] if back is not None else [])
+        asked = detect_correction(previous.user_text or "").corrected or any(
+            len(w) >= 3 and w.lower() in (previous.user_text or "").lower() for w in gone)
+        if asked and back is not None and back.kind in ("swap", "undo", "keep", "api", "rewrite", "value", "flag"):
             correction = Correction(True, "a retraction: the person takes back their last correction")
     if not correction.corrected and turn.person and turn.user_text and RETRACTION.search(person_text(turn.user_text)):
         # "never mind, your way was fine, put it back": the person takes back a correction — a

@@ -452,9 +452,8 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [], Lesson("quote", quote=lesson.quote, why_none="sarcasm: the words say the opposite of the lesson")
     if redo is not None and redo.kind == "keep" and RETRACTION.search(text):
         redo = None  # "scratch that, put requests back": the person takes back their own correction
-    if redo is not None and redo.kind in ("keep", "undo") and ev.previous is not None and ev.previous.person and any(
-            len(w) >= 3 and re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", ev.previous.user_text or "", re.I)
-            for w in (redo.avoid.split()[-1:] if redo.avoid else [])):
+    if redo is not None and redo.kind in ("keep", "undo", "swap", "api") and _asked_for(redo.avoid, ev.previous) \
+            and (redo.kind in ("keep", "undo") or _restores(redo.use, ev.previous)):
         # "switch the client to httpx" … "put requests back": what goes is what the person had asked
         # for — they take back their own request, which teaches nothing about the agent's choices
         return [], Lesson("none", why_none=f"the person took back their own request ({redo.avoid})")
@@ -949,6 +948,28 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
     return out
 
 
+def _asked_for(name: str, previous: Turn | None) -> bool:
+    """The person's previous message asked for ``name`` — what the agent now takes out again."""
+    last = (name or "").strip("`").split()[-1:] if name else []
+    return previous is not None and previous.person and any(
+        len(w) >= 3 and re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", previous.user_text or "", re.I) for w in last)
+
+
+def _restores(name: str, previous: Turn | None) -> bool:
+    """``name`` is what the agent had taken out in ``previous`` (an edit's old text, a package
+    removed): bringing it back restores, it is no new choice."""
+    n = (name or "").strip("`").split()[-1:] if name else []
+    if previous is None or not n or len(n[0]) < 3:
+        return False
+    w = n[0].lower()
+    for a in turn_acts(previous, rejected=False):
+        if a.kind == "edit" and w in a.old.lower() and w not in a.new.lower():
+            return True
+        if a.kind == "run" and re.search(r"\b(?:rm|remove|uninstall|un)\b", a.command) and w in a.command.lower():
+            return True
+    return False
+
+
 def _cmd_key(command: str) -> str:
     return " ".join(command.split())
 
@@ -963,6 +984,9 @@ def _puts_back(ev: TurnEvidence, prev_ev: TurnEvidence | None) -> bool:
     back = redo_of(ev)
     if back is not None and back.kind in ("keep", "undo"):
         return True  # the agent's change made on that correction, taken back or its old code put back
+    if back is not None and back.kind in ("swap", "api") and _asked_for(back.avoid, ev.previous) \
+            and _restores(back.use, ev.previous):
+        return True  # "troca o axios por fetch" … and now fetch goes again: the request taken back
     if prev_ev.previous is None:
         return False
     now = turn_acts(ev.turn, rejected=False)
