@@ -254,3 +254,31 @@ def test_a_request_taken_back_and_undone_teaches_nothing_but_a_correction_of_the
     _learn_session(other, [("add dayjs with npm", [("Bash", {"command": "npm install dayjs"})]),
                            ("no, pnpm here — there's a pnpm-lock.yaml", [("Bash", {"command": "pnpm add dayjs"})])])
     assert any("pnpm" in r for r in Memo("a", home=other / "home").entries("plays"))
+
+
+def test_back_on_a_tool_replaces_the_rule_that_forbade_it(tmp_path):
+    home = tmp_path / "home"
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    from test_redo import _learn, cc_session
+
+    (one / "s.jsonl").write_text(cc_session([
+        ("start the local env", [("Bash", {"command": "docker compose up -d"})]),
+        ("nee, docker ist auf den dev-kisten runtergeflogen. nimm podman compose", [("Bash", {"command": "podman compose up -d"})])],
+        session="s1"), encoding="utf-8")
+    _learn(home, one / "s.jsonl")
+    (two / "s.jsonl").write_text(cc_session([
+        ("fahr die umgebung nochmal hoch. und: wir sind wieder zurück bei docker, podman compose hat zu viel ärger gemacht",
+         [("Bash", {"command": "docker compose up -d"})])], session="s2"), encoding="utf-8")
+    _learn(home, two / "s.jsonl")
+    rules = Memo("a", home=home).entries("plays")
+    assert any("`docker compose`" in r and "podman" not in r for r in rules), rules
+    assert not any("never `docker compose`" in r for r in rules), rules
+
+
+def test_a_program_said_as_left_beside_the_program_run_is_a_change_of_mind():
+    way = stated("e esquece o argocd, migramos pro flux semana passada: roda flux reconcile", [],
+                 [Act("run", command="flux reconcile kustomization api-prod --with-source")])
+    assert way is not None and (way.use, way.avoid, way.strong) == ("flux reconcile", "argocd", True)
+    assert stated("esquece o resto, só o header", [], [Act("run", command="flux reconcile ks api")]) is None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .lessons import LASTING, RETRACTION, person_text
-from .redo import _LANG_OF, ACTIVITIES, Act, parse_cmd as _parse_cmd, rerun_request
+from .redo import _LANG_OF, ACTIVITIES, COMMON_WORDS, Act, parse_cmd as _parse_cmd, rerun_request
 
 _I = re.IGNORECASE
 # a long turn names the same commands and texts many times over: each parsed and matched once
@@ -314,6 +314,14 @@ def _replacement(avoid: str, acts: list[Act]) -> str:
     return max(heads, key=lambda h: heads[h]) if heads else ""
 
 
+# "we're back on docker", "wieder zurück bei docker", "di nuovo su", "on revient à", "de volta ao":
+# the way named is a change of mind by itself — whatever was used since is left
+_BACK_TO = re.compile(r"(?:\b(?:back (?:on|to)|(?:wieder )?zurück (?:bei|zu[mr]?|auf)|di nuovo (?:su|a|con)|torniamo (?:a|su)"
+                      r"|on revient (?:à|au|sur)|retour (?:à|au|sur)|de volta (?:ao?|pro|pra)|voltamos (?:ao?|pro|pra)"
+                      r"|volvemos a|de vuelta a)\s+(?:the |il |lo |la |le |el |o |a |der |die |das |dem |den )?`?$)"
+                      r"|(?:また|再び)$|又回到$|回到$", re.I)
+
+
 # a task runner said just before a target's name: `make db-migrate`, `npm run lint`, `just seed`
 _RUNNER_BEFORE = re.compile(r"(?<![\w-])(make|just|task|rake|mage|npm run|yarn(?: run)?|pnpm(?: run)?|bun run|poetry run"
                             r"|uv run|bundle exec|tox -e|nox -s|invoke)\s+`?$")
@@ -381,6 +389,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
     versions: list[str] = []
     portuguese = bool(_PORTUGUESE.search(s))
     toward: list[tuple[int, int, str]] = []  # (rank, specificity, name): marked as the way first
+    maybe_away: list[str] = []  # a plain word said as left after an article ("esquece o argocd")
+    back = False  # "we're back on X": a change of mind toward X
     for clause in clauses:
         if _QUESTION.search(clause):
             continue
@@ -398,6 +408,10 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
             if _WHEN_BEFORE.search(pre):
                 continue  # "seit dem rails-8-upgrade", "since the october refactor": when, not what
             swapped = swaps.get(at)
+            if _BACK_TO.search(pre) and (_in(name, now.used) or _in(name, then.used)):
+                back = True
+                toward.append((0, _specific(name), _as_run(clause, at, name, now.cmds or then.cmds)))
+                continue
             if swapped == "toward":
                 toward.append((0, _specific(name), _as_run(clause, at, name, now.cmds)))
                 continue
@@ -406,6 +420,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 last_away = at + len(name)  # "olvídate del .env y de dotenv": both are left
                 if had or code or name[:1].isupper() or swapped == "away" or said_left and not _ARTICLE_BEFORE.search(pre):
                     away.append((0 if had else 1, name))  # the words say it is left, whatever the actions
+                elif said_left and re.fullmatch(r"[a-z][a-z0-9-]{2,15}", name) and name not in COMMON_WORDS:
+                    maybe_away.append(name)  # "esquece o argocd": left if the way named is a program too
                 # (a plain word the agent never used is left only when a verb says so before it — "off
                 # fly", "oublie kubectl"; "spec/ gibts nicht mehr" names nothing left)
                 strong = True
@@ -431,11 +447,16 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
             elif not after and _in(name, then.used) and marked:
                 name = _as_run(clause, at, name, then.cmds)
                 toward.append((4 + (0 if code else 1), _specific(name), name))  # the agent's last action, approved
+    progs = {c.prog.lower() for c in map(parse_cmd, now.cmds) if c is not None}
+    if maybe_away and any(t[2].split()[0].strip("`").lower() in progs for t in toward):
+        # "esquece o argocd, migramos pro flux" and the agent ran `flux reconcile`: one program for another
+        away += [(1, n) for n in maybe_away if n.lower() not in progs]
     away.sort(key=lambda p: p[0])
     left_names = [a for _r, a in away]
     # "largamos o prisma … o schema.prisma é só lixo": a name of what is left is no way to use
     toward = [t for t in toward if not any(len(_fold(a)) >= 4 and _fold(a) in _fold(t[2]) for a in left_names)]
-    change = bool(away)
+    change = bool(away) or back
+    strong = strong or back
     if not toward and away:
         # the words name what is left; the edit shows what took its place
         rep = next((r for r in (_replacement(a, after) for a in left_names) if r), "")
@@ -469,4 +490,6 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
     if avoid:
         avoid = _command_form(avoid, then.cmds)
     scope = _scope(use, now if after else then, after or before)
+    if back and not avoid:
+        return Stated(use, "", scope, True, True)  # what it replaces is the older rule's to say
     return Stated(use, avoid, scope, bool(avoid), strong and bool(avoid))

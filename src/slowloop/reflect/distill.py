@@ -868,6 +868,12 @@ def _relation(rule: Rule, entry: str) -> str | None:
         if m and use and len(parts) == 2 and re.search(rf"(?<![\w@/.-]){re.escape(use)}(?![\w/-])", parts[1]) \
                 and use not in parts[0]:
             return "contradicts"
+    if not avoid and rule.kind == "correction" and rule.use:
+        # "we're back on docker": the older rule says never to use what this one now says to use
+        use = rule.use.strip("`").lower()
+        parts = re.split(r"\bnever\b", base.lower().replace("`", ""), maxsplit=1)
+        if len(parts) == 2 and re.search(rf"(?<![\w@/.-]){re.escape(use)}(?![\w/-])", parts[1]) and use not in parts[0]:
+            return "contradicts"
     if rule.key[0] == "choice":
         m = _CHOICE.search(base.replace("`", ""))
         if not m:
