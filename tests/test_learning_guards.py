@@ -282,3 +282,9 @@ def test_a_program_said_as_left_beside_the_program_run_is_a_change_of_mind():
                  [Act("run", command="flux reconcile kustomization api-prod --with-source")])
     assert way is not None and (way.use, way.avoid, way.strong) == ("flux reconcile", "argocd", True)
     assert stated("esquece o resto, só o header", [], [Act("run", command="flux reconcile ks api")]) is None
+
+
+def test_a_two_letter_program_the_agent_ran_is_a_name():
+    way = stated("et oublie turbo, on l'a viré la semaine dernière, c'est nx maintenant : nx run <projet>:<cible>", [],
+                 [Act("run", command="npx nx run ui:test")])
+    assert way is not None and (way.use, way.avoid) == ("nx run", "turbo")

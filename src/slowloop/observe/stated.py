@@ -202,6 +202,20 @@ def _a_library(name: str, *done: _Done) -> bool:
         for c in map(parse_cmd, [x for d in done for x in d.cmds]))
 
 
+def _short_programs(clause: str, cmds: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Two-letter names the words hold that are programs the agent ran (`nx`, `uv`, `gh`): too short
+    to be a name by their shape alone."""
+    progs = set()
+    for text in cmds:
+        w = text.split()
+        if w:
+            progs.add(w[0].rsplit("/", 1)[-1].lower())
+            if w[0] in ("npx", "bunx", "pnpx", "uvx") and len(w) > 1:
+                progs.add(w[1].lower())
+    return [(m.group(0), m.start()) for m in re.finditer(r"(?<![\w./-])[a-z]{2}(?![\w./-])", clause)
+            if m.group(0) in progs and m.group(0) not in _PLAIN]
+
+
 def _as_run(clause: str, at: int, name: str, cmds: tuple[str, ...]) -> str:
     """"alembic revision --autogenerate" said unquoted, as the agent ran it: the words from the name
     on that match the command word for word (two at least), not the program alone."""
@@ -327,7 +341,7 @@ _RUNNER_BEFORE = re.compile(r"(?<![\w-])(make|just|task|rake|mage|npm run|yarn(?
                             r"|uv run|bundle exec|tox -e|nox -s|invoke)\s+`?$")
 
 
-def _command_form(name: str, cmds: tuple[str, ...]) -> str:
+def _command_form(name: str, cmds: tuple[str, ...], said: str = "") -> str:
     """"kamal" named, `kamal deploy -d staging` run: `kamal deploy` — the program with its subcommand;
     a flag with the subcommand it was given to (`plan -out` of `terraform plan -out=tfplan`)."""
     if name.startswith("-"):
@@ -338,6 +352,10 @@ def _command_form(name: str, cmds: tuple[str, ...]) -> str:
                     return f"{parts[i - 1]} {name}"
         return name
     for text in cmds:
+        w = text.split()
+        if len(w) > 2 and w[0] in ("npx", "bunx", "pnpx", "uvx") and w[1].lower() == name.lower().strip("`") \
+                and re.fullmatch(r"[a-z][a-z-]{1,14}", w[2]) and f"{w[1]} {w[2]}".lower() in said.lower():
+            return f"{w[1]} {w[2]}"  # `npx nx run ui:test` and "nx run" said: the tool with its subcommand
         c = parse_cmd(text)
         if c is None or c.prog.lower() != name.lower().strip("`"):
             continue
@@ -396,7 +414,7 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
             continue
         last_away = -1
         swaps = _swapped(clause)
-        for name, at in _names(clause):
+        for name, at in _names(clause) + _short_programs(clause, now.cmds + then.cmds):
             pre, post = clause[max(0, at - 40):at], clause[at + len(name):at + len(name) + 30]
             had = _in(name, then.used + "\n" + then.left + "\n" + now.left)
             code = _codeish(name, clause, at, then, now)
@@ -484,7 +502,7 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
         return None  # a name the agent used, said with nothing that makes it last, or a rerun asked: this task's
     avoid = next((a.strip("`'\"") for a in left_names if _fold(a) not in _fold(use) and _fold(use) not in _fold(a)), "")
     cmds = now.cmds or then.cmds
-    use = _command_form(use, cmds)
+    use = _command_form(use, cmds, s)
     if (runner := _RUNNER_BEFORE.search(s[:max(0, s.find(use))])) and not use.startswith(runner.group(1)):
         use = f"{runner.group(1)} {use}"  # "über make db-migrate": the target with the program that runs it
     if avoid:
