@@ -288,3 +288,9 @@ def test_a_two_letter_program_the_agent_ran_is_a_name():
     way = stated("et oublie turbo, on l'a viré la semaine dernière, c'est nx maintenant : nx run <projet>:<cible>", [],
                  [Act("run", command="npx nx run ui:test")])
     assert way is not None and (way.use, way.avoid) == ("nx run", "turbo")
+
+
+def test_a_swap_said_in_chinese_from_x_to_y_names_both_sides():
+    way = stated("另外说一下，网络层上周已经从 Retrofit 换成 Ktor client 了，新接口别再写 Retrofit 的 interface", [],
+                 [Act("write", path="app/src/CouponClient.kt", new="import io.ktor.client.HttpClient\nclass C(val http: HttpClient)")])
+    assert way is not None and (way.use, way.avoid, way.change) == ("Ktor", "Retrofit", True)

@@ -161,7 +161,7 @@ _SWAP = re.compile(
     r"|cambiat\w*|remplac\w*|changé|cambiamos|cambió|reemplaz\w*|ersetzt|getauscht|ausgetauscht)"
     r"\s+(?:\w+\s+){0,2}?[`'\"]?(?P<x>[\w@./:+-]+)[`'\"]?\s+(?:with|for|by|por|pelo|pela|con|col|par|durch|mit|gegen)\s+"
     r"(?:the\s+|o\s+|a\s+|il\s+|le\s+|el\s+|den\s+|das\s+)?[`'\"]?(?P<y>[\w@./:+-]+)"
-    r"|把\s*(?P<x2>[\w@./:+-]+)\s*(?:换成|改成|替换成|换为)\s*(?P<y2>[\w@./:+-]+)"
+    r"|(?:把|从|從)\s*(?P<x2>[\w@./:+-]+)\s*(?:换成|改成|替换成|换为|迁移到|迁到|切换到|換成|改用)\s*(?P<y2>[\w@./:+-]+)"
     r"|(?P<x3>[\w@./:+-]+)\s*(?:を|から)\s*(?P<y3>[\w@./:+-]+)\s*(?:に置き換え|に変え|に移行|へ移行|に切り替え)", _I)
 # a time reference: "seit dem rails-8-upgrade", "since the october refactor", "depuis la 3.0"
 # "oublie le bucket", "forget the dashboard": a noun, not the name of a tool ("off fly", "oublie kubectl")

@@ -858,7 +858,8 @@ def _relation(rule: Rule, entry: str) -> str | None:
             if (qx == avoid or qx.endswith("/" + avoid) or qx.startswith(avoid + " ")) and \
                     rule.use.strip("`").lower() not in base.lower():
                 return "contradicts"  # "always use `config/flags.ini`" after "…, never `flags.ini`"
-        if m and (x == avoid or x.endswith("/" + avoid) or x.startswith(avoid + " ") or _same_library(x, avoid)) and (
+        if m and (x == avoid or x.rstrip("0123456789.-") == avoid or x.endswith("/" + avoid) or x.startswith(avoid + " ")
+                  or _same_library(x, avoid)) and (
                 rule.use.strip("`").lower() not in base.lower()):
             return "contradicts"
         # … or it says never to use what this one says to use ("always use @reduxjs/toolkit, never
