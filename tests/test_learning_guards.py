@@ -294,3 +294,12 @@ def test_a_swap_said_in_chinese_from_x_to_y_names_both_sides():
     way = stated("另外说一下，网络层上周已经从 Retrofit 换成 Ktor client 了，新接口别再写 Retrofit 的 interface", [],
                  [Act("write", path="app/src/CouponClient.kt", new="import io.ktor.client.HttpClient\nclass C(val http: HttpClient)")])
     assert way is not None and (way.use, way.avoid, way.change) == ("Ktor", "Retrofit", True)
+
+
+def test_a_short_flag_the_person_names_by_its_meaning_is_the_rule(tmp_path):
+    _learn_session(tmp_path, [
+        ("commit das mal", [("Bash", {"command": "git commit -am 'Retry bei 502'"})]),
+        ("jeder commit braucht bei uns ein Signed-off-by, der DCO-check lässt sonst nix durch",
+         [("Bash", {"command": "git commit --amend -s --no-edit"})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`-s`" in r and "Signed-off-by" in r for r in rules), rules

@@ -983,6 +983,16 @@ _TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", 
 _COMMIT_FLAGS = {"--amend", "-a", "-am", "--no-edit", "--all"}
 
 
+# Short flags whose meaning the person names in words ("every commit needs a Signed-off-by"):
+# (program, subcommand, flag) → what it is called, shown in the rule and matched against the words.
+_FLAG_MEANS = {("git", "commit", "-s"): "--signoff: a `Signed-off-by:` trailer",
+               ("git", "commit", "-S"): "--gpg-sign: a signed commit",
+               ("git", "tag", "-a"): "--annotate: an annotated tag",
+               ("git", "tag", "-s"): "--sign: a signed tag",
+               ("git", "push", "-f"): "--force",
+               ("git", "commit", "-n"): "--no-verify"}
+
+
 def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
     for b in reversed(bcmds):
         if not b.activity and not b.sub:
@@ -1001,9 +1011,12 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
             scope = ACTIVITIES.get(b.activity) or f"running `{b.prog} {b.sub}`"
             if added:
                 flag = added[0]
+                means = _FLAG_MEANS.get((a.prog, a.sub, flag), "")
                 return Redo("flag", scope, b.text, a.text, flag, dropped[0] if dropped else "",
                             f"always pass `{flag}` to `{install_words(a.text) or (a.tool if b.activity else f'{a.prog} {a.sub}')}`"
-                            + (f", never `{dropped[0]}`." if dropped else "."), words=_tokens(*added, *dropped, *values))
+                            + (f" (`{means.split(':')[0]}`{':' + means.split(':', 1)[1] if ':' in means else ''})" if means else "")
+                            + (f", never `{dropped[0]}`." if dropped else "."),
+                            words=_tokens(*added, *dropped, *values, *re.findall(r"[\w-]+", means)))
             flag = dropped[0]
             return Redo("flag", scope, b.text, a.text, "", flag,
                         f"never pass `{flag}` to `{install_words(b.text) or (b.tool if b.activity else f'{b.prog} {b.sub}')}`.",
