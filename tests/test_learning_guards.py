@@ -303,3 +303,15 @@ def test_a_short_flag_the_person_names_by_its_meaning_is_the_rule(tmp_path):
          [("Bash", {"command": "git commit --amend -s --no-edit"})])])
     rules = Memo("a", home=tmp_path / "home").entries("plays")
     assert any("`-s`" in r and "Signed-off-by" in r for r in rules), rules
+
+
+def test_a_convention_naming_several_things_the_agent_wrote_is_about_the_first_said():
+    said = ("todas las llamadas a la api de github acá llevan el header X-GitHub-Api-Version: 2022-11-28 "
+            "y Accept application/vnd.github+json")
+    old = '    r = httpx.get(url, headers={"Authorization": tok})'
+    new = '    r = httpx.get(url, headers={"Authorization": tok, "X-GitHub-Api-Version": "2022-11-28", "Accept": "application/vnd.github+json"})'
+    way = stated(said, [Act("write", path="s.py", new=old)], [Act("edit", path="s.py", old=old, new=new)])
+    assert way is not None and way.use == "X-GitHub-Api-Version"
+    # the same names said as more work, with no convention, are no rule
+    assert stated("add X-GitHub-Api-Version: 2022-11-28 and Accept application/vnd.github+json",
+                  [Act("write", path="s.py", new=old)], [Act("edit", path="s.py", old=old, new=new)]) is None

@@ -488,10 +488,15 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
         if longer:
             m = max(longer, key=len)
             toward[i] = (r, 0, m)
+    said_order = list(toward)
     toward.sort(key=lambda p: (p[0], p[1]))
     use = toward[0][2].strip("`'\"")
     if toward[0][0] in (2, 3) and not change and len(toward) > 1:
-        return None  # several names brought in, none marked as the way: more work, not a rule
+        if not _CONVENTION.search(s):
+            return None  # several names brought in, none marked as the way: more work, not a rule
+        # "todas las llamadas … acá llevan el header X-GitHub-Api-Version: 2022-11-28 y Accept …": a
+        # convention that names several things the agent then wrote — the first said is its subject
+        use = next(t for t in said_order if t[0] == toward[0][0])[2].strip("`'\"")
     for v in versions:
         # "/api/v2/ … la v1 è deprecata": what is left is the same name at the older version
         at_v = re.search(rf"(?<![A-Za-z0-9]){re.escape(v[0])}\d[\d.]*" if v[0] == "v" else r"(?<![\w.])\d+(?:\.\d+)*", use)
