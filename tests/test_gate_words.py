@@ -13,6 +13,24 @@ def _kinds(text: str) -> set[str]:
     return {d.kind for d in scan(text)}
 
 
+# -- negation and asking-first read right --------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Before `git clean -fdx`, print the dry run and wait for the owner's ok.",
+    "Antes de `git clean -fdx`, muestra la lista y espera el ok.",
+    "Frag immer vor `git reset --hard`.",
+    "Always ask before a `git push --force` to main.",
+    "Prefer `git revert` over `git reset --hard` on shared branches.",
+    "Lösche keine Tests, die wackeln; öffne ein Ticket.",
+    "`--no-verify` は使わないで、フックの指摘を直す。",
+    "Non, pas de --no-verify : corrige le hook.",
+    "Keep `registry=https://registry.npmjs.org/` as it is.",
+    "If `docker system prune` is needed, ask first and never add `--volumes`.",
+])
+def test_careful_rules_that_name_the_danger_pass(text: str) -> None:
+    assert not scan(text)
+
+
 # -- disguises ------------------------------------------------------------------------------------
 
 def test_a_word_strewn_with_marks_is_read_bare_and_real_accents_stay() -> None:
