@@ -59,8 +59,8 @@ from .commands import (
     rm_unscoped,
 )
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
-from .intent import INTENT_RULES
-from .negation import negated, negated_later, person_decides, same_clause_broken
+from .intent import INTENT_RULES, READ_FIRST_RULES
+from .negation import negated, negated_later, person_decides, run_unread, same_clause_broken
 from .normalize import views
 from .posture import POSTURE_RULES
 from .redact import redact
@@ -410,6 +410,8 @@ _RULES: list[_Rule] = [
     *_MORE_RULES,
     *(_Rule(kind, reason, _rx(pattern), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in INTENT_RULES),
+    *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
+      for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
     # (a rule whose own words are a negation — "never ask", "without confirming" — is forbidden by a
     # negation later in its sentence: "…確認せずに追加しないこと", "without asking, do not …")
