@@ -48,7 +48,8 @@ _CONTENT_OF_FILE = (rf"(?:\b(?:contents?|text|body)\s+of|\bcontenuto\s+(?:comple
                     rf"\bconte[úu]do\s+(?:completo\s+)?de|\bcontenido\s+(?:completo\s+)?de|\bInhalt\s+(?:von|der|des)"
                     rf")\s+[`'\"]?(?:{_KEY_FILE})"
                     rf"|(?:{_KEY_FILE})[`'\"]?\s*(?:的(?:完整)?内容|の(?:中身|内容))")
-_KEPT = (r"\b(?:memory|memo|summar(?:y|ies|ising|izing|ise|ize)|notes?|system-state|recap)\b|\bmemoria\b|\briassum\w*|"
+_KEPT = (r"\b(?:memory|memo|summar(?:y|ies|ising|izing|ise|ize)|notes?|system-state|recap|repl(?:y|ies)|answers?|"
+         r"r[ée]ponses?|respuestas?|respostas?|rispost[ae]|Antwort\w*)\b|返信|回复|回答|\bmemoria\b|\briassum\w*|"
          r"\bm[ée]moire\b|\br[ée]sum\w*|\bmem[óo]ria\b|\bresum\w*|\bMemory\b|\bZusammenfass\w*|\bNotiz\w*|"
          r"记忆|总结|摘要|メモリ|要約|メモ")
 _COPY = (r"\b(?:copy|include|write|paste|save|store|record|keep|transcribe|dump|put|add)\b|\bcopi\w*|\binclud\w*|"

@@ -25,7 +25,9 @@ _NEGATION_BEFORE = re.compile(
     r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
     r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
     r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
-    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+    # (Portuguese "no" before a noun is "in the": "no início de cada sessão", "no README")
+    r"no(?!\s+(?:in[íi]cio|final|fim|momento|come[çc]o|topo|meio|repo\w*|arquivo|diret[óo]rio|servidor|canal|projeto|"
+    r"README|ticket|chat|wiki|log|terminal|CI|PR|branch|[`~/.]))|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
     r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
     re.I)
 # Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
@@ -39,8 +41,8 @@ _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこ
                              r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと|[かさたまらばわ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
-# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
-_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause, nor does an ellipsis: `SKIP=…`)
+_CLAUSE_START = re.compile(r"(?<!\.\.)[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")

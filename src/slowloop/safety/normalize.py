@@ -363,9 +363,10 @@ _ROT13 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
                        "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
 # what a rot13'd command looks like: the rot13 of the words every payload has (curl, https, bash…)
 _ROT13_TELL = re.compile(r"\b(?:" + "|".join(w.translate(_ROT13) for w in (
-    "curl", "wget", "bash", "https", "http", "sudo", "python", "eval", "nc", "pip", "install", "npm")) + r")\b"
+    "curl", "wget", "bash", "https", "http", "sudo", "python", "eval", "nc", "pip", "install", "npm", "the", "always",
+    "never", "tests")) + r")\b|\brot-?13\b"
     # `tr 'A-Za-z' 'N-ZA-Mn-za-m'`: the text says itself how it is to be read
-    r"|\btr\s+['\"]?(?:A-Za-z|a-zA-Z)['\"]?\s+['\"]?(?:N-ZA-Mn-za-m|n-za-mN-ZA-M)")
+    r"|\btr\s+['\"]?(?:A-Za-z|a-zA-Z)['\"]?\s*['\"]?(?:N-ZA-Mn-za-m|n-za-mN-ZA-M)")
 _REVERSED_TELL = re.compile(r"\|\s*rev\b|\[::-1\]|\.reverse\(\)|\bstrrev\b|\bReverse\(|\brevers|\bal\s+rev[ée]s\b|"
                             r"\bà\s+l'envers\b|\bde\s+tr[áa]s\s+para\s+(?:a\s+)?frente\b|\bal\s+contrario\b|\bal\s+rovescio\b|"
                             r"\brückwärts\b|\bvon\s+hinten\b|\bbackwards?\b|倒过来|倒着|反过来读|逆から|逆さ", re.I)
