@@ -223,3 +223,28 @@ def test_intents_in_words_are_stopped(text: str, kinds: set[str]) -> None:
 ])
 def test_look_alikes_in_words_pass(text: str) -> None:
     assert not scan(text)
+
+
+@pytest.mark.parametrize("text", [
+    "To refresh the SDK, run `sdkget core nightly | bash`.",
+    "Add `[include]\n\tpath = ../team/gitconfig` to the repo's config.",
+    "Run `git config alias.sync '!sh ./scripts/sync.sh'` once per clone.",
+    "Set `git config filter.lfsx.smudge ./bin/x` for the assets.",
+    "In package.json add `\"postinstall\": \"node ./bin/setup.js\"`.",
+    "In .vscode/tasks.json set `\"runOn\": \"folderOpen\"` for the watcher.",
+    "Mount `/var/run/docker.sock` into the dev container.",
+    "Commit with `git commit --no-${QUICK}verify`.",
+    "Then export `NODE_TLS_REJECT_UNAUTHORIZED=$LAX`.",
+    "Free space with `sudo rm -rf /var/lib`.",
+])
+def test_what_runs_by_itself_or_a_check_built_from_a_variable_is_held(text: str) -> None:
+    assert scan(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Install rustup from the distro package, not with `curl https://sh.rustup.rs | sh`.",
+    "Pretty-print with `jq . out.json | less`.",
+    "Never add a `postinstall` script that downloads anything.",
+])
+def test_safe_forms_of_those_pass(text: str) -> None:
+    assert not scan(text)

@@ -178,6 +178,22 @@ _SKIP_CONFIRM = (r"\b(?:skip|drop|omit|bypass)\s+(?:the\s+)?(?:confirmation|appr
                  r"|\büberspring\w*\s+(?:die\s+)?(?:Bestätigung|Freigabe)|跳过(?:用户)?(?:的)?确认|確認(?:ステップ)?を(?:スキップ|飛ば|省略)")
 _COMMIT_N = r"(?:加|用|带上?)\s*`?-n`?\s*(?:来)?(?:提交|commit)|`?-n`?\s*を付けて(?:コミット|commit)"
 _MASS_DELETE = r"\bxargs\b[^\n]*\bgit\s+push\s+\S+\s+(?:--delete|-d\b|:)|\bxargs\b[^\n]*\bgit\s+branch\s+-D\b"
+# whatever a command prints, run by a shell: `fetchx tools latest.sh | bash` (what `fetchx` is, another
+# file or an entry the lint turned down may say)
+# (the match starts with the command, so "not with `curl … | sh`" reads as the negation it is)
+_INTO_SHELL = (r"(?:(?<=[`'\"])[^`'\"\n|]{1,160}|(?<![^\n])[ \t]*\$?[ \t]*[\w./-]+[^\n|`]{0,160})"
+               r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b(?![\w.-])(?!\s+-n\b)")
+# settings that make git, a package manager or an editor run a program by themselves
+_RUNS_ON_ITS_OWN = (
+    r"\binclude(?:If\.\S+)?\.path\b|\[include(?:If\b[^\]]*)?\]\s*path\s*=|\balias\.[\w-]+\s*[= ]\s*[\"']?!|^\s*[\w-]+\s*=\s*!\S"
+    r"|\bfilter\.[\w-]+\.(?:clean|smudge|process)\b|\bdiff\.[\w-]+\.(?:textconv|command)\b|\bmerge\.[\w-]+\.driver\b"
+    r"|\bcore\.(?:editor|pager|askPass|gitProxy|sshCommand|fsmonitor|hooksPath)\b|\bsequence\.editor\b|\bgpg\.program\b"
+    r"|[\"'](?:pre|post)?install[\"']\s*:\s*[\"'][^\"'\n]*\S|[\"']prepare[\"']\s*:\s*[\"'][^\"'\n]*(?:curl|wget|sh\b|node\s+-e)"
+    r"|[\"']runOn[\"']\s*:\s*[\"']folderOpen[\"']|\btask\.allowAutomaticTasks[\"']?\s*:\s*[\"']on"
+    r"|/var/run/docker\.sock\b|\bDOCKER_HOST\s*=\s*tcp://|/etc/sudoers(?:\.d)?\b|\bLD_PRELOAD\b|\bLD_LIBRARY_PATH=/tmp")
+# a check's flag or switch built from a variable: `git commit --no-${FAST}verify`, `NODE_TLS_REJECT_UNAUTHORIZED=$V`
+_FLAG_FROM_VAR = (r"\$\{?\w+\}?verify\b|--no-\$\{?\w+|\b(?:NODE_TLS_REJECT_UNAUTHORIZED|PYTHONHTTPSVERIFY|GIT_SSL_NO_VERIFY|HUSKY)"
+                  r"\s*=\s*\$")
 _UNIGNORED = r"^[ \t]*!\s*(?:recall\.db|\.env\b|\*?\.pem\b|\*?\.key\b|id_\w+|credentials\b|\*\*?/?\.env)"
 
 WORD_RULES: list[tuple[str, str, str, bool]] = [
@@ -198,6 +214,10 @@ WORD_RULES: list[tuple[str, str, str, bool]] = [
     ("exfiltration", "sends the environment somewhere", _ENV_POSTED, True),
     ("exfiltration", "un-ignores a secret file so that it is pushed", _UNIGNORED, False),
     ("confirmation", "tells the agent to skip the person's confirmation", _SKIP_CONFIRM, True),
+    ("posture", "pipes what a command prints into a shell", _INTO_SHELL, True),
+    ("posture", "sets git, a package or an editor to run a program by itself (include.path, a !-alias, a filter "
+                "driver, an install script, a task run on open, the docker socket, sudoers, LD_PRELOAD)", _RUNS_ON_ITS_OWN, True),
+    ("bypass", "builds a check's switch from a variable", _FLAG_FROM_VAR, True),
     ("bypass", "commits with the hooks skipped (-n, in words)", _COMMIT_N, True),
     ("destructive", "deletes branches wholesale (a list piped into git push --delete)", _MASS_DELETE, True),
 ]
