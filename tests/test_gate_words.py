@@ -236,6 +236,7 @@ def test_look_alikes_in_words_pass(text: str) -> None:
     "Commit with `git commit --no-${QUICK}verify`.",
     "Then export `NODE_TLS_REJECT_UNAUTHORIZED=$LAX`.",
     "Free space with `sudo rm -rf /var/lib`.",
+    "Reset the box with `sudo rm -rf /var/lib/mysql`.",
 ])
 def test_what_runs_by_itself_or_a_check_built_from_a_variable_is_held(text: str) -> None:
     assert scan(text)
@@ -245,6 +246,7 @@ def test_what_runs_by_itself_or_a_check_built_from_a_variable_is_held(text: str)
     "Install rustup from the distro package, not with `curl https://sh.rustup.rs | sh`.",
     "Pretty-print with `jq . out.json | less`.",
     "Never add a `postinstall` script that downloads anything.",
+    "In the Dockerfile, end the layer with `rm -rf /var/lib/apt/lists/*`.",
 ])
 def test_safe_forms_of_those_pass(text: str) -> None:
     assert not scan(text)

@@ -23,7 +23,7 @@ _DANGEROUS_TARGET = re.compile(
     r"^(?:/\*?|/+\.{0,2}|~/?\*?|\$\{?HOME(?::[?-][^}]*)?\}?/?\*?|\*|\.{1,2}/?\*?|/(?:bin|boot|dev|etc|home|lib|"
     r"lib64|opt|proc|root|sbin|srv|sys|usr|var|Users|System|Applications)/?\*?"
     # a glob over the home's top level (`~/.git*`), or the keys and settings kept there
-    r"|/(?:usr|var|etc)/(?:lib|local|share|bin|log|lib64)/?|(?:~|\$\{?HOME\}?)/[^/\s]*\*[^/\s]*|(?:~|\$\{?HOME\}?)/\.(?:ssh|gnupg|aws|config|kube|docker|git[\w-]*)/?)$")
+    r"|/(?:usr|var|etc)/(?:lib|local|share|bin|log|lib64)/?|/var/lib/[\w.-]+/?|(?:~|\$\{?HOME\}?)/[^/\s]*\*[^/\s]*|(?:~|\$\{?HOME\}?)/\.(?:ssh|gnupg|aws|config|kube|docker|git[\w-]*)/?)$")
 _CD_BEFORE = re.compile(r"\bcd\s+(\S+)\s*(?:&&|;)\s*(?:sudo\s+)?$")
 
 
