@@ -21,7 +21,9 @@ SECRET_VAR = r"\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[
 RM = re.compile(r"\brm\s+((?:-{1,2}[\w-]+\s+)+)([^\n;&|`'\")\u3000-\uffff]*)", re.I)
 _DANGEROUS_TARGET = re.compile(
     r"^(?:/\*?|/+\.{0,2}|~/?\*?|\$\{?HOME(?::[?-][^}]*)?\}?/?\*?|\*|\.{1,2}/?\*?|/(?:bin|boot|dev|etc|home|lib|"
-    r"lib64|opt|proc|root|sbin|srv|sys|usr|var|Users|System|Applications)/?\*?)$")
+    r"lib64|opt|proc|root|sbin|srv|sys|usr|var|Users|System|Applications)/?\*?"
+    # a glob over the home's top level (`~/.git*`), or the keys and settings kept there
+    r"|/(?:usr|var|etc)/(?:lib|local|share|bin|log|lib64)/?|/var/lib/[\w.-]+/?|(?:~|\$\{?HOME\}?)/[^/\s]*\*[^/\s]*|(?:~|\$\{?HOME\}?)/\.(?:ssh|gnupg|aws|config|kube|docker|git[\w-]*)/?)$")
 _CD_BEFORE = re.compile(r"\bcd\s+(\S+)\s*(?:&&|;)\s*(?:sudo\s+)?$")
 
 

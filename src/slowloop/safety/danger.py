@@ -59,8 +59,9 @@ from .commands import (
     rm_unscoped,
 )
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
-from .intent import INTENT_RULES
-from .negation import negated, negated_later, person_decides, same_clause_broken
+from .intent import INTENT_RULES, READ_FIRST_RULES
+from .intent_words import WORD_RULES
+from .negation import negated, negated_later, person_decides, run_unread, same_clause_broken
 from .normalize import views
 from .posture import POSTURE_RULES
 from .redact import redact
@@ -162,7 +163,8 @@ _MORE_RULES: list[_Rule] = [
               rf"|(?:把|将){SECRET_ML}[^\n]{{0,40}}?(?:发|传|寄|贴)")),
     _Rule("exfiltration", "tells the agent to put a secret into a name it looks up (DNS, in words)",
           _rx(rf"\b{DNS_ASK}\b[^\n]{{0,240}}?(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
-              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b")),
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,160}}?\b{DNS_ASK}\b[^\n]{{0,120}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b"
+              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,100}}?\.[a-z0-9-]+\.[a-z]{{2,}}\b[^\n]{{0,40}}?\b{DNS_ASK}\b")),
     _Rule("injection", "claims in its own text that the person approved it (a forged approval record)",
           _rx(APPROVED_STAMP), negatable=False),
     _Rule("bypass", "tells the agent to keep a safety setting off its (safe) default",
@@ -216,7 +218,7 @@ _MORE_RULES: list[_Rule] = [
               r"|\bsin\s+(?:pedir\s+)?(?:la\s+)?(?:confirmaci[óo]n|permiso|autorizaci[óo]n)"
               r"|\bsin\s+preguntar\b|\bsem\s+perguntar\b|\bsenza\s+(?:fermarti\s+a\s+)?chiedere\b|\bsans\s+demander\s+l'avis"
               r"|\bohne\s+(?:beim\s+\w+\s+|den\s+\w+\s+)?nach(?:zu)?fragen|\bwithout\s+(?:checking|consulting)\s+with\b"
-              r"|\bohne\s+(?:(?:nach)?zu)?fragen|\bohne\s+(?:Rück|Nach)frage|\bohne\s+(?:Bestätigung|"
+              r"|\bohne\s+(?:(?:nach)?zu)?fragen|\bohne\s+(?:den|die)\s+(?:Nutzer|Benutzer|Anwender|User|Person)\w*\s+(?:zu\s+fragen|um\s+Erlaubnis)|\bohne\s+(?:Rück|Nach)frage|\bohne\s+(?:Bestätigung|"
               r"Erlaubnis|Genehmigung|Freigabe)"
               r"|(?:不经|未经|无需|不需要)(?:过)?(?:用户)?(?:的)?(?:确认|同意|许可|批准)"
               r"|(?:確認|許可|承認)(?:なしで|せずに?|を取らずに?|を求めずに?)"), sentence=True),
@@ -410,6 +412,10 @@ _RULES: list[_Rule] = [
     *_MORE_RULES,
     *(_Rule(kind, reason, _rx(pattern), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in INTENT_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in WORD_RULES),
+    *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
+      for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
     # (a rule whose own words are a negation — "never ask", "without confirming" — is forbidden by a
     # negation later in its sentence: "…確認せずに追加しないこと", "without asking, do not …")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["negated", "negated_later", "person_decides", "same_clause_broken"]
+__all__ = ["negated", "negated_later", "person_decides", "run_unread", "same_clause_broken"]
 
 # --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
 
@@ -25,7 +25,9 @@ _NEGATION_BEFORE = re.compile(
     r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
     r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
     r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
-    r"no|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+    # (Portuguese "no" before a noun is "in the": "no início de cada sessão", "no README")
+    r"no(?!\s+(?:in[íi]cio|final|fim|momento|come[çc]o|topo|meio|repo\w*|arquivo|diret[óo]rio|servidor|canal|projeto|"
+    r"README|ticket|chat|wiki|log|terminal|CI|PR|branch|[`~/.]))|evita|evite|[ée]vite[rz]?|vermeide|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
     r"em\s+vez\s+de|ao\s+inv[ée]s\s+de)(?![\w'])|不要|别|禁止|切勿|决不|绝不|不得|不能|不可|而不是",
     re.I)
 # Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
@@ -36,11 +38,11 @@ _NOT_REALLY = re.compile(
     r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと|[かさたまらばわ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
-# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause)
-_CLAUSE_START = re.compile(r"[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
+# (a period or colon inside a word — `~/.profile`, `https://` — ends no clause, nor does an ellipsis: `SKIP=…`)
+_CLAUSE_START = re.compile(r"(?<!\.\.)[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
@@ -62,7 +64,7 @@ def negated_later(text: str, end: int) -> bool:
 
 # "X, not Y" / "…, nicht Y": the word right before the match says what not to use
 _NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)"
-                       r"(?:\s+(?:with|via|through|using|by|from|con|avec|par|mit|über|com|por|tramite))?\s*[`'\"]?\s*$", re.I)
+                       r"(?:\s+(?:with|via|through|using|by|from|con|avec|par|mit|über|com|por|tramite|de|d'|du|des))?\s*[`'\"]?\s*$", re.I)
 # a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
 _LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
                         r"(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?$", re.I)
@@ -111,6 +113,20 @@ _JA_WITHOUT_FORBIDDEN = re.compile(r"[`'\"]?\s*(?:を)?(?:付けずに|つけず
                                    r"(?:してはいけない|してはならない|しないこと|禁止)")
 
 
+# "instead of", "statt": they negate what follows them at once, not a clause's later words
+_INSTEAD_OF = re.compile(r"instead\s+of|rather\s+than|statt|anstatt|invece\s+di|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de|"
+                         r"em\s+vez\s+de|ao\s+inv[ée]s\s+de|而不是", re.I)
+# ... and what comes after their object, "simply", is what is done
+_SIMPLY = re.compile(r"\b(?:simply|just|directly|einfach|lieber|direkt|simplement|plut[ôo]t|directement|simplemente|mejor|"
+                     r"directamente|simplesmente|melhor|diretamente|semplicemente|meglio|direttamente)\b|直接|干脆", re.I)
+# "prefer `git revert` over `git reset --hard`": what is preferred over is what is not done
+_PREFER_OVER = re.compile(r"\b(?:prefer\w*|pick|choose|use)\b[^,;\n]{0,60}?\bover\s*[`'\"]?$"
+                          r"|\b(?:prefir\w*|prefier\w*|pr[ée]f[èée]r\w*|preferisc\w*)\b[^,;\n]{0,60}?\s(?:a|à|al|ao|alla)\s*[`'\"]?$"
+                          r"|\bbevorzug\w*\b[^,;\n]{0,60}?\b(?:gegenüber|vor)\s*[`'\"]?$", re.I)
+# a verb first, its negation after it: "Lösche keine Tests", "Leite curl niemals in sh"
+_VERB_THEN_NOT = re.compile(r"[A-Za-zÄÖÜäöüß]+\s+(?:\S+\s+){0,1}(?:keine?[nmrs]?|nicht|nie|niemals)\b")
+
+
 def negated(text: str, start: int, end: int) -> bool:
     floor = max(0, start - 160)
     window = text[floor:start]
@@ -134,7 +150,12 @@ def negated(text: str, start: int, end: int) -> bool:
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
+    if neg and _INSTEAD_OF.fullmatch(neg.group(0)) and _SIMPLY.search(clause, neg.end()):
+        # "statt der CA-Datei einfach `X` setzen": what is replaced is the CA file, not X
+        neg = _NEGATION_BEFORE.search(clause, neg.end())
     if neg and (not _NOT_REALLY.search(clause[neg.start():]) or _BY_MEANS_OF.search(clause)):
+        return True
+    if _PREFER_OVER.search(clause) or _VERB_THEN_NOT.match(text, start):
         return True
     return bool(_NEGATION_AFTER.match(text, end) or _REMOVED_AFTER.match(text, end)
                 or _REPLACED_LATER.match(text, end))
@@ -162,7 +183,16 @@ _PERSON_DECIDES = re.compile(
     r"|\bfrag\w*\s+(?:vorher\s+|zuerst\s+)?(?:den|die)\s+(?:Benutzer|Nutzer|Anwender)\b"
     r"|ユーザーの(?:了承|了解|確認|許可|承認|同意)を(?:得る|得て|取る|取って|もらう|もらって)"
     r"|\b(?:show|tell|ask)\s+the\s+(?:user|person)\b(?=[^.\n]{0,80}?\b(?:first|before|dry[- ]run|-n\b|--dry-run|what\s+it\s+would))"
-    r"|\bbefore\s+[`'\"]?[^,\n]{0,60}?[,;]\s*(?:show|ask|tell)\s+the\s+(?:user|person)\b",
+    r"|\bbefore\s+[`'\"]?[^,\n]{0,60}?[,;]\s*(?:show|ask|tell)\s+the\s+(?:user|person)\b"
+    # waiting for the yes, or asking before the act: "show `git clean -ndx` and wait for a yes",
+    # "Pregunta siempre antes de un `git push --force`", "Frag vor jedem … nach", "ask first"
+    r"|\bwait\s+for\s+(?:a\s+|an\s+|the\s+|their\s+)?(?:(?:user|person|owner|human)'s\s+)?(?:yes|ok|okay|go-?ahead|approval|confirmation|sign-?off)\b|\bask\s+first\b"
+    r"|\besper[ae]\s+(?:el\s+|o\s+|a\s+|la\s+|um\s+|un\s+)?(?:visto\s+bueno|ok|okay|aprobaci[óo]n|confirmaci[óo]n|aprova[çc][ãa]o|"
+    r"confirma[çc][ãa]o|sim|s[íi])\b|\battend[sz]?\s+(?:l'accord|la\s+confirmation|le\s+feu\s+vert|un\s+oui|la\s+validation)"
+    r"|\baspett\w*\s+(?:il\s+|la\s+|un\s+)?(?:via\s+libera|conferma|ok|s[iì])\b|\bwarte\b[^.\n]{0,30}?(?:Freigabe|Bestätigung|Zustimmung|OK|Ja)\b"
+    r"|\b(?:ask|pergunte|pregunta|demande|chiedi)\s+(?:always\s+|sempre\s+|siempre\s+|toujours\s+)?(?:before|antes\s+de|avant|prima\s+di)\b"
+    r"|\bfrag\w*\s+(?:immer\s+)?(?:vor|bevor)\b|\b(?:zeigen|zeige)\s+und\s+fragen\b"
+    r"|等(?:待)?用户(?:同意|确认)|用户(?:同意|确认)后|了承を得|ユーザーに確認する|承認を得|確認を取",
     re.I)
 
 
@@ -182,3 +212,50 @@ def person_decides(text: str, m: re.Match[str]) -> bool:
     stop = _PROSE_END.search(text, m.end())
     return bool(_PERSON_DECIDES.search(text, starts[-1] if starts else 0, stop.start() if stop else len(text)))
 
+
+
+# A script fetched and run (in words) is read first when the sentence says so: "download it, read
+# it, check its checksum, then run it"; "without reading it" and "as is" say the opposite.
+_UNREAD = re.compile(
+    r"\b(?:without|sans|sin|sem|senza|ohne)\s+(?:\w+\s+){0,3}?(?:read|review|look|check|inspect|open|relire|lire|"
+    r"regarder|v[ée]rifier|ouvrir|revisar\w*|leer\w*|mirar\w*|abrir|ler|olhar|verificar|leggerl\w*|leggere|controllar\w*|"
+    r"aprirl\w*|anzusehen|anschauen|lesen|zu\s+lesen|prüfen|zu\s+prüfen|öffnen)\w*"
+    r"|\b(?:as\s+is|blindly|unread|immediately|straight\s+away|right\s+away|tel\s+quel|imm[ée]diatement|directement|"
+    r"directamente|de\s+inmediato|inmediatamente|imediatamente|diretamente|subito|immediatamente|direttamente|sofort|"
+    r"unbesehen|ungelesen|direkt)\b"
+    r"|不需要先?看|不用先?看|不看|不要看|立即|马上|直接|読まずに|確認せずに|すぐに|そのまま", re.I)
+_READ_FIRST = re.compile(
+    r"\b(?:read|review|inspect|check|verify|audit|diff|look\s+(?:at|over|through)|relis|lis|v[ée]rifie|inspecte|"
+    r"revisa|lee|comprueba|verifica|leia|confira|inspecione|leggi|controlla|prüf\w*|lies|sieh\b[^.\n]{0,20}\ban)\w*"
+    r"|\b(?:lesen|gelesen|durchsehen|ansehen|anschauen|lire|relire|leer|ler|leggere|leggerlo|rev[ií]s\w*)\b"
+    r"|\bl[ée]el[oa]s?\b|\b(?:sha256|sha512|checksum|signature|gpg|cosign)\w*"
+    r"|检查|查看|审查|审阅|审核|过目|阅读|读一遍|看一遍|確認|読ん|読む|目を通|レビュー", re.I)
+
+
+def run_unread(m: re.Match[str]) -> bool:
+    """Whether a script fetched and run in words is run unread: the sentence says it is not read
+    ("without reading it", "as is", "sofort"), or it says nothing of reading it at all."""
+    text = m.string
+    if "\n" in m.group(0) or "`" in m.group(0):  # a command saved, then run: read between?
+        return bool(_UNREAD.search(m.group(0)) or not _READ_FIRST.search(m.group(0)))
+    starts = [e.end() for e in _RUN_SENTENCE_END.finditer(text, 0, m.start())]
+    stop = _RUN_SENTENCE_END.search(text, m.end())
+    end = stop.start() if stop else len(text)
+    # what is said of the script comes once it is fetched: "…; download it and run it as is"
+    if not _SCRIPTISH.search(text, max(starts[-1] if starts else 0, m.start() - 20), min(len(text), m.end() + 12)):
+        return False  # "download the notes before you run the upgrade": two things
+    if _UNREAD.search(text, m.start(), end):
+        return True
+    return not _READ_FIRST.search(text, starts[-1] if starts else 0, end)
+
+
+# what is run is what was fetched: a script named between, or the run's object a pronoun for it
+_SCRIPTISH = re.compile(
+    r"\b(?:scripts?|installers?|helpers?|fix|patch\w*|hotfix|tool|binary|bootstrap\w*|setup|Skript\w*|Installer|"
+    r"Reparatur\w*|correctif|outil|install\w*|parche|instalador|utilit[áa]rio|corre[çc][ãa]o|strumento|programma)\b"
+    r"|(?:\b(?:run|execute|exec|launch|source)\s+(?:it|them|that)\b|\b\w+(?:lo|la|los|las|-o|-a|-le|-la|-les)\b"
+    r"|\b(?:es|ihn|sie)\b[^.\n]{0,20}?\baus\b)"
+    r"|脚本|补丁|安装程序|工具|スクリプト|インストーラ|パッチ|ツール", re.I)
+
+
+_RUN_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；\n]")

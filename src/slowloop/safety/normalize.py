@@ -34,7 +34,7 @@ _CONFUSABLES = str.maketrans({
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
     "Т": "T", "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
     "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "γ": "y", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
+    "υ": "u", "χ": "x", "γ": "y", "η": "n", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
     "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
     "ı": "i", "ȷ": "j", "ʟ": "L", "ɡ": "g", "ᴄ": "c", "ᴜ": "u", "ʀ": "r", "ʜ": "h", "ꜱ": "s",
     "\u2044": "/", "\u2215": "/", "\u29f8": "/", "\uff5c": "|", "\u2223": "|", "\u01c0": "|",
@@ -116,9 +116,41 @@ def _fold(text: str) -> str:
         return text
     t = text.translate(_DASHES)
     t = _DASH_FLAG.sub("--", t)
+    # a word strewn with marks no language of ours writes (f́ïṇi̇s̱h̀: dots below, marks on
+    # consonants, a mark on a letter NFKC cannot compose) is read without any of them; a word
+    # accented as French or German is (déploie, über) keeps its accents
+    t = _STREWN.sub(lambda m: _bare(m.group(0)) if _strewn(m.group(0)) else m.group(0), t)
     # combining marks on an ASCII letter (c̶u̶r̶l̶): the letter is what is read
     t = "".join(c for i, c in enumerate(t) if not (unicodedata.combining(c) and i and t[i - 1].isascii()))
     return t.translate(_fold_table())
+
+
+_STREWN = re.compile(r"[^\W\d_][\w\u0300-\u036f]*", re.U)
+# the marks French, Spanish, Portuguese, Italian and German put on a letter: on a vowel any of
+# acute, grave, circumflex, tilde, diaeresis, ring; on c a cedilla, on n a tilde
+_PLAIN_MARKS = {"\u0301", "\u0300", "\u0302", "\u0303", "\u0308", "\u030a"}
+
+
+def _strewn(word: str) -> bool:
+    if word.isascii():
+        return False
+    base = ""
+    odd = 0
+    for c in unicodedata.normalize("NFD", word):
+        if not unicodedata.combining(c):
+            base = c
+            continue
+        if not base.isascii():
+            return False  # a mark on a letter of another script is that script's business
+        if (base.lower() in "aeiouy" and c in _PLAIN_MARKS) or (base.lower() == "c" and c == "\u0327") \
+                or (base.lower() == "n" and c == "\u0303"):
+            continue
+        odd += 1
+    return odd > 0
+
+
+def _bare(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 _ESCAPES = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-3][0-7]{2})")
 _CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
 _SPLIT_OPERATOR = re.compile(r"[ \t]*(\||&&|\|\|)[ \t]*\r?\n[ \t]*|\r?\n[ \t]*(\||&&)[ \t]*")
@@ -191,7 +223,9 @@ def _printable(raw: bytes) -> str | None:
         return None
     good = sum(1 for c in s if c.isprintable() or c in "\n\t")
     letters = sum(1 for c in s if c.isalpha())
-    return s if good / len(s) > 0.95 and letters >= 3 and " " in s.strip() or (
+    # (Chinese and Japanese prose has no spaces: four of its letters make it prose)
+    words = " " in s.strip() or sum(1 for c in s if "\u3040" <= c <= "\u9fff") >= 4
+    return s if good / len(s) > 0.95 and letters >= 3 and words or (
         good == len(s) and any(w in s for w in ("/", "|", "$", ".sh", "http"))) else None
 
 
@@ -329,8 +363,13 @@ _ROT13 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
                        "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
 # what a rot13'd command looks like: the rot13 of the words every payload has (curl, https, bash…)
 _ROT13_TELL = re.compile(r"\b(?:" + "|".join(w.translate(_ROT13) for w in (
-    "curl", "wget", "bash", "https", "http", "sudo", "python", "eval", "nc")) + r")\b")
-_REVERSED_TELL = re.compile(r"\|\s*rev\b|\[::-1\]|\.reverse\(\)|\bstrrev\b|\bReverse\(|\brevers", re.I)
+    "curl", "wget", "bash", "https", "http", "sudo", "python", "eval", "nc", "pip", "install", "npm", "the", "always",
+    "never", "tests")) + r")\b|\brot-?13\b"
+    # `tr 'A-Za-z' 'N-ZA-Mn-za-m'`: the text says itself how it is to be read
+    r"|\btr\s+['\"]?(?:A-Za-z|a-zA-Z)['\"]?\s*['\"]?(?:N-ZA-Mn-za-m|n-za-mN-ZA-M)")
+_REVERSED_TELL = re.compile(r"\|\s*rev\b|\[::-1\]|\.reverse\(\)|\bstrrev\b|\bReverse\(|\brevers|\bal\s+rev[ée]s\b|"
+                            r"\bà\s+l'envers\b|\bde\s+tr[áa]s\s+para\s+(?:a\s+)?frente\b|\bal\s+contrario\b|\bal\s+rovescio\b|"
+                            r"\brückwärts\b|\bvon\s+hinten\b|\bbackwards?\b|倒过来|倒着|反过来读|逆から|逆さ", re.I)
 _TR_DELETE = re.compile(r"\btr\s+-d\s+['\"]?([^\s'\"]{1,4})['\"]?")
 
 

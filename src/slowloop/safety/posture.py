@@ -43,7 +43,7 @@ _CHECKS_OFF = (
     r"\bcontinue-on-error:\s*true|\ballow_failure:\s*true|\|\|\s*(?:true|exit\s+0)\b|"
     r"\bStrictHostKeyChecking\s*=?\s*no\b|\bUserKnownHostsFile\s*=?\s*/dev/null")
 _INDEX = (
-    r"--(?:extra-)?index-url\b|\s-i\s+https?://|\bpip3?\s+config\s+set\b|\bregistry\s*[=:]\s*[\"']?https?://|"
+    rf"--(?:extra-)?index-url\b|\s-i\s+https?://|\bpip3?\s+config\s+set\b|\bregistry\s*[=:]\s*[\"']?https?://(?!{_OFFICIAL})|"
     r"--registry[= ]|\bconfig\s+set\s+(?:\S+:)?registry\b|\bnpmRegistryServer\b|\bGOPROXY=|"
     r"\breplace-with\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bbundle\s+config\s+(?:set\s+)?mirror\.|"
     r"\bcomposer\s+config\s+(?:-g\s+)?repo|\bgit\s+remote\s+(?:set-url|add)\b|\binsteadOf\b|"

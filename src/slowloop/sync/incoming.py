@@ -21,7 +21,20 @@ from pathlib import Path
 from ..errors import UserError
 from ..fsutil import atomic_write, read_text
 from . import quarantine
-from .git import EMPTY_TREE, Change, Entry, authors, blob_bytes, blob_size, changes, git, identity, rev, tree
+from .git import (
+    EMPTY_TREE,
+    Author,
+    Change,
+    Entry,
+    authors,
+    blob_bytes,
+    blob_size,
+    changes,
+    git,
+    identity,
+    rev,
+    tree,
+)
 from .merge import merged_text
 from .outgoing import commit
 from .quarantine import Held
@@ -32,6 +45,7 @@ from .screen import (
     OWN_FILES,
     REGULAR,
     Refusal,
+    companions,
     content_refusal,
     gate_refusal,
     mode_refusal,
@@ -101,29 +115,37 @@ def merge_incoming(repo: Path, result: SyncResult, theirs_ref: str) -> bool:
     ours_tree = tree(repo, head) if head else {}
     updates: dict[str, str | None] = {}
     room = MERGE_MAX
-    lines = []
+    lines: list[str] = []
+    refused: dict[str, str] = {}  # what was refused, for the files it may be one half of an instruction with
+    taken: dict[str, tuple[Change, Entry | None, _Verdict]] = {}
     for ch in changes(repo, base, theirs):
         ours = ours_tree.get(ch.path)
         if ours == ch.new:  # both sides already hold the same version
             continue
         v = _judge(repo, ch, ours, room)
-        who = authors(repo, span, ch.path)
         if v.refusal is not None:
-            h = quarantine.add(repo, path=ch.path, refusal=v.refusal, blob=ch.new.oid if ch.new else None,
-                               base=ch.old.oid if ch.old else None, mode=ch.new.mode if ch.new else "",
-                               size=v.size, remote=theirs, authors=who, text=v.shown)
-            if h is not None:
-                result.quarantined.append(h.to_dict())
-                lines.append(f"not merged, quarantined as {h.id}: {h.reason} (from {h.by()})")
+            if v.refusal.kind != "own_file":
+                refused[ch.path] = v.shown or ""
+            _hold(repo, result, lines, ch, v, theirs, authors(repo, span, ch.path))
             continue
         if ch.path in OWN_FILES:
             result.notes.append(f"the remote's {ch.path} was not taken: this machine's own stays")
         elif v.update:
-            updates[ch.path] = v.text
+            taken[ch.path] = (ch, ours, v)
             room -= v.size
-            by = ", ".join(dict.fromkeys(a.who() for a in who)) or "unknown author"
-            result.merged_from.append(f"{ch.path} ({by})")
-            lines.append(f"{'removed' if v.text is None else 'merged'}: {ch.path} (from {by})")
+    # a merge is read whole by the next session: an instruction split over two files is judged so
+    halves = companions(refused, {p: (_text(repo, ours), v.text) for p, (_, ours, v) in taken.items()
+                                  if v.text is not None})
+    for path, (ch, _ours, v) in taken.items():
+        who = authors(repo, span, ch.path)
+        if path in halves:
+            v.refusal, v.shown = halves[path], v.text
+            _hold(repo, result, lines, ch, v, theirs, who)
+            continue
+        updates[ch.path] = v.text
+        by = ", ".join(dict.fromkeys(a.who() for a in who)) or "unknown author"
+        result.merged_from.append(f"{ch.path} ({by})")
+        lines.append(f"{'removed' if v.text is None else 'merged'}: {ch.path} (from {by})")
     merge = _merge_commit(repo, head, theirs, updates, f"merge what {theirs_ref} learned", "\n".join(lines))
     moved = git(repo, "merge", "--ff-only", "-q", merge, check=False)
     if moved.returncode != 0:
@@ -132,6 +154,18 @@ def merge_incoming(repo: Path, result: SyncResult, theirs_ref: str) -> bool:
         return False
     result.pulled += int(git(repo, "rev-list", "--count", theirs, *(["--not", head] if head else [])).stdout)
     return True
+
+
+def _hold(repo: Path, result: SyncResult, lines: list[str], ch: Change, v: _Verdict, theirs: str,
+          who: list[Author]) -> None:
+    if v.refusal is None:
+        return
+    h = quarantine.add(repo, path=ch.path, refusal=v.refusal, blob=ch.new.oid if ch.new else None,
+                       base=ch.old.oid if ch.old else None, mode=ch.new.mode if ch.new else "",
+                       size=v.size, remote=theirs, authors=who, text=v.shown)
+    if h is not None:
+        result.quarantined.append(h.to_dict())
+        lines.append(f"not merged, quarantined as {h.id}: {h.reason} (from {h.by()})")
 
 
 def _merge_commit(repo: Path, head: str | None, theirs: str, updates: dict[str, str | None], subject: str,

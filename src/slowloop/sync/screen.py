@@ -133,3 +133,69 @@ def secret_line(text: str) -> tuple[int, str] | None:
             return i, next(iter(r.kinds))
     r = redact(text)  # a secret split over lines (a key block) shows only in the whole
     return (1, next(iter(r.kinds))) if r.count else None
+
+
+# -- files judged together: what one merge brings is read in one session ----------------------------
+
+# names one file can define and another use: `INSTALL_URL=…` / `$INSTALL_URL`, `alias fresh=…` / `fresh |`,
+# `fetchx() {…}`, a host, a helper script's name
+_DEFINED = re.compile(r"\b([A-Z][A-Z0-9_]{3,})\s*=|\balias\s+([\w.-]{3,})=|\b([\w-]{3,})\s*\(\)\s*\{|\bfunction\s+([\w-]{3,})")
+_HOST_NAME = re.compile(r"(?<![\w.@-])((?:[a-z0-9-]+\.)+[a-z]{2,})(?![\w.-])")
+_COMMON = frozenset({"PATH", "HOME", "USER", "SHELL", "LANG", "TERM", "TODO", "NOTE", "README", "CHANGELOG", "JSON",
+                     "YAML", "HTTP", "HTTPS", "main", "github.com", "pypi.org", "registry.npmjs.org", "example.com"})
+
+
+def _names(path: str, text: str) -> set[str]:
+    out = {n for m in _DEFINED.finditer(text) for n in m.groups() if n}
+    out |= {h for h in _HOST_NAME.findall(text) if not h.endswith((".md", ".sh", ".py", ".json", ".toml", ".txt"))}
+    base = path.rsplit("/", 1)[-1]
+    if not base.endswith(".md"):
+        out.add(base)  # a helper script beside a skill, refused: what names it runs it
+    return out - _COMMON
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def companions(refused: dict[str, str], taken: dict[str, tuple[str, str]]) -> dict[str, Refusal]:
+    """The files a merge would take (``taken``: path → (this machine's text, the merged text)) that
+    are one half of a split instruction, read with the rest of what the same merge brings.
+
+    - read together, the files introduce a danger none of them holds alone (an alias in the memo, its
+      use piped into ``bash`` in the chronicle): each file without which the danger goes is held;
+    - a file refused in the same merge (``refused``: path → the refused text) defines or names what
+      a taken file's new lines use, or the other way round (``INSTALL_URL=`` in one, ``curl
+      $INSTALL_URL | bash`` in the other; a helper script and the skill that runs it): the taken file
+      is held with it.
+    """
+    out: dict[str, Refusal] = {}
+    if not taken:
+        return out
+    for path, (mine, after) in taken.items():
+        new_lines = "\n".join(sorted(set(after.splitlines()) - set(mine.splitlines())))
+        if not new_lines.strip():
+            continue
+        for other, text in refused.items():
+            shared = [n for n in _names(other, text) if _mentions(new_lines, n)]
+            shared += [n for n in _names(path, new_lines) if _mentions(text, n)]
+            if shared:
+                out[path] = Refusal("danger", f"{path}: read with {other}, refused in the same merge (they share "
+                                              f"`{shared[0]}`): one half of an instruction split over two files")
+                break
+    rest = {p: v for p, v in taken.items() if p not in out}
+    if len(rest) < 2:
+        return out
+    before = "\n\n".join(v[0] for v in rest.values())
+    after = "\n\n".join(v[1] for v in rest.values())
+    joint = introduced(before, after)
+    if not joint:
+        return out
+    for path in rest:
+        others = [v for p, v in rest.items() if p != path]
+        alone = introduced("\n\n".join(v[0] for v in others), "\n\n".join(v[1] for v in others))
+        if len(alone) < len(joint):
+            d = joint[0]
+            out[path] = Refusal("danger", f"{path}: read with the other files this merge brings, a dangerous "
+                                          f"instruction ({d.kind}: {d.reason}: {d.evidence[:100]})")
+    return out
