@@ -315,3 +315,9 @@ def test_a_convention_naming_several_things_the_agent_wrote_is_about_the_first_s
     # the same names said as more work, with no convention, are no rule
     assert stated("add X-GitHub-Api-Version: 2022-11-28 and Accept application/vnd.github+json",
                   [Act("write", path="s.py", new=old)], [Act("edit", path="s.py", old=old, new=new)]) is None
+
+
+def test_an_away_word_negated_keeps_the_name():
+    assert stated("Don't turn off strict-ssl. Set cafile=/etc/ssl/certs/corp-ca.pem in .npmrc instead.",
+                  [Act("run", command="npm install")],
+                  [Act("run", command="npm config set cafile /etc/ssl/certs/corp-ca.pem")]) is None

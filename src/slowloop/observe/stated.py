@@ -328,6 +328,12 @@ def _replacement(avoid: str, acts: list[Act]) -> str:
     return max(heads, key=lambda h: heads[h]) if heads else ""
 
 
+# an away word negated: "don't turn off strict-ssl", "nie das Flag weglassen" — the name is kept
+_NEGATED_AWAY = re.compile(r"\b(?:don'?t|do\s+not|never|nunca|jamais|mai|nie|nicht|não|no|non)\s+(?:\w+\s+){0,2}?"
+                           r"(?:turn(?:ing)?\s+off|switch(?:ing)?\s+off|off|drop|stop(?:\s+using)?|forget|ditch|remove|disable)"
+                           r"\s*(?:the\s+)?[`'\"]?$|(?:不要|别)(?:关|关掉|去掉|删掉)\s*$", re.I)
+
+
 # "we're back on docker", "wieder zurück bei docker", "di nuovo su", "on revient à", "de volta ao":
 # the way named is a change of mind by itself — whatever was used since is left
 _BACK_TO = re.compile(r"(?:\b(?:back (?:on|to)|(?:wieder )?zurück (?:bei|zu[mr]?|auf)|di nuovo (?:su|a|con)|torniamo (?:a|su)"
@@ -433,6 +439,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
             if swapped == "toward":
                 toward.append((0, _specific(name), _as_run(clause, at, name, now.cmds)))
                 continue
+            if _NEGATED_AWAY.search(pre):
+                continue  # "don't turn off strict-ssl", "never drop the index": kept, not left
             said_left = bool(swapped == "away" or _AWAY_BEFORE.search(pre))
             if said_left or _AWAY_AFTER.search(post) or gap and _AND.fullmatch(gap):
                 last_away = at + len(name)  # "olvídate del .env y de dotenv": both are left
