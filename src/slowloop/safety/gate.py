@@ -29,7 +29,8 @@ class UnsafeText(UserError):
 
 
 def describe(dangers: list[Danger]) -> str:
-    d = dangers[0]
+    # the gravest first: a refusal's class (remote code, exfiltration…) before a posture change
+    d = min(dangers, key=lambda x: x.kind == "posture")
     more = f" (+{len(dangers) - 1} more)" if len(dangers) > 1 else ""
     return f"{d.kind}: {d.reason} ({d.evidence}){more}"
 
