@@ -9,21 +9,13 @@ import random
 import string
 
 import pytest
+from test_secret_forms import _draw
 
 from slowloop.safety.redact import redact
 
 ALNUM = string.ascii_letters + string.digits
 HEX = "0123456789abcdef"
 SEEDS = [5, 17, 2027]
-
-
-def _draw(rng: random.Random, alphabet: str, n: int) -> str:
-    while True:
-        v = "".join(rng.choice(alphabet) for _ in range(n))
-        need = [cls for cls in (string.digits, string.ascii_uppercase, string.ascii_lowercase)
-                if any(c in alphabet for c in cls)]
-        if all(any(c in cls for c in v) for cls in need):
-            return v
 
 
 def _password(rng: random.Random, n: int = 16) -> str:

@@ -17,6 +17,7 @@ from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .redo import (
     COMPARE,
+    asked_for,
     find_redo,
     follow_up,
     masked,
@@ -154,8 +155,7 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         back = find_redo(turn_acts(previous, rejected=False), turn_acts(turn, rejected=False))
         gone = ([w for w in back.words if len(w) >= 4] if back is not None and back.kind in ("undo", "keep")
                 else (back.avoid or back.before).strip("`").split()[-1:] if back is not None else [])
-        asked = detect_correction(previous.user_text or "").corrected or any(
-            len(w) >= 3 and w.lower() in (previous.user_text or "").lower() for w in gone)
+        asked = detect_correction(previous.user_text or "").corrected or asked_for(gone, previous)
         if asked and back is not None and back.kind in ("swap", "undo", "keep", "api", "rewrite", "value", "flag"):
             correction = Correction(True, "a retraction: the person takes back their last correction")
     if not correction.corrected and turn.person and turn.user_text and RETRACTION.search(person_text(turn.user_text)):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..transcripts.model import ToolCall, Turn
@@ -1528,6 +1529,14 @@ _MASKED = re.compile(r"\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s
 def masked(command: str) -> bool:
     """Whether ``command`` passes whatever happens (`|| true`, `; true`, `set +e`, a skipped check)."""
     return bool(_MASKED.search(command or ""))
+
+
+def asked_for(words: Iterable[str], previous: Turn | None) -> bool:
+    """The person's previous message named one of ``words`` (what the agent now takes out again):
+    they had asked for it. A whole word, three letters at least."""
+    said = (previous.user_text or "") if previous is not None and previous.person else ""
+    return bool(said) and any(len(w) >= 3 and re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", said, re.I)
+                              for w in words)
 
 
 def rerun_request(text: str) -> bool:

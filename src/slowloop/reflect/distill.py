@@ -40,6 +40,7 @@ from ..observe.lessons import (
 )
 from ..observe.redo import (
     Redo,
+    asked_for,
     find_redo,
     follow_up,
     install_words,
@@ -957,9 +958,7 @@ def distill(evidence: Iterable[TurnEvidence], *, memo: dict[str, list[str]],
 
 def _asked_for(name: str, previous: Turn | None) -> bool:
     """The person's previous message asked for ``name`` — what the agent now takes out again."""
-    last = (name or "").strip("`").split()[-1:] if name else []
-    return previous is not None and previous.person and any(
-        len(w) >= 3 and re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", previous.user_text or "", re.I) for w in last)
+    return asked_for((name or "").strip("`").split()[-1:], previous)
 
 
 def _restores(name: str, previous: Turn | None) -> bool:
