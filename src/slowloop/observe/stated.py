@@ -202,9 +202,8 @@ def _a_library(name: str, *done: _Done) -> bool:
         for c in map(parse_cmd, [x for d in done for x in d.cmds]))
 
 
-def _short_programs(clause: str, cmds: tuple[str, ...]) -> list[tuple[str, int]]:
-    """Two-letter names the words hold that are programs the agent ran (`nx`, `uv`, `gh`): too short
-    to be a name by their shape alone."""
+def _programs(cmds: tuple[str, ...]) -> frozenset[str]:
+    """The programs the commands run, and the tool an `npx`-like runner runs."""
     progs = set()
     for text in cmds:
         w = text.split()
@@ -212,6 +211,12 @@ def _short_programs(clause: str, cmds: tuple[str, ...]) -> list[tuple[str, int]]
             progs.add(w[0].rsplit("/", 1)[-1].lower())
             if w[0] in ("npx", "bunx", "pnpx", "uvx") and len(w) > 1:
                 progs.add(w[1].lower())
+    return frozenset(progs)
+
+
+def _short_programs(clause: str, progs: frozenset[str]) -> list[tuple[str, int]]:
+    """Two-letter names the words hold that are programs the agent ran (`nx`, `uv`, `gh`): too short
+    to be a name by their shape alone."""
     return [(m.group(0), m.start()) for m in re.finditer(r"(?<![\w./-])[a-z]{2}(?![\w./-])", clause)
             if m.group(0) in progs and m.group(0) not in _PLAIN]
 
@@ -415,12 +420,13 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
     toward: list[tuple[int, int, str]] = []  # (rank, specificity, name): marked as the way first
     maybe_away: list[str] = []  # a plain word said as left after an article ("esquece o argocd")
     back = False  # "we're back on X": a change of mind toward X
+    ran = _programs(now.cmds + then.cmds)
     for clause in clauses:
         if _QUESTION.search(clause):
             continue
         last_away = -1
         swaps = _swapped(clause)
-        for name, at in _names(clause) + _short_programs(clause, now.cmds + then.cmds):
+        for name, at in _names(clause) + _short_programs(clause, ran):
             pre, post = clause[max(0, at - 40):at], clause[at + len(name):at + len(name) + 30]
             had = _in(name, then.used + "\n" + then.left + "\n" + now.left)
             code = _codeish(name, clause, at, then, now)
@@ -462,9 +468,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 continue  # a plain word the agent happened to write ("sur main", "en root"): no name of a way
             if _in(name, now.left) and not _in(name, "\n".join(now.cmds)):
                 continue  # on the line the agent rewrote, kept: the context of the change, not the change
-            said_run = _as_run(clause, at, name, now.cmds)
             if _in(name, now.used) and (not _in(name, then.used) or not now.left or (
-                    said_run != name and not _in(said_run, then.used))):
+                    (said_run := _as_run(clause, at, name, now.cmds)) != name and not _in(said_run, then.used))):
                 # (`bin/rails db:migrate` ran before, `bin/rails generate migration` only now: the way said)
                 if not marked and _only_a_path(name, after):
                     continue  # the file the person asks to fix, not a way of working
