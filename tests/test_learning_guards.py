@@ -321,3 +321,57 @@ def test_an_away_word_negated_keeps_the_name():
     assert stated("Don't turn off strict-ssl. Set cafile=/etc/ssl/certs/corp-ca.pem in .npmrc instead.",
                   [Act("run", command="npm install")],
                   [Act("run", command="npm config set cafile /etc/ssl/certs/corp-ca.pem")]) is None
+
+
+# -- what the person named in code form and the agent then did -----------------------------------
+
+@pytest.mark.parametrize("turns, want, unwanted", [
+    # a program named with its subcommand and flags, as the agent's commands spell them
+    ([("publish the site", [("Bash", {"command": "gsutil cp -r public gs://acme-site"})]),
+      ("next time use gsutil rsync rather than gsutil cp -r, cp copies the whole tree again",
+       [("Bash", {"command": "gsutil rsync -r public gs://acme-site"})])],
+     "`gsutil rsync`", "always use gsutil."),
+    # a call with its argument, not the bare method
+    ([("list the ids", [("Write", {"file_path": "app/jobs/export.rb",
+                                   "content": "ids = Invoice.where(paid: true).map(&:id)\n"})]),
+      ("usa pluck(:id) al posto di map(&:id), non serve istanziare ogni Invoice",
+       [("Edit", {"file_path": "app/jobs/export.rb", "old_string": "map(&:id)", "new_string": "pluck(:id)"})])],
+     "`pluck(:id)`", "always use `pluck`,"),
+])
+def test_the_rule_names_the_whole_thing_the_person_named_and_the_agent_did(tmp_path, turns, want, unwanted):
+    _learn_session(tmp_path, turns)
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any(want in r for r in rules) and not any(unwanted in r for r in rules), rules
+
+
+def test_a_thing_named_and_then_done_is_the_lesson_whatever_the_words_around_it(tmp_path):
+    # no "use", no "always": the person names `next(err)` and the agent's redo calls it
+    handler = "router.get('/orders', async (req, res) => {\n  res.json(await Order.all())\n})\n"
+    fixed = ("router.get('/orders', async (req, res, next) => {\n  try {\n    res.json(await Order.all())\n"
+             "  } catch (err) {\n    next(err)\n  }\n})\n")
+    _learn_session(tmp_path, [
+        ("add the orders route", [("Write", {"file_path": "src/routes/orders.js", "content": handler})]),
+        ("非同期のハンドラで例外が出たら next(err) に渡して。そうしないとリクエストが止まったままになる",
+         [("Edit", {"file_path": "src/routes/orders.js", "old_string": handler, "new_string": fixed})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`next(err)`" in r for r in rules), rules
+
+
+def test_a_value_of_this_task_named_and_then_used_is_no_rule(tmp_path):
+    # a namespace the person gives (their slip or this task's target): a name with only dashes is a
+    # value, never an always-rule
+    _learn_session(tmp_path, [
+        ("show the secret", [("Bash", {"command": "kubectl -n payments get secret stripe-keys"})]),
+        ("falscher namespace, es ist payments-staging",
+         [("Bash", {"command": "kubectl -n payments-staging get secret stripe-keys"})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert not any("payments-staging" in r for r in rules), rules
+
+
+def test_back_on_a_program_replaces_the_rule_that_named_it_with_its_subcommand():
+    from slowloop.reflect.distill import Rule, _relation
+
+    new = Rule("When running containers, always use `docker compose`.", "correction", "running-containers",
+               "running containers", ("done", "running containers", "docker compose"), 2, "", use="docker compose")
+    assert _relation(new, "When running containers, always use `podman compose`, never `docker`.") == "contradicts"
+    assert _relation(new, "When running containers, always use `docker compose`, never `podman`.") != "contradicts"

@@ -39,6 +39,8 @@ from ..observe.lessons import (
     read_lesson,
 )
 from ..observe.redo import (
+    COMMON_WORDS,
+    COMPARE,
     Redo,
     asked_for,
     find_redo,
@@ -381,6 +383,32 @@ def rules_from_correction(ev: TurnEvidence) -> list[Rule]:
 
 def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     rules, lesson = _correction_read(ev)
+    if len(rules) == 1 and rules[0].use and rules[0].key[0] not in ("done", "quote"):
+        # "use aws s3 sync instead of aws s3 cp --recursive" read as "use aws": what the person named
+        # and the agent then did says the whole of it (`aws s3 sync`, `pluck(:id)`, `r.Context()`)
+        done = _named_and_done(ev, person_text(ev.turn.user_text or ""))
+        short = rules[0].use.strip("`").lower()
+        if done is None and re.fullmatch(r"[a-z][\w.-]*", short):
+            wide = _widen(person_text(ev.turn.user_text or ""), short, [
+                a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
+                + turn_acts(ev.turn, rejected=False) if a.kind == "run"])
+            words = " ".join(person_text(ev.turn.user_text or "").split()).lower().split(" ")
+            n = len(words[:[w.rstrip(".,;:!?") for w in words].index(short)]) + len(wide.split()) if wide else 0
+            other = _widen(person_text(ev.turn.user_text or ""), short, [
+                a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
+                if a.kind == "run"], start=n) if wide else ""
+            done = _Done(wide, other if other and other.lower() != wide.lower() else "", "") if wide else None
+        said = " ".join(person_text(ev.turn.user_text or "").split()).lower()
+        if done is not None and done.use.lower() not in rules[0].text.lower() and (
+                short in done.use.lower() and len(done.use) > len(short) + 1
+                or short not in said and done.use.lower() in said
+                and bool(set(short.split()) & set(done.use.lower().split()))):  # `rsync -r` the words never said
+            r = rules[0]
+            avoid = done.avoid or r.avoid.strip("`")
+            body = f"always use `{done.use}`" + (f", never `{avoid}`" if avoid else "")
+            m = re.search(r" \(because .*\)\.$", r.text)
+            rules = [replace(r, text=f"When {r.topic_phrase}, {body}{m.group(0) if m else '.'}", use=done.use,
+                             avoid=avoid)]
     # never "always use `process.env`, never `process.env`": a rule that names one thing both ways
     # (`created_at`, never `createdAt` is a naming rule: the same name in another style is another name)
     return [r for r in rules if not (r.use and r.avoid and r.use.strip("`").lower() == r.avoid.strip("`").lower())], lesson
@@ -552,7 +580,134 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         quote = wording.split("always do as the user said: ", 1)[1]
         return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
+    named = _named_and_done(ev, text)
+    if named is not None:
+        return [_done_rule(ev, named, why, lesson, context_cmds, text)], lesson
     return [], lesson
+
+
+# -- what the person named and the agent then did ---------------------------------------------------
+#
+# Whatever the words around it, a correction names a thing in code form ("aws s3 sync",
+# `pluck(:id)`, `r.Context()`, "jq -r", "timeout-minutes") that the agent had not used and then used
+# right after — and often the thing it had used ("aws s3 cp --recursive", `map(&:id)`). The rule is
+# that difference: language-free, confirmed by the agent's own actions.
+
+_CODE_TOKEN = re.compile(r"`([^`\n]{2,80})`|(?<![\w`])(--?[A-Za-z][\w-]*(?:=[^\s,;]+)?"
+                         r"|[A-Za-z_$@#:][\w$@#:.\-/]*(?:\[[^\]\s]{0,40}\]|\([^()\s]{0,40}\))?(?:\.[\w$]+(?:\([^()\s]{0,40}\))?)*"
+                         r"(?:=[\w\"'.:\[\]-]+)?)")
+# a call, an argument, a dotted name, a path: a name with only dashes or underscores may be this task's
+# value (a namespace, a bucket, a table) — taken only as a flag or as part of a command
+_CODE_MARK = re.compile(r"[.()=:/\[\]@#$]")
+
+
+def _code_spans(text: str, commands: list[str]) -> list[tuple[int, str]]:
+    """(position, span) of the things in code form the words name: backticked code, a program with
+    its subcommand and flags as the agent's commands spell them, a call, a flag, a dotted name."""
+    low = " ".join(text.split()).lower()
+    text = " ".join(text.split())
+    out: list[tuple[int, str]] = []
+    for cmd in commands:  # the longest prefix of a command the words repeat ("aws s3 sync")
+        words = cmd.split()
+        for n in range(min(len(words), 5), 0, -1):
+            head = " ".join(words[:n]).lower()
+            if n == 1 and (len(head) < 3 or head in COMMON_WORDS):
+                continue
+            i = low.find(head)
+            if i >= 0 and (i == 0 or not low[i - 1].isalnum()) and (i + len(head) == len(low) or not low[i + len(head)].isalnum()):
+                out.append((i, text[i:i + len(head)]))
+                break
+    for m in _CODE_TOKEN.finditer(text):
+        span = (m.group(1) or m.group(2) or "").rstrip(".,:;!?")
+        if m.group(1) or _CODE_MARK.search(span[1:-1] if len(span) > 2 else span) or span.startswith("-"):
+            if len(span) >= 2 and re.search(r"[A-Za-z]", span) and not re.fullmatch(r"https?://\S+|\d[\d.,:]*\w{0,3}", span):
+                out.append((m.start(), span))
+    return sorted(set(out))
+
+
+_STOP_AFTER = frozenset("instead of rather than not no in on for with and or but invece al posto au lieu plutot plutôt "
+                        "en vez lugar ao em vez statt anstatt nicht kein pas dans sur avec per con para com mit".split())
+
+
+def _widen(text: str, prog: str, commands: list[str], start: int = 0) -> str:
+    """A program the words name with what follows it as the agent's commands spell it, and its flags:
+    "use aws s3 sync instead of …" names `aws s3 sync`, "utilise curl -fsSL" names `curl -fsSL`."""
+    words = " ".join(text.split()).split(" ")
+    low = [w.lower().rstrip(".,;:!?") for w in words]
+    if prog not in low[start:]:
+        return ""
+    i = low.index(prog, start)
+    out = [words[i].rstrip(".,;:!?")]
+    spelled = [c.lower().split() for c in commands]
+    extra = True
+    for j in range(i + 1, min(len(words), i + 6)):
+        w, raw = low[j], words[j]
+        if not w or w in _STOP_AFTER:
+            break
+        cut = raw != raw.rstrip(".,;:!?")
+        if w.startswith("-") and re.fullmatch(r"--?[a-z][\w-]*", w):
+            out.append(raw.rstrip(".,;:!?"))
+        elif any(c[:len(out) + 1] == [x.lower() for x in out] + [w] for c in spelled):
+            out.append(raw.rstrip(".,;:!?"))
+        elif extra and re.fullmatch(r"[a-z][a-z0-9-]{1,14}", w) and w not in COMMON_WORDS \
+                and any(c[:len(out)] == [x.lower() for x in out] for c in spelled) and len(out) >= 2:
+            out.append(raw.rstrip(".,;:!?"))  # the subcommand in place of the agent's ("aws s3 sync" for "aws s3 cp")
+            extra = False
+        else:
+            break
+        if cut:
+            break
+    return " ".join(out) if len(out) > 1 else ""
+
+
+def _in(span: str, hay: str) -> bool:
+    s = span.lower().strip("`")
+    return bool(s) and re.search(rf"(?<![\w-]){re.escape(s)}(?![\w])", hay) is not None
+
+
+@dataclass(frozen=True)
+class _Done:
+    use: str
+    avoid: str
+    scope: str
+
+
+def _named_and_done(ev: TurnEvidence, text: str) -> _Done | None:
+    """What the person named in code form that the agent had not used and used right after (and what
+    it had used that the words also name and it then dropped) — or None."""
+    if not ev.corrected or self_blame(text) or follow_up(text) or rerun_request(text) or COMPARE.search(text) \
+            or _DEICTIC_ONE_OFF.search(text) or _CALLED.search(text) or text.rstrip().endswith(("?", "？")):
+        return None
+    before = turn_acts(ev.previous, rejected=False) if ev.previous is not None else []
+    after = turn_acts(ev.turn, rejected=False)
+    if not after or not before:
+        return None
+    def body(acts: list) -> str:
+        return "\n".join(f"{a.command}\n{a.new}" for a in acts).lower()
+    had = body(before) + "\n" + "\n".join(a.old for a in after).lower()
+    did = "\n".join(f"{a.command}\n{a.new.replace(a.old, '') if a.old and a.old in a.new else a.new}" for a in after).lower()
+    spans = _code_spans(person_text(text), [a.command for a in before + after if a.kind == "run"])
+    uses = [sp for _i, sp in spans if _in(sp, did) and not _in(sp, had)]
+    if not uses:
+        return None
+    use = max(uses, key=lambda sp: (len(sp), -spans.index(next(x for x in spans if x[1] == sp))))
+    gone = [sp for _i, sp in spans if _in(sp, had) and not _in(sp, did) and sp.lower() not in use.lower()]
+    scope = ""
+    redo = redo_of(ev)
+    if redo is not None and redo.scope:
+        scope = redo.scope
+    return _Done(use.strip("`"), gone[0].strip("`") if gone else "", scope)
+
+
+def _done_rule(ev: TurnEvidence, done: _Done, why: str, lesson: Lesson, context_cmds: list[str], text: str) -> Rule:
+    slug, phrase = (re.sub(r"[^a-z0-9]+", "-", done.scope.lower().replace(" in this project", "")).strip("-"), done.scope) \
+        if done.scope else _topic(*context_cmds, done.use, text)
+    body = f"always use `{done.use}`" + (f", never `{done.avoid}`" if done.avoid else "")
+    if lesson.reason and "because" not in body:
+        body += f" (because {lesson.reason})"
+    return Rule(f"When {phrase}, {body}.", "correction", slug or "working-in-this-project", phrase,
+                ("done", phrase, done.use.lower()), ev.turn_id,
+                why + f"; the agent then used {done.use[:60]}", ev.grown, done.use, done.avoid, 0 if ev.grown else 1)
 
 
 # A thing a rule can name: code in backticks, a flag, a path, a dotted or snake_case name, a
@@ -836,6 +991,11 @@ def _same_library(name: str, other: str) -> bool:
     return len(o) >= 4 and any(p == o or p.startswith(o) and len(p) - len(o) <= 2 for p in parts)
 
 
+def _recommended(entry: str) -> str:
+    """The part of a memo entry that says what to use (not what it says never to use)."""
+    return re.split(r"\b(?:never|not)\b", entry.lower(), maxsplit=1)[0]
+
+
 def _relation(rule: Rule, entry: str) -> str | None:
     """'same' when ``entry`` already holds this lesson, 'contradicts' when it holds the older side of
     a change of mind (another tool, branch, format … for the same thing), else None."""
@@ -857,11 +1017,11 @@ def _relation(rule: Rule, entry: str) -> str | None:
         elif q and q.group("q").strip().lower() != x:
             qx = q.group("q").strip().lower()
             if (qx == avoid or qx.endswith("/" + avoid) or qx.startswith(avoid + " ")) and \
-                    rule.use.strip("`").lower() not in base.lower():
+                    rule.use.strip("`").lower() not in _recommended(base):
                 return "contradicts"  # "always use `config/flags.ini`" after "…, never `flags.ini`"
         if m and (x == avoid or x.rstrip("0123456789.-") == avoid or x.endswith("/" + avoid) or x.startswith(avoid + " ")
                   or _same_library(x, avoid)) and (
-                rule.use.strip("`").lower() not in base.lower()):
+                rule.use.strip("`").lower() not in _recommended(base)):
             return "contradicts"
         # … or it says never to use what this one says to use ("always use @reduxjs/toolkit, never
         # zustand" after "always use zustand, never redux")
@@ -874,8 +1034,11 @@ def _relation(rule: Rule, entry: str) -> str | None:
         # "we're back on docker": the older rule says never to use what this one now says to use
         use = rule.use.strip("`").lower()
         parts = re.split(r"\bnever\b", base.lower().replace("`", ""), maxsplit=1)
-        if len(parts) == 2 and re.search(rf"(?<![\w@/.-]){re.escape(use)}(?![\w/-])", parts[1]) and use not in parts[0]:
-            return "contradicts"
+        for name in dict.fromkeys((use, use.split()[0] if use.split() else use)):
+            # ("always use `docker compose`" after "…`podman compose`, never `docker`": the program)
+            if len(parts) == 2 and len(name) >= 2 and re.search(rf"(?<![\w@/.-]){re.escape(name)}(?![\w/-])", parts[1]) \
+                    and name not in parts[0]:
+                return "contradicts"
     if rule.key[0] == "choice":
         m = _CHOICE.search(base.replace("`", ""))
         if not m:
