@@ -375,3 +375,29 @@ def test_back_on_a_program_replaces_the_rule_that_named_it_with_its_subcommand()
                "running containers", ("done", "running containers", "docker compose"), 2, "", use="docker compose")
     assert _relation(new, "When running containers, always use `podman compose`, never `docker`.") == "contradicts"
     assert _relation(new, "When running containers, always use `docker compose`, never `podman`.") != "contradicts"
+
+
+def test_an_implicit_correction_teaches_the_api_the_redo_put_in_with_the_line_that_shows_how(tmp_path):
+    # the words name the harm only; the agent rewrote its own fresh line with a method call
+    old = "    for order in Order.objects.filter(status='open'):\n"
+    new = "    for order in Order.objects.filter(status='open').iterator(chunk_size=2000):\n"
+    _learn_session(tmp_path, [
+        ("export the open orders", [("Write", {"file_path": "shop/export.py",
+                                               "content": "def export():\n" + old + "        write(order)\n"})]),
+        ("das sind 2 millionen zeilen auf einmal im speicher, der worker wird vom OOM killer abgeschossen",
+         [("Edit", {"file_path": "shop/export.py", "old_string": old, "new_string": new})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`iterator`" in r and "iterator(chunk_size=2000)" in r for r in rules), rules
+
+
+def test_a_variables_field_put_in_by_the_redo_is_no_rule(tmp_path):
+    # `invoice.pk` in place of `invoice`: this code's value, not a way of working
+    old = "    send_receipt.delay(invoice)\n"
+    _learn_session(tmp_path, [
+        ("queue the receipt", [("Write", {"file_path": "billing/views.py",
+                                          "content": "def pay(invoice):\n" + old})]),
+        ("il worker riceve l'oggetto intero serializzato, e quando parte i totali sono gia vecchi",
+         [("Edit", {"file_path": "billing/views.py", "old_string": old,
+                    "new_string": "    send_receipt.delay(invoice.pk)\n"})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert not any("invoice.pk" in r for r in rules), rules

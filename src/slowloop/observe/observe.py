@@ -50,12 +50,12 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
         # not redone yet: the person named the way for what the agent just ran ("tests run with
         # tox -e py312" after `python -m pytest`) — not more work asked in the same breath
         said = said_redo(before, person_text(text))
-        if said is not None and not _asks_more(clause_of(text, said.use)):
+        if said is not None and not asks_more(clause_of(text, said.use)):
             redo = said
     # a positive opener ("great, now …") is a follow-up when the agent then adds; when it replaces
     # what it did (another tool, a name restyled, an action taken back) the words are sarcasm
     additive = redo is not None and (redo.kind in ("flag", "add", "target") or redo.kind == "api" and (
-        not redo.gone or _asks_more(text)))  # an API put *in place of* another after "na super": sarcasm
+        not redo.gone or asks_more(text)))  # an API put *in place of* another after "na super": sarcasm
     if redo is None or redo.kind == "target" or (follow_up(clause_of(text, redo.use)) and additive) or (
             (rerun_request(text) or COMPARE.search(text)) and redo.kind in ("flag", "add", "value")):
         # another file, more work, a rerun (with a flag): requests. "pls redo" before the agent
@@ -64,18 +64,18 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     # code the agent had just written, rewritten (not added to) right after the person said
     # something that asks for nothing more: "that locks the table for twenty minutes"
     rewrote = redo.kind == "api" or redo.kind == "add" and bool(redo.before)
-    if redo.kind in ("api", "add") and rewrote and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
+    if redo.kind in ("api", "add") and rewrote and not asks_more(text) and not text.rstrip().endswith(("?", "？")) \
             and not points_at(redo, text):
         return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
                                 f" → {redo.after[:80]}")
     if redo.kind == "rewrite":
         # its fresh code rewritten (not added to) right after the person spoke, no API swap to name:
         # a correction when the words ask for nothing more — the lesson waits for the person's wording
-        if _asks_more(text) or text.rstrip().endswith(("?", "？")) or follow_up(text) or rerun_request(text):
+        if asks_more(text) or text.rstrip().endswith(("?", "？")) or follow_up(text) or rerun_request(text):
             return Correction(False)
         return Correction(True, f"the agent rewrote what it had just written right after: {redo.before[:80]}"
                                 f" → {redo.after[:80]}")
-    if redo.kind in ("undo", "keep") and not _asks_more(text) and not text.rstrip().endswith(("?", "？")) \
+    if redo.kind in ("undo", "keep") and not asks_more(text) and not text.rstrip().endswith(("?", "？")) \
             and not points_at(redo, text):
         # its action taken back right after the person said something: they objected to it
         return Correction(True, f"the agent took back its action right after: {redo.before[:80]} → {redo.after[:80]}")
@@ -84,7 +84,7 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
     low = text.lower()
     named = focus(redo, text) if redo.kind == "api" else redo  # what of the change the words name
     if redo.kind == "api" and not (_names_any(redo.gone, low) or named.gone) and not (
-            (_names_any(redo.came + redo.context, low) or named.came) and not _asks_more(text) and "?" not in text[-3:]):
+            (_names_any(redo.came + redo.context, low) or named.came) and not asks_more(text) and "?" not in text[-3:]):
         # a new API the person asked for as more work ("also cache it with lru_cache"), not one
         # they objected to or stated as the way ("LazyLock is in std now")
         return Correction(False)
@@ -122,7 +122,7 @@ _MORE = re.compile(
     r"|^\W*(?:现在|再|顺便|另外|然后)?(?:加|加上|补|补上|再加|改成可)|^\W*(?:あと|次に|ついでに)|(?:追加して|も追加|にしてください$)", re.I)
 
 
-def _asks_more(text: str) -> bool:
+def asks_more(text: str) -> bool:
     """"also cache it with lru_cache", "now add retries": more work, not something else."""
     return bool(_MORE.search(text)) or follow_up(text)
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..observe.focus import focus, library_swap, whole_swap
+from ..observe.observe import asks_more
 from ..observe.lessons import (
     CONDITIONAL,
     FUTURE,
@@ -255,6 +256,46 @@ def _library_brought_in(ev: TurnEvidence, redo: Redo) -> bool:
     return False
 
 
+# An API's shape: a call on a module or an object (`np.int64`, `hmac.compare_digest`, `df.to_parquet`),
+# a keyword argument (`acks_late=True`), a flag — not a bare value of this task (a table, a column, an id)
+_API_SHAPE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\(?|[A-Za-z_]\w*=|--?[A-Za-z][\w-]*")
+
+
+_FILE_END = re.compile(r"\.(?:parquet|csv|tsv|json|ya?ml|toml|ini|txt|md|html?|xml|py|js|ts|tsx|jsx|go|rs|rb|java|kt|sql"
+                       r"|sh|log|lock|cfg|conf|env|png|jpe?g|svg|pdf|zip|gz|tar)$", re.I)
+
+
+def _api_shaped(redo: Redo) -> bool:
+    """The redo puts an API in place of another (or adds one): a way of writing code, not a value — a
+    module's or a class's name (`np.int64`, `hmac.compare_digest`, `LocalDate.parse`), a keyword
+    argument or a method the line calls (`stratify=y`, `.iterator()`), a flag. Not a variable's field
+    (`pedido.pk`, `user.id`), a file (`ventas_limpias.parquet`) or a value."""
+    use = redo.use.strip("`")
+    if redo.kind not in ("api", "add") or re.search(r"[\"'/]|\d{3,}", use) or _FILE_END.search(use):
+        return False
+    if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Za-z_]\w*=", use):
+        return True
+    m = re.fullmatch(r"([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)+\(?", use)
+    if m:
+        root = m.group(1)
+        return root[:1].isupper() or any(root == mod.rsplit(".", 1)[-1] or root == mod for mod in redo.modules)
+    after = redo.after
+    return bool(re.fullmatch(r"[A-Za-z_]\w{2,}", use) and re.search(
+        rf"(?<![\w.]){re.escape(use)}\s*=(?!=)|\.{re.escape(use)}\(", after))
+
+
+_SHOWN_BY_REDO = re.compile(r"^the user corrected the agent \(.the agent (?:rewrote|redid) ")
+
+
+def _shown(ev: TurnEvidence, redo: Redo, text: str) -> bool:
+    """The correction was shown by the redo itself: right after the person spoke — not asking for more,
+    not a question, not a one-off — the agent replaced (or added to) the code it had just written, and
+    the words need not name it ("the page now runs 201 queries" → `select_related`)."""
+    return bool(ev.correction_evidence and _SHOWN_BY_REDO.search(ev.correction_evidence)
+                and redo.standing and _api_shaped(redo) and not asks_more(text)
+                and not text.rstrip().endswith(("?", "？")) and not _DEICTIC_ONE_OFF.search(text))
+
+
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
     """The person's next turn in the same session corrected this one (a "recovery" they did not want:
     a deleted test, a tool installed against their setup)."""
@@ -316,6 +357,16 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
         key, body = (redo.kind, redo.scope), redo.rule
     else:
         key, body = (redo.kind, redo.scope, redo.use or redo.avoid), redo.rule
+        line = " ".join(redo.after.split())
+        for a in turn_acts(ev.turn, rejected=False):  # the whole line, not the redo's 60 characters
+            full = next((ln.strip() for ln in a.new.splitlines() if line and ln.strip().startswith(line)), "")
+            if full:
+                line = full if len(full) <= 120 else full[:120].rsplit(" ", 1)[0] + " …"
+                break
+        line = line.replace("`", "'")
+        if redo.kind == "add" and line and line != redo.use.strip("`") and redo.use.strip("`") in line:
+            # the line as the agent wrote it shows how (`stratify=y` in its call, `.loc[` on its frame)
+            body = body.rstrip(".") + f" (as in `{line}`)."
     if lesson.reason and "because" not in body:
         body = body.rstrip(".") + f" (because {lesson.reason})."
     return Rule(f"When {redo.scope}, {body}", "correction", slug or "working-in-this-project", redo.scope,
@@ -487,7 +538,7 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         # for — they take back their own request, which teaches nothing about the agent's choices
         return [], Lesson("none", why_none=f"the person took back their own request ({redo.avoid})")
     if redo is not None and redo.kind in ("api", "add", "keep", "value") and not points_at(redo, text) and not (
-            redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)):
+            redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)) and not _shown(ev, redo, text):
         # a code change the person's words do not name: maybe the fix, maybe other work (an addition
         # inside the line they name is the fix: `DOMPurify.sanitize` in `dangerouslySetInnerHTML`)
         redo = None
@@ -498,7 +549,7 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
         return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
     if redo is not None and redo.kind in ("api", "add", "value") and redo.standing and whole is None and not _lasts(text, redo) \
-            and not _library_brought_in(ev, redo):
+            and not _library_brought_in(ev, redo) and not (_api_shaped(redo) and not _DEICTIC_ONE_OFF.search(text)):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
         if way is not None:
