@@ -26,7 +26,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..observe.focus import focus, library_swap, whole_swap
-from ..observe.observe import asks_more
 from ..observe.lessons import (
     CONDITIONAL,
     FUTURE,
@@ -39,6 +38,7 @@ from ..observe.lessons import (
     person_text,
     read_lesson,
 )
+from ..observe.observe import asks_more
 from ..observe.redo import (
     COMMON_WORDS,
     COMPARE,
