@@ -401,3 +401,32 @@ def test_a_variables_field_put_in_by_the_redo_is_no_rule(tmp_path):
                     "new_string": "    send_receipt.delay(invoice.pk)\n"})])])
     rules = Memo("a", home=tmp_path / "home").entries("plays")
     assert not any("invoice.pk" in r for r in rules), rules
+
+
+# -- a way named in code form, nothing redone yet ---------------------------------------------------
+
+@pytest.mark.parametrize("said, cmd, want", [
+    ("jq -S にしてください、キーの順番がそろうと差分が見やすいので", "curl -s https://api.example.test/v1/cfg | python -m json.tool",
+     "jq -S"),
+    ("bei uns immer mit --ff-only pullen, merge-commits auf main will keiner", "git pull origin main", "--ff-only"),
+    ("qui si passa sempre --locked a cargo install, se no ti tira versioni nuove", "cargo install sqlx-cli",
+     "--locked"),
+])
+def test_a_way_named_in_code_form_with_a_mark_that_it_lasts_is_learned(tmp_path, said, cmd, want):
+    _learn_session(tmp_path, [("set it up", [("Bash", {"command": cmd})]), (said, [])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any(want in r for r in rules), rules
+
+
+@pytest.mark.parametrize("said", [
+    "nochmal mit --verbose bitte",  # a rerun
+    "e se ti va aggiungi anche --dry-run alla fine",  # more work
+    "in prod vedo sempre ConnectionResetError da stanotte",  # a symptom
+    "tutto ok con --locked? non lo conosco",  # a question
+    "non usare mai --no-verify qui, e poi rilancia",  # no new thing to use: what not to use only
+])
+def test_a_rerun_more_work_a_symptom_or_a_question_names_no_way(said):
+    from slowloop.observe.observe import named_by
+
+    before = _turn("go", "cargo install sqlx-cli", index=1)
+    assert named_by(_turn(said), before) is None

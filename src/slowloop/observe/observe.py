@@ -15,6 +15,7 @@ from .errors import find_errors
 from .focus import focus
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
+from .named import named_way
 from .redo import (
     COMPARE,
     asked_for,
@@ -127,6 +128,24 @@ def asks_more(text: str) -> bool:
     return bool(_MORE.search(text)) or follow_up(text)
 
 
+def named_by(turn: Turn, previous: Turn | None) -> tuple[str, str] | None:
+    """(what to use, what not to) when the person's message, right after the agent acted, names with a
+    mark that it lasts (or a please) a thing in code form the agent had not used — "metti sempre
+    timeout-minutes sui job", "jq -r にしてください" — and is no rerun, question, follow-up, slip of their
+    own or someone else's doing. None otherwise."""
+    if previous is None or not turn.person or not turn.user_text:
+        return None
+    text = person_text(turn.user_text)
+    if not text.strip() or text.rstrip().endswith(("?", "？")) or rerun_request(text) or COMPARE.search(text) \
+            or asks_more(text) or self_blame(text) or someone_else(text) or _CURIOUS.search(text):
+        return None
+    before = turn_acts(previous, rejected=False)
+    if not before:
+        return None
+    had = "\n".join(f"{a.command}\n{a.new}" for a in before).lower()
+    return named_way(text, [a.command for a in before if a.kind == "run"], had)
+
+
 def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
     """``previous``: the turn before it in the same session, when known — what the agent did that
     the person may be reacting to."""
@@ -175,6 +194,10 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         if way is not None and (previous is not None or way.strong):
             what = f"use {way.use}" + (f", no longer {way.avoid}" if way.avoid else "")
             correction = Correction(True, f"{'a change of mind' if way.change else 'a convention stated'}: {what}")
+    if not correction.corrected and turn.person and turn.user_text and previous is not None:
+        way_named = named_by(turn, previous)
+        if way_named is not None:
+            correction = Correction(True, f"a way named: use {way_named[0]}" + (f", not {way_named[1]}" if way_named[1] else ""))
     if correction.corrected and turn.user_text and (someone_else(turn.user_text) or _CURIOUS.search(turn.user_text)):
         correction = Correction(False)  # whatever the actions show: a teammate's doing, or a question of curiosity
     rejected = turn.rejected_calls

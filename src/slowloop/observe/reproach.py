@@ -60,7 +60,7 @@ _NOT_YOU = re.compile(
     # not the code's doing ("CircleCI が今障害中みたいです、コードのせいではないです"), or an outage
     r"|\bnot (?:the|our) code(?:'s fault)?\b|\bnon è (?:colpa del |il )codice\b|\bpas (?:la faute du |le )code\b"
     r"|\bliegt nicht am code\b|\bno es (?:culpa del |el )código\b|\bnão é (?:culpa do |o )código\b"
-    r"|(?:コード|こちら|実装)のせいでは|(?:コード|実装)のせいじゃ|不是代码的(?:问题|锅)|跟代码(?:无关|没关系)"
+    r"|(?:コード|こちら|実装)のせいでは|(?:コード|実装)のせいじゃ|不是代码的(?:问题|锅)|[跟和与](?:我们的?)?代码(?:无关|没关系)"
     r"|\b(?:is|was|seems|looks) down\b|\b(?:an|the|having an|has an) outage\b|\ben panne\b|\bstörung\b|\bcaído\b"
     r"|障害(?:中|が発生)|宕机|挂了"
     # "あなたの変更はまだ本番に出てないので関係ないです", "跟你的改动没关系"

@@ -38,9 +38,9 @@ from ..observe.lessons import (
     person_text,
     read_lesson,
 )
-from ..observe.observe import asks_more
+from ..observe.named import code_spans, mentions, widen
+from ..observe.observe import asks_more, named_by
 from ..observe.redo import (
-    COMMON_WORDS,
     COMPARE,
     Redo,
     asked_for,
@@ -440,12 +440,12 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         done = _named_and_done(ev, person_text(ev.turn.user_text or ""))
         short = rules[0].use.strip("`").lower()
         if done is None and re.fullmatch(r"[a-z][\w.-]*", short):
-            wide = _widen(person_text(ev.turn.user_text or ""), short, [
+            wide = widen(person_text(ev.turn.user_text or ""), short, [
                 a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
                 + turn_acts(ev.turn, rejected=False) if a.kind == "run"])
             words = " ".join(person_text(ev.turn.user_text or "").split()).lower().split(" ")
             n = len(words[:[w.rstrip(".,;:!?") for w in words].index(short)]) + len(wide.split()) if wide else 0
-            other = _widen(person_text(ev.turn.user_text or ""), short, [
+            other = widen(person_text(ev.turn.user_text or ""), short, [
                 a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
                 if a.kind == "run"], start=n) if wide else ""
             done = _Done(wide, other if other and other.lower() != wide.lower() else "", "") if wide else None
@@ -492,6 +492,13 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if (_DEICTIC_ONE_OFF.search(text) or called) and lesson.kind != "convention":
         # "this time only tenants 42 and 57": whatever the agent redid, it is about this task
         return [], Lesson("none", why_none="a one-off: the words say it is for this time, this one")
+    if re.match(r"the user corrected the agent \(.a way named: ", ev.correction_evidence or "") \
+            and not _DEICTIC_ONE_OFF.search(text) and not _CALLED.search(text):
+        # what the detector saw is the lesson: the thing the words named, not another change the
+        # agent happened to make in the same turn (`cargo test` after "用 .context() 往上抛")
+        way_named = named_by(ev.turn, ev.previous)
+        if way_named is not None:
+            return [_done_rule(ev, _Done(way_named[0], way_named[1], ""), why, lesson, context_cmds, text)], lesson
     way = _way(ev)
     if way is not None and way.strong and not self_blame(text):
         # a change of mind said outright and acted on: "forget kubectl apply, we're on argocd now"
@@ -632,6 +639,10 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         return [rule(f"always do as the user said: {quote}",
                      ("quote", " ".join(quote.lower().split())[:60]), slug, phrase)], lesson
     named = _named_and_done(ev, text)
+    if named is None and ev.corrected and not _DEICTIC_ONE_OFF.search(text) and not _CALLED.search(text):
+        # nothing redone yet: a thing in code form the agent had not used, named as the way that lasts
+        way_named = named_by(ev.turn, ev.previous)
+        named = _Done(way_named[0], way_named[1], "") if way_named is not None else None
     if named is not None:
         return [_done_rule(ev, named, why, lesson, context_cmds, text)], lesson
     return [], lesson
@@ -643,78 +654,6 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
 # `pluck(:id)`, `r.Context()`, "jq -r", "timeout-minutes") that the agent had not used and then used
 # right after — and often the thing it had used ("aws s3 cp --recursive", `map(&:id)`). The rule is
 # that difference: language-free, confirmed by the agent's own actions.
-
-_CODE_TOKEN = re.compile(r"`([^`\n]{2,80})`|(?<![\w`])(--?[A-Za-z][\w-]*(?:=[^\s,;]+)?"
-                         r"|[A-Za-z_$@#:][\w$@#:.\-/]*(?:\[[^\]\s]{0,40}\]|\([^()\s]{0,40}\))?(?:\.[\w$]+(?:\([^()\s]{0,40}\))?)*"
-                         r"(?:=[\w\"'.:\[\]-]+)?)")
-# a call, an argument, a dotted name, a path: a name with only dashes or underscores may be this task's
-# value (a namespace, a bucket, a table) — taken only as a flag or as part of a command
-_CODE_MARK = re.compile(r"[.()=:/\[\]@#$]")
-
-
-def _code_spans(text: str, commands: list[str]) -> list[tuple[int, str]]:
-    """(position, span) of the things in code form the words name: backticked code, a program with
-    its subcommand and flags as the agent's commands spell them, a call, a flag, a dotted name."""
-    low = " ".join(text.split()).lower()
-    text = " ".join(text.split())
-    out: list[tuple[int, str]] = []
-    for cmd in commands:  # the longest prefix of a command the words repeat ("aws s3 sync")
-        words = cmd.split()
-        for n in range(min(len(words), 5), 0, -1):
-            head = " ".join(words[:n]).lower()
-            if n == 1 and (len(head) < 3 or head in COMMON_WORDS):
-                continue
-            i = low.find(head)
-            if i >= 0 and (i == 0 or not low[i - 1].isalnum()) and (i + len(head) == len(low) or not low[i + len(head)].isalnum()):
-                out.append((i, text[i:i + len(head)]))
-                break
-    for m in _CODE_TOKEN.finditer(text):
-        span = (m.group(1) or m.group(2) or "").rstrip(".,:;!?")
-        if m.group(1) or _CODE_MARK.search(span[1:-1] if len(span) > 2 else span) or span.startswith("-"):
-            if len(span) >= 2 and re.search(r"[A-Za-z]", span) and not re.fullmatch(r"https?://\S+|\d[\d.,:]*\w{0,3}", span):
-                out.append((m.start(), span))
-    return sorted(set(out))
-
-
-_STOP_AFTER = frozenset("instead of rather than not no in on for with and or but invece al posto au lieu plutot plutôt "
-                        "en vez lugar ao em vez statt anstatt nicht kein pas dans sur avec per con para com mit".split())
-
-
-def _widen(text: str, prog: str, commands: list[str], start: int = 0) -> str:
-    """A program the words name with what follows it as the agent's commands spell it, and its flags:
-    "use aws s3 sync instead of …" names `aws s3 sync`, "utilise curl -fsSL" names `curl -fsSL`."""
-    words = " ".join(text.split()).split(" ")
-    low = [w.lower().rstrip(".,;:!?") for w in words]
-    if prog not in low[start:]:
-        return ""
-    i = low.index(prog, start)
-    out = [words[i].rstrip(".,;:!?")]
-    spelled = [c.lower().split() for c in commands]
-    extra = True
-    for j in range(i + 1, min(len(words), i + 6)):
-        w, raw = low[j], words[j]
-        if not w or w in _STOP_AFTER:
-            break
-        cut = raw != raw.rstrip(".,;:!?")
-        if w.startswith("-") and re.fullmatch(r"--?[a-z][\w-]*", w):
-            out.append(raw.rstrip(".,;:!?"))
-        elif any(c[:len(out) + 1] == [x.lower() for x in out] + [w] for c in spelled):
-            out.append(raw.rstrip(".,;:!?"))
-        elif extra and re.fullmatch(r"[a-z][a-z0-9-]{1,14}", w) and w not in COMMON_WORDS \
-                and any(c[:len(out)] == [x.lower() for x in out] for c in spelled) and len(out) >= 2:
-            out.append(raw.rstrip(".,;:!?"))  # the subcommand in place of the agent's ("aws s3 sync" for "aws s3 cp")
-            extra = False
-        else:
-            break
-        if cut:
-            break
-    return " ".join(out) if len(out) > 1 else ""
-
-
-def _in(span: str, hay: str) -> bool:
-    s = span.lower().strip("`")
-    return bool(s) and re.search(rf"(?<![\w-]){re.escape(s)}(?![\w])", hay) is not None
-
 
 @dataclass(frozen=True)
 class _Done:
@@ -737,12 +676,12 @@ def _named_and_done(ev: TurnEvidence, text: str) -> _Done | None:
         return "\n".join(f"{a.command}\n{a.new}" for a in acts).lower()
     had = body(before) + "\n" + "\n".join(a.old for a in after).lower()
     did = "\n".join(f"{a.command}\n{a.new.replace(a.old, '') if a.old and a.old in a.new else a.new}" for a in after).lower()
-    spans = _code_spans(person_text(text), [a.command for a in before + after if a.kind == "run"])
-    uses = [sp for _i, sp in spans if _in(sp, did) and not _in(sp, had)]
+    spans = code_spans(person_text(text), [a.command for a in before + after if a.kind == "run"])
+    uses = [sp for _i, sp in spans if mentions(sp, did) and not mentions(sp, had)]
     if not uses:
         return None
     use = max(uses, key=lambda sp: (len(sp), -spans.index(next(x for x in spans if x[1] == sp))))
-    gone = [sp for _i, sp in spans if _in(sp, had) and not _in(sp, did) and sp.lower() not in use.lower()]
+    gone = [sp for _i, sp in spans if mentions(sp, had) and not mentions(sp, did) and sp.lower() not in use.lower()]
     scope = ""
     redo = redo_of(ev)
     if redo is not None and redo.scope:
