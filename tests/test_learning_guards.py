@@ -430,3 +430,32 @@ def test_a_rerun_more_work_a_symptom_or_a_question_names_no_way(said):
 
     before = _turn("go", "cargo install sqlx-cli", index=1)
     assert named_by(_turn(said), before) is None
+
+
+def test_a_flag_rule_shows_the_flag_as_the_agent_then_ran_it_not_that_whole_command_line(tmp_path):
+    _learn_session(tmp_path, [
+        ("bring the stack up", [("Bash", {"command": "docker compose up -d"})]),
+        ("der stack liegt bei uns immer in ops/dev/stack.yml, nimm die", [
+            ("Bash", {"command": "docker compose -f ops/dev/stack.yml up -d --wait --timeout 90"})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`docker compose -f ops/dev/stack.yml`" in r for r in rules), rules
+    assert not any("--timeout 90" in r for r in rules), rules
+
+
+def test_a_flag_gone_from_a_build_of_another_target_is_no_rule():
+    before = [Act("run", command="docker build -q -t shop-worker:dev -f worker/Dockerfile .")]
+    after = [Act("run", command="docker build -q -t shop-api:dev .")]
+    r = find_redo(before, after)
+    assert r is None or r.kind != "flag", r
+
+
+def test_a_change_of_mind_in_code_names_what_the_words_say_is_gone(tmp_path):
+    old = "HEALTHCHECK CMD wget --spider -q http://localhost:8080/healthz || exit 1\n"
+    new = "HEALTHCHECK CMD [\"/app/probe\", \"--port\", \"8080\"]\n"
+    _learn_session(tmp_path, [
+        ("add a healthcheck", [("Edit", {"file_path": "Dockerfile", "old_string": "EXPOSE 8080\n",
+                                         "new_string": "EXPOSE 8080\n" + old})]),
+        ("the runtime image is going distroless, so no wget there anymore; healthchecks use our /app/probe binary now",
+         [("Edit", {"file_path": "Dockerfile", "old_string": old, "new_string": new})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`/app/probe`" in r and "never `wget`" in r for r in rules), rules

@@ -1009,6 +1009,8 @@ def _flag_redo(before, after, bcmds, acmds) -> Redo | None:
             values = [w for w in a.words if w not in b.words and not w.startswith("-")]
             if not added and not dropped:
                 continue
+            if not added and any(re.split(r"[@:=]", v)[0] not in {re.split(r"[@:=]", w)[0] for w in b.words} for v in values):
+                continue  # a flag gone *and* another target (`-t kanri-api:dev` for `-t kanri-worker:dev`): another run
             scope = ACTIVITIES.get(b.activity) or f"running `{b.prog} {b.sub}`"
             if added:
                 flag = added[0]

@@ -364,7 +364,12 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
                 line = full if len(full) <= 120 else full[:120].rsplit(" ", 1)[0] + " …"
                 break
         line = line.replace("`", "'")
-        if redo.kind == "add" and line and line != redo.use.strip("`") and redo.use.strip("`") in line:
+        shown = _flag_form(line, redo.use.strip("`")) if redo.kind == "flag" and "`" not in line else ""
+        if shown and shown not in body:
+            # the flag as the agent then ran it, with its value and the program's form (`go test -race`,
+            # `docker compose -f deploy/local/compose.yaml`), not the rest of that one command line
+            body = body.rstrip(".") + f" (`{shown}`)."
+        elif redo.kind == "add" and line and line != redo.use.strip("`") and redo.use.strip("`") in line:
             # the line as the agent wrote it shows how (`stratify=y` in its call, `.loc[` on its frame)
             body = body.rstrip(".") + f" (as in `{line}`)."
     if lesson.reason and "because" not in body:
@@ -372,6 +377,20 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
     return Rule(f"When {redo.scope}, {body}", "correction", slug or "working-in-this-project", redo.scope,
                 key, ev.turn_id, why + f"; the agent then redid it: {redo.before[:60]} → {redo.after[:60]}",
                 ev.grown, redo.use, redo.avoid, 0 if ev.grown else 1)
+
+
+def _flag_form(command: str, flag: str) -> str:
+    """The program and its subcommand with ``flag`` and the flag's value, from one command line."""
+    words = command.split()
+    if flag not in words:
+        return ""
+    i = words.index(flag)
+    head = [words[0]] + [w for w in words[1:2] if re.fullmatch(r"[a-z][a-z0-9-]*", w)]
+    if i < len(head):
+        return ""
+    value = words[i + 1:i + 2] if "=" not in flag and i + 1 < len(words) and not words[i + 1].startswith("-") \
+        and re.search(r"[/.=:]", words[i + 1]) and len(words[i + 1]) <= 60 else []
+    return " ".join(head + [flag] + value)
 
 
 def _clean(item: str) -> str:
@@ -530,7 +549,15 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         narrowed = focus(redo, text)
         # the words point at the rewrite without naming what to use: the rewrite's one swap, if clean
         whole = whole_swap(redo, text) if not narrowed.standing and lesson.kind in ("none", "quote") else None
+        gone_named = [g for g in redo.gone if len(g) >= 3 and re.search(rf"(?<![\w./-]){re.escape(g)}(?![\w/-])", text, re.I)]
         redo = whole or narrowed
+        if redo.standing and redo.use and not redo.avoid and gone_named and gone_named[0].lower() not in redo.use.lower():
+            # the code change took out what the words name ("… wget も使えなくなります"): what not to use
+            redo = replace(redo, avoid=gone_named[0], rule=redo.rule.rstrip(".") + f", never `{gone_named[0]}`.")
+        if redo.use and f"/{redo.use.strip('`')}" in text and not redo.use.startswith(("/", "`/")):
+            # the path as the words and the code write it (`/app/healthcheck`, not `app/healthcheck`)
+            redo = replace(redo, use=f"/{redo.use.strip('`')}", rule=redo.rule.replace(f"`{redo.use.strip('`')}`",
+                                                                                        f"`/{redo.use.strip('`')}`"))
     if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(clause_of(text, redo.use))):
         redo = None  # "redo it with --no-cache": this run's request, not a standing rule
     if self_blame(text):
