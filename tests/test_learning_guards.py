@@ -459,3 +459,22 @@ def test_a_change_of_mind_in_code_names_what_the_words_say_is_gone(tmp_path):
          [("Edit", {"file_path": "Dockerfile", "old_string": old, "new_string": new})])])
     rules = Memo("a", home=tmp_path / "home").entries("plays")
     assert any("`/app/probe`" in r and "never `wget`" in r for r in rules), rules
+
+
+@pytest.mark.parametrize("before, after, use, avoid", [
+    ("scp -r build/* ops@web2:/var/www/app/", "rsync -az --delete build/ ops@web2:/var/www/app/", "rsync -az --delete", "scp -r"),
+    ("gsutil cp -r ./out gs://acme-reports/", "gsutil rsync -r ./out gs://acme-reports/", "gsutil rsync", "gsutil cp"),
+])
+def test_another_program_or_verb_on_the_same_things_is_a_swap(before, after, use, avoid):
+    r = find_redo([Act("run", command=before)], [Act("run", command=after)])
+    assert r is not None and (r.kind, r.use, r.avoid) == ("swap", use, avoid), r
+
+
+@pytest.mark.parametrize("before, after", [
+    ("kubectl -n prod set image deploy/web web=reg.example/web:2", "kubectl -n prod rollout status deploy/web"),
+    ("npx prettier --write src/app.ts", "git checkout src/app.ts"),
+    ("aws s3 cp ./a.txt s3://acme-x/", "aws s3 ls s3://acme-x/ --recursive"),
+])
+def test_the_next_step_on_the_same_things_is_no_swap(before, after):
+    r = find_redo([Act("run", command=before)], [Act("run", command=after)])
+    assert r is None or r.kind != "swap", r

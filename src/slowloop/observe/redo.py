@@ -570,7 +570,8 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     bcmds = [c for a in before if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
-                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _value_redo, _target_redo, _rewrite_redo):
+                   _sub_redo, _typed_redo, _undo_redo, _code_redo, _value_redo, _same_job_redo, _target_redo,
+                   _rewrite_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             if r.kind == "undo":
@@ -581,6 +582,60 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
                 if other is not None and other.kind in ("swap", "api", "rename", "move", "pin") and other.standing:
                     return other
             return r
+    return None
+
+
+def _head(c: Cmd) -> list[str]:
+    """The program and what says how it runs, up to its first argument that names a thing (a path, a
+    host, a bucket): `aws s3 sync`, `rsync -az --delete`, `scp -r`."""
+    out: list[str] = []
+    for w in c.words:
+        if out and (re.search(r"[/@:*.]", w) and not w.startswith("-") or len(out) >= 4):
+            break
+        out.append(w)
+    return out
+
+
+_COPY_VERBS = frozenset({"cp", "copy", "sync", "rsync", "put", "upload", "mirror", "mv"})
+
+
+def _plain(head: list[str]) -> list[str]:
+    """The words of a command's head that are no flag and no flag's value (`kubectl -n prod set` → kubectl set)."""
+    out: list[str] = []
+    for i, w in enumerate(head):
+        if w.startswith("-") or i and head[i - 1].startswith("-") and "=" not in head[i - 1] and (
+                re.search(r"[\d/.:@]", w) or len(head[i - 1]) == 2):
+            continue
+        out.append(w)
+    return out
+
+
+def _things(c: Cmd) -> set[str]:
+    return {w.rstrip("/*").lower() for w in c.words[1:] if not w.startswith("-") and re.search(r"[/@:]", w)
+            and len(w.rstrip("/*")) >= 4}
+
+
+def _same_job_redo(before, after, bcmds, acmds) -> Redo | None:
+    """Another program, or another subcommand, on the same things (a bucket, a host's folder) right
+    after: `scp -r dist/* deploy@web1:/srv/app/` → `rsync -az --delete dist/ deploy@web1:/srv/app/`,
+    `aws s3 cp ./public s3://site/ --recursive` → `aws s3 sync ./public s3://site/ --delete`."""
+    for b in reversed(bcmds):
+        for a in acmds:
+            hb, ha = _head(b), _head(a)
+            plain_b, plain_a = _plain(hb), _plain(ha)
+            if plain_a == plain_b or not (_things(a) & _things(b)) or _undoes(a, before) or a.prog == "git":
+                continue
+            if a.prog == b.prog and not (len(plain_a) == len(plain_b) and plain_a[:-1] == plain_b[:-1]
+                                         and {plain_a[-1], plain_b[-1]} <= _COPY_VERBS):
+                # the same program: only one way of copying for another (`aws s3 cp` → `aws s3 sync`),
+                # never the next step of the work (`set image` → `rollout status`, `migrations add` → `script`)
+                continue
+            if any(c.words[:len(hb)] == b.words[:len(hb)] for c in acmds if c is not a):
+                continue  # the first way is still used after: both, not one instead of the other
+            use, avoid = " ".join(ha), " ".join(hb)
+            scope = ACTIVITIES.get(b.activity, "") or f"running `{' '.join(plain_b[:2])}`"
+            return Redo("swap", scope, b.text, a.text, use, avoid, f"always use `{use}`, never `{avoid}`.",
+                        words=_tokens(b.text, a.text))
     return None
 
 
