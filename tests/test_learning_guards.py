@@ -478,3 +478,22 @@ def test_another_program_or_verb_on_the_same_things_is_a_swap(before, after, use
 def test_the_next_step_on_the_same_things_is_no_swap(before, after):
     r = find_redo([Act("run", command=before)], [Act("run", command=after)])
     assert r is None or r.kind != "swap", r
+
+
+def test_keyword_arguments_put_into_a_call_are_the_lesson(tmp_path):
+    old = '    resp.set_cookie("sid", sid, max_age=900)\n'
+    new = '    resp.set_cookie("sid", sid, max_age=900, httponly=True, secure=True)\n'
+    _learn_session(tmp_path, [
+        ("log the user in", [("Write", {"file_path": "app/auth.py", "content": "def login(resp, sid):\n" + old})]),
+        ("bravo, un cookie de session que n'importe quel script de la page peut lire, et qui passe en clair",
+         [("Edit", {"file_path": "app/auth.py", "old_string": old, "new_string": new})])])
+    rules = Memo("a", home=tmp_path / "home").entries("plays")
+    assert any("`httponly=True, secure=True`" in r for r in rules), rules
+
+
+def test_one_class_for_another_of_its_family_is_named_first():
+    old = "    private final RestTemplate http = new RestTemplate();\n"
+    new = "    private final RestClient http;\n    Svc(RestClient.Builder b) { this.http = b.baseUrl(url).build(); }\n"
+    r = find_redo([Act("write", path="src/Svc.java", new="class Svc {\n" + old + "}\n")],
+                  [Act("edit", path="src/Svc.java", old=old, new=new)])
+    assert r is not None and (r.use, r.avoid) == ("RestClient", "RestTemplate"), r

@@ -27,6 +27,7 @@ string operations per tool call, no model.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Iterable
@@ -1361,6 +1362,19 @@ def _made_by(name: str, after: list[Act]) -> str:
     return m.group(1) if m else ""
 
 
+def _kwargs_put_in(old: str, new: str) -> str:
+    """The keyword arguments an edit of one line only inserted into a call (`, httponly=True,
+    secure=True`), or ""."""
+    if old.count("\n") > 1 or new.count("\n") > 1 or len(new) <= len(old):
+        return ""
+    p = len(os.path.commonprefix([old, new]))
+    q = len(os.path.commonprefix([old[p:][::-1], new[p:][::-1]]))
+    inserted = new[p:len(new) - q]
+    m = re.fullmatch(r"\s*,?\s*((?:[A-Za-z_]\w*\s*=\s*[\w.\"'\[\]-]+)(?:\s*,\s*[A-Za-z_]\w*\s*=\s*[\w.\"'\[\]-]+){0,3})\s*,?\s*",
+                     inserted)
+    return m.group(1) if m and old[p:len(old) - q].strip() == "" else ""
+
+
 def _code_redo(before, after, bcmds, acmds) -> Redo | None:
     """An edit of code the agent had just written that swaps one API for another
     (`os.path.join` → `Path /`, `drop_column` → `alter_column`, `%v` → `%w`) or adds one short
@@ -1390,6 +1404,19 @@ def _code_redo(before, after, bcmds, acmds) -> Redo | None:
             old_w, new_w = _WORD.findall(a.old), _WORD.findall(a.new)
             gone = [w for w in dict.fromkeys(old_w) if w not in new_w and w not in _SYNTAX]
             came = [w for w in dict.fromkeys(new_w) if w not in old_w and w not in _SYNTAX]
+        kwargs = _kwargs_put_in(a.old, a.new)
+        if kwargs:
+            # keyword arguments put into the call it had just written (`httponly=True, secure=True`)
+            line = next((ln.strip() for ln in a.new.splitlines() if kwargs in ln), kwargs)
+            return Redo("add", _code_scope(a.path), a.old.strip()[:60], line, kwargs, "", f"always write `{kwargs}`.",
+                        words=_tokens(kwargs))
+        if len(gone) == 1 and len(came) > 1:
+            # one class for another of its family (`RestTemplate` → `RestClient.Builder`): that one first
+            root = gone[0].split(".")[0]
+            kin = [c for c in came if c.split(".")[0] != root and len(os.path.commonprefix([c.split(".")[0], root])) >= 4]
+            if kin:
+                came = [kin[0].split(".")[0]] + [c for c in came if c != kin[0]]
+                came = came[:1] + [c for c in came[1:] if c.split(".")[0] != came[0]][:2]  # the rest is its use
         if gone and came and not any(_fold(g) == _fold(c) for g in gone for c in came):
             # the library the new code imports is what it uses (`from 'date-fns'`), after its names
             came += [m for m in sorted(_imports(a.new) - _imports(a.old) - _imports(wrote)) if m not in came]

@@ -271,6 +271,8 @@ def _api_shaped(redo: Redo) -> bool:
     argument or a method the line calls (`stratify=y`, `.iterator()`), a flag. Not a variable's field
     (`pedido.pk`, `user.id`), a file (`ventas_limpias.parquet`) or a value."""
     use = redo.use.strip("`")
+    if redo.kind == "add" and re.fullmatch(r"[A-Za-z_]\w*\s*=\s*[^,\s]+(?:\s*,\s*[A-Za-z_]\w*\s*=\s*[^,\s]+)*", use):
+        return True  # keyword arguments put into a call (`httponly=True, secure=True`)
     if redo.kind not in ("api", "add") or re.search(r"[\"'/]|\d{3,}", use) or _FILE_END.search(use):
         return False
     if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Za-z_]\w*=", use):
