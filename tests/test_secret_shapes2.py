@@ -1,0 +1,117 @@
+"""Secret shapes, second round (issue #20): a name beside its value (HAR headers, k8s env entries,
+Android strings, subscripts, ``#define``), positional and glued forms (Go DSN, ``net user``,
+``vault operator unseal``, ``-auth user:token``, ``AUTH PLAIN``), SQL and config corners, and
+masks or settings that only look like secrets. Every value is made up here; each family is
+paired with the benign look-alike it must keep."""
+
+from __future__ import annotations
+
+import pytest
+
+from slowloop.safety.redact import redact
+
+
+def _gone(text: str, secret: str) -> str:
+    out = redact(text).text
+    assert secret not in out, out
+    return out
+
+
+def _kept(text: str, keep: str) -> str:
+    out = redact(text).text
+    assert keep in out, out
+    return out
+
+
+# --- a name beside its value ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, secret", [
+    # a HAR header, the pair split over numbered lines of a file read
+    ('    7→      {\n    8→        "name": "X-Auth-Token",\n    9→        "value": "q8Ryb2TnV4xLw0PzK3sJ"\n', "q8Ryb2TnV4xLw0PzK3sJ"),
+    # a k8s env entry in an audit event
+    ('"env": [{"name": "SENTRY_AUTH_TOKEN", "value": "d94be1c07a3f5e28b6d01c9e4f7a2b35"}]',
+     "d94be1c07a3f5e28b6d01c9e4f7a2b35"),
+    ("env:\n  - name: SMTP_PASSWORD\n    value: Vq3zLm8Tr1xNp6Ws\n", "Vq3zLm8Tr1xNp6Ws"),
+    ('<resources>\n    <string name="stripe_client_secret">Hx4kQ9wZr2Lm7Tv0PbNc5Ys8</string>\n</resources>',
+     "Hx4kQ9wZr2Lm7Tv0PbNc5Ys8"),
+    ("os.environ['FASTLY_TOKEN'] = 'Wd7pXq2mZr9Kt4LnVb6Hs1Jc'", "Wd7pXq2mZr9Kt4LnVb6Hs1Jc"),
+    ("chef_server['admin_password'] = '+Yt3.Rw8qZm!Lp5x'", "+Yt3.Rw8qZm!Lp5x"),
+    ('#define MQTT_PASS "Tz8_qLw3vNm6Rk1"', "Tz8_qLw3vNm6Rk1"),
+    ('os.environ.setdefault("ACME_API_KEY", "acm-7Hq2Lw9Zt4Rx1Vm6Kp3N")', "acm-7Hq2Lw9Zt4Rx1Vm6Kp3N"),
+])
+def test_a_value_whose_name_sits_beside_it(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ('{"name": "accept", "value": "application/json"}', "application/json"),
+    ('{"name": "X-Request-Id", "value": "7d1f0c2a-91b3-4e55-8c6a-3f2e9b0d4a17"}', "7d1f0c2a-91b3-4e55-8c6a-3f2e9b0d4a17"),
+    ("env:\n  - name: LOG_LEVEL\n    value: debug-verbose\n", "debug-verbose"),
+    ('<string name="app_name">FieldNotes2</string>', "FieldNotes2"),
+    ('<string name="password_hint">Enter_your_password</string>', "Enter_your_password"),
+    ("os.environ['AWS_REGION'] = 'eu-central-1'", "eu-central-1"),
+    ('#define WIFI_SSID "plant-floor-3"', "plant-floor-3"),
+    ('os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site.settings")', "site.settings"),
+])
+def test_a_name_that_is_no_secret_keeps_its_value(text: str, keep: str) -> None:
+    _kept(text, keep)
+
+
+# --- positional and glued ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, secret", [
+    ('panic: dial failed (dsn="orders:Kq8+wZ3rLm-x@tcp(db-1.corp:3306)/orders")', "Kq8+wZ3rLm-x"),
+    ("C:\\> net user svc_backup Rt5!kWq2zL9x /add", "Rt5!kWq2zL9x"),
+    ("$ vault operator unseal Zq7Lm2Rt8Kx4Vn1Wp6Hs3Jc9Bd5Fg0Ty=", "Zq7Lm2Rt8Kx4Vn1Wp6Hs3Jc9Bd5Fg0Ty="),
+    ("java -jar jenkins-cli.jar -s https://ci.corp/ -auth deployer:11d8f03b2c94e7a15f60 build app",
+     "11d8f03b2c94e7a15f60"),
+    ("send: 'AUTH PLAIN AHVzZXIAUXc4ekxtM1J0\\r\\n'", "AHVzZXIAUXc4ekxtM1J0"),
+    ("beeline -u 'jdbc:hive2://hive:10000/default' -n etl -p 'Wq4,zLm8=Rt2' -e 'show tables;'", "Wq4,zLm8=Rt2"),
+])
+def test_positional_and_glued_passwords(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("dsn=tcp(db-1.corp:3306)/orders", "db-1.corp:3306"),
+    ("C:\\> net user svc_backup /domain", "svc_backup /domain"),
+    ("C:\\> net user svc_backup * /add", "svc_backup * /add"),
+    ("$ vault operator unseal -reset", "-reset"),
+    ("java -jar jenkins-cli.jar -auth @creds.txt build app", "@creds.txt"),
+])
+def test_positional_look_alikes_stay(text: str, keep: str) -> None:
+    _kept(text, keep)
+
+
+# --- SQL, config and key corners --------------------------------------------------------------
+
+@pytest.mark.parametrize("text, secret", [
+    ("CREATE LOGIN [svc_etl] WITH PASSWORD = N'Lp7~qRz3=Wm8x', CHECK_POLICY = ON;", "Lp7~qRz3=Wm8x"),
+    ("CREATE USER 'r'@'%' IDENTIFIED BY UNHEX('4c7a39715277326d');", "4c7a39715277326d"),
+    ('  password: <%= ENV.fetch("DB_PASSWORD") { "Zr4+kLq9^Wm2xT" } %>', "Zr4+kLq9^Wm2xT"),
+    ('{"kty": "EC", "crv": "P-256", "x": "pub0x", "d": "Vb3_Nq8sLt2Kx-Wm5Rz7Hp1Jc4Fg"}', "Vb3_Nq8sLt2Kx-Wm5Rz7Hp1Jc4Fg"),
+    ('"type": "random_password",\n  "instances": [{"attributes": {"result": "Hq2#kLw9-Zr4Tm"}}]', "Hq2#kLw9-Zr4Tm"),
+    ("COLD_WALLET_WIF=KyaBa4mkzXBzfa5KNyAmGrFg78aBPeAzy12cHCPKoJqXx6Aeff3m", "KyaBa4mkzXBzfa5KNyAmGrFg78aBPeAzy12cHCPKoJqXx6Aeff3m"),
+    ("app.ops.azure-devops-ext-pat=k3q7zr5mwx2tp9vl4ny8hs6bdc1fj0ga3q7zr5mwx2tp9vl4ny8", "k3q7zr5mwx2tp9vl4ny8hs6bdc1fj0ga"),
+    ('     2→  <AdminPassword>\n     3→    <Value>QW7ZL2RT9KX4VN1WP6</Value>', "QW7ZL2RT9KX4VN1WP6"),
+    ('{"content": "[registry]\\ntoken = \\"Kq9zLw3rTm7xVn2pBs5Hc8Jd\\"\\n"}', "Kq9zLw3rTm7xVn2pBs5Hc8Jd"),
+    ("  client_secret = \x1b[1;31mWz4qLm8Rt2Kx7Vn1Ps6Hc3J\x1b[0m", "Wz4qLm8Rt2Kx7Vn1Ps6Hc3J"),
+])
+def test_sql_config_and_key_corners(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ('{"kty": "EC", "crv": "P-256", "x": "T9wQl-hfYI0Grv7KsKYr-53RtKT9Ejhc"}', "T9wQl-hfYI0Grv7KsKYr-53RtKT9Ejhc"),
+    ('"type": "random_pet",\n  "result": "brave-otter"', "brave-otter"),
+    ("NETWORK_WIF_VERSION=mainnet", "mainnet"),
+    # masks and settings: a framework's [hidden], an auth method, --password-stdin, a ciphertext's name
+    ("\tssl.keystore.password = [hidden]\n\tssl.keystore.type = JKS", "ssl.keystore.password = [hidden]"),
+    ('"token_endpoint_auth_method": "client_secret_basic"', "client_secret_basic"),
+    ("docker login --username AWS --password-stdin 1234.dkr.ecr.eu-west-1.amazonaws.com",
+     "--password-stdin 1234.dkr.ecr.eu-west-1.amazonaws.com"),
+    ("DB_PASSWORD_ENCRYPTED=AQICAHhNGdDKIeoYjBjj+4hB8GT/f1Z0aljrwJTcwf5Qiq2S", "AQICAHhNGdDKIeoYjBjj+4hB8GT/f1Z0aljrwJTcwf5Qiq2S"),
+    ("$ git log --oneline -1\n\x1b[33mcf731a6\x1b[m (HEAD -> main) fix totals", "\x1b[33mcf731a6"),
+])
+def test_corner_look_alikes_stay(text: str, keep: str) -> None:
+    _kept(text, keep)
