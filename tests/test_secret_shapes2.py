@@ -115,3 +115,65 @@ def test_sql_config_and_key_corners(text: str, secret: str) -> None:
 ])
 def test_corner_look_alikes_stay(text: str, keep: str) -> None:
     _kept(text, keep)
+
+
+# --- strings the code rebuilds, and JSON-escaped code -----------------------------------------
+
+_GH = "ghp_" + "Vq8LzK2mRt5Xw9Pb3Nc7Hs1Jd4Fg6Ty0Ua"  # a made-up token of GitHub's shape
+
+
+@pytest.mark.parametrize("text, secret", [
+    # reversed literals: JS, Python, PHP
+    (f"const k = '{_GH[::-1]}'.split('').reverse().join('');", _GH[::-1]),
+    ('key = "Qz8rLw2Tm5Xk9Vb3Nc7Hp1Js4Fd"[::-1]', "Qz8rLw2Tm5Xk9Vb3Nc7Hp1Js4Fd"),
+    ("$t = strrev('Wm3Kq9zLr2Tx7Vn5Bp1Hc8Js');", "Wm3Kq9zLr2Tx7Vn5Bp1Hc8Js"),
+    # an array of pieces joined
+    ("const SLACK = ['xoxb', '481726350912', '7730194628551', 'Rk2Lq8Zw4Tm9Xv3Bn7Hc1Jp'].join('-');",
+     "Rk2Lq8Zw4Tm9Xv3Bn7Hc1Jp"),
+    (f"TOKEN = ''.join(['{_GH[:12]}', '{_GH[12:]}'])", _GH[12:]),
+    # pieces in variables, joined where used
+    (f'a = "{_GH[:14]}"\nb = "{_GH[14:]}"\nheaders = {{"Authorization": "token " + a + b}}', _GH[14:]),
+    (f'P1="{_GH[:10]}"\nP2="{_GH[10:]}"\ncurl -H "Authorization: token $P1$P2" https://api.github.com', _GH[10:]),
+    # a concatenation over numbered lines of a file read
+    ('     1→String secret = "Tq7Lm2Zr9Kx4Wv1B"\n     2→        + "Np6Hs3Jc8Fd5Gy0U";', "Np6Hs3Jc8Fd5Gy0U"),
+    # code inside a JSON string: a constructor's literal, an implicit concatenation
+    ('{"new_string": "var c = new PagerClient(\\"e3b9a41f07c28d56b1a09e4f7c3d2b68\\");\\nawait c.Ping();"}',
+     "e3b9a41f07c28d56b1a09e4f7c3d2b68"),
+    ('{"content": "GITHUB_TOKEN = (\\n    \\"' + _GH[:12] + '\\"\\n    \\"' + _GH[12:] + '\\"\\n)\\n"}', _GH[12:]),
+])
+def test_a_secret_the_code_rebuilds(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("const s = 'dlrow olleh'.split('').reverse().join('');", "dlrow olleh"),
+    ("print('stressed_desserts'[::-1])", "stressed_desserts"),
+    ("const path = ['src', 'app', 'main.ts'].join('/');", "'main.ts'"),
+    ("classes = ' '.join(['btn', 'btn-primary', 'rounded-lg'])", "btn-primary"),
+    ('a = "hello"\nb = "world"\nprint(a + b)', '"world"'),
+    ('{"new_string": "var c = new HttpClient(\\"https://api.corp/v1\\");\\nawait c.Get();"}', "https://api.corp/v1"),
+    ('{"content": "import os\\nprint(\\"done\\")\\n"}', 'print(\\"done\\")'),
+])
+def test_rebuilt_look_alikes_stay(text: str, keep: str) -> None:
+    _kept(text, keep)
+
+
+def _escaped(s: str, style: str) -> str:
+    return "".join(f"\\x{ord(c):02x}" if style == "x" else f"\\u{ord(c):04x}" for c in s)
+
+
+@pytest.mark.parametrize("style", ["x", "u"])
+def test_a_secret_spelled_in_escapes(style: str) -> None:
+    _gone(f'password = "{_escaped("Lq9#zRw2Tm5x", style)}"', _escaped("Lq9#zRw2Tm5x", style))
+    _gone(f'tok = "{_escaped(_GH, style)}"', _escaped(_GH, style))
+    _kept(f'greeting = "{_escaped("hello there", style)}"', _escaped("hello there", style))
+
+
+def test_a_gzipped_env_in_base64() -> None:
+    import base64
+    import gzip
+
+    blob = base64.b64encode(gzip.compress(b"DB_PASSWORD=Wz4!qLm8Rt2Kx7\nLOG_LEVEL=info\n", mtime=0)).decode()
+    _gone(f"$ gzip -c .env | base64 -w0\n{blob}", blob)
+    plain = base64.b64encode(gzip.compress(b"LOG_LEVEL=info\nWORKERS=4\nREGION=eu-west-1\n", mtime=0)).decode()
+    _kept(f"$ gzip -c .env | base64 -w0\n{plain}", plain)

@@ -38,6 +38,7 @@ from .secret_forms import (
     join_concatenated,
     looks_random,
     prose_spans,
+    rebuilt_literals,
 )
 
 __all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
@@ -600,11 +601,13 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
             last = end
         pieces.append(text[last:])
         text = "".join(pieces)
+    def inner(decoded: str) -> tuple[str, Counter]:
+        r = _redact(decoded, depth + 1)
+        return r.text, Counter(r.kinds)
+    if depth <= 1:  # pieces joined: in the text, and in what a JSON string or a blob decodes to
+        text = rebuilt_literals(join_concatenated(text, counts, inner), counts, inner)
     if depth == 0:  # what a decoded blob holds is read once, not decoded again
-        def inner(decoded: str) -> tuple[str, Counter]:
-            r = _redact(decoded, depth + 1)
-            return r.text, Counter(r.kinds)
-        text = decode_encoded(join_concatenated(text, counts, inner), counts, inner)
+        text = decode_encoded(text, counts, inner)
     text = continue_markers(text)
     return RedactResult(text=text, count=sum(counts.values()), kinds=dict(counts))
 

@@ -22,13 +22,15 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from urllib.parse import unquote
 
 __all__ = ["looks_random", "is_dummy", "is_reference", "prose_spans", "block_scalar_span", "continue_markers",
-           "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated"]
+           "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated", "rebuilt_literals"]
 
 MARK = "[REDACTED:"
 
@@ -188,7 +190,7 @@ _TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
 _CONTINUED = re.compile(
     r"\[REDACTED:(\w+)\](?:"
     r"(\\\r?\n(?:[ \t]*\d+→)?)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
-    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
+    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n(?:[ \t]*\d+→)?[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
     r"(?=[\"'](?![ \t]*:))"  # "a" "b", "a" + "b" (not a quoted key on the next line)
     r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
     r")")
@@ -250,7 +252,7 @@ def call_literals(m: re.Match[str], counts: Counter) -> str:
     return _LITERAL.sub(literal, m.group(0))
 
 
-_CONCAT = re.compile(r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\1([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)"
+_CONCAT = re.compile(r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\1([ \t]*\+?[ \t]*\\?\r?\n(?:[ \t]*\d+→)?[ \t]*\+?[ \t]*)"
                      r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\4(?![ \t]*:)")
 
 
@@ -267,6 +269,86 @@ def join_concatenated(text: str, counts: Counter, inner: Inner) -> str:
         marker = f"{MARK}{kind}]"
         return f"{m.group(1)}{marker}{m.group(1)}{m.group(3)}{m.group(4)}{marker}{m.group(4)}"
     return _CONCAT.sub(pair, text)
+
+
+# Strings the code itself rebuilds, so no piece as written is the secret:
+# a literal reversed ('…'.split('').reverse().join(''), "…"[::-1], strrev('…'), "…".reverse)
+_REVERSED = re.compile(r"\b(?:strrev|reverse|Reverse)\(\s*(?P<q>[\"'])(?P<v>[^\"'\s\\]{12,200})(?P=q)(?=\s*\))|"
+                       r"(?P<q2>[\"'])(?P<v2>[^\"'\s\\]{12,200})(?P=q2)(?=\s*(?:\.split\(\s*([\"'])\5\s*\)\s*"
+                       r"\.reverse\(\)|\[::-1\]|\.reverse\b))")
+# an array of pieces joined: ['xoxb', '7667…', …].join('-'), "-".join(["…", "…"])
+_ARRAY_JOIN = re.compile(r"\[\s*((?:([\"'])[^\"'\n\\]{1,80}\2\s*,\s*){1,12}([\"'])[^\"'\n\\]{1,80}\3)\s*,?\s*\]"
+                         r"\s*\.join\(\s*(?:([\"'])([^\"'\n]{0,3})\4)?\s*\)")
+_JOIN_ARRAY = re.compile(r"([\"'])([^\"'\n]{0,3})\1\s*\.join\(\s*\[\s*((?:([\"'])[^\"'\n\\]{1,80}\4\s*,\s*){1,12}"
+                         r"([\"'])[^\"'\n\\]{1,80}\5)\s*,?\s*\]\s*\)")
+_PIECE = re.compile(r"([\"'])([^\"'\n\\]{1,80})\1")
+# pieces in variables, then used together: a = "ghp_…"; b = "…"; token = a + b (or f"{a}{b}", "$A$B")
+_PIECE_DEF = re.compile(r"(?m)^[ \t]*(?:(?:const|let|var|final|String|export|local)[ \t]+)?([A-Za-z_]\w{0,40})"
+                        r"[ \t]*(?::[ \t]*\w+[ \t]*)?:?=[ \t]*([\"'])([A-Za-z0-9+/=_.~-]{3,120})\2[ \t]*;?[ \t]*$")
+_PIECE_LIKE = re.compile(r"[0-9_-]|[a-z][A-Z]|[A-Z]{2}[a-z]")
+_PIECE_USE = re.compile(r"\$?\{?([A-Za-z_]\w{0,40})\}?")
+
+
+def rebuilt_literals(text: str, counts: Counter, inner: Inner) -> str:
+    """Redact the literals of a string the code rebuilds when what it rebuilds is a secret: a
+    reversed literal (read reversed: a token, or anything random), pieces of an array joined, and
+    pieces held in variables and then joined (``a + b``, ``f"{a}{b}"``, ``"$A$B"``)."""
+    if "reverse" in text or "[::-1]" in text or "strrev" in text or "Reverse" in text:
+        def reversed_(m: re.Match[str]) -> str:
+            q, v = (m.group("q"), m.group("v")) if m.group("q") else (m.group("q2"), m.group("v2"))
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            found = inner(f"{line}{q}{v[::-1]}{q}")[1]
+            if not found and not looks_random(v[::-1], 16):
+                return m.group(0)
+            kind = next(iter(found), "secret")
+            counts[kind] += 1
+            return m.group(0).replace(q + v + q, f"{q}{MARK}{kind}]{q}", 1)
+        text = _REVERSED.sub(reversed_, text)
+    if ".join(" in text:
+        def joined(m: re.Match[str], pieces_at: int, sep_at: int) -> str:
+            pieces = [p.group(2) for p in _PIECE.finditer(m.group(pieces_at))]
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            found = inner(f"{line}\"{(m.group(sep_at) or '').join(pieces)}\"")[1]
+            if not found:
+                return m.group(0)
+            kind = next(iter(found))
+            counts[kind] += 1
+            body = _PIECE.sub(lambda p: f"{p.group(1)}{MARK}{kind}]{p.group(1)}", m.group(pieces_at))
+            return m.group(0).replace(m.group(pieces_at), body, 1)
+        text = _ARRAY_JOIN.sub(lambda m: joined(m, 1, 5), text)
+        text = _JOIN_ARRAY.sub(lambda m: joined(m, 3, 2), text)
+    return _joined_variables(text, counts, inner)
+
+
+def _joined_variables(text: str, counts: Counter, inner: Inner) -> str:
+    # a piece of a key has a digit, mixed case or a "_"/"-" in it; "hello" and "world" are words
+    defs = {m.group(1): m for m in _PIECE_DEF.finditer(text) if _PIECE_LIKE.search(m.group(3))}
+    if len(defs) < 2:
+        return text
+    hits: dict[str, str] = {}
+    tried: set[str] = set()
+    for line in text.splitlines():
+        used = [u.group(1) for u in _PIECE_USE.finditer(line) if u.group(1) in defs]
+        if len(set(used)) < 2 or any(line.count(defs[u].group(3)) for u in used):
+            continue  # fewer than two pieces, or the line that defines one
+        whole = "".join(defs[u].group(3) for u in used)
+        if len(whole) < 16 or whole in tried:
+            continue  # too short for a secret, or read already (the same pieces joined again)
+        tried.add(whole)
+        target = line.split("=", 1)[0].strip() if "=" in line else "value"
+        found = inner(f"{target} = \"{whole}\"")[1]
+        if found:
+            kind = next(iter(found))
+            counts[kind] += 1
+            hits.update({u: kind for u in used})
+    if not hits:
+        return text
+    pieces, last = [], 0
+    for name, m in sorted(((n, defs[n]) for n in hits), key=lambda nm: nm[1].start(3)):
+        pieces += [text[last:m.start(3)], f"{MARK}{hits[name]}]"]
+        last = m.end(3)
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 # --- encoded forms ------------------------------------------------------------------------------
@@ -291,6 +373,11 @@ def _base64_text(blob: str) -> str | None:
         raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
     except (binascii.Error, ValueError):
         return None
+    if raw[:2] == b"\x1f\x8b":  # gzip -c .env | base64: the text inside
+        try:
+            raw = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 20)
+        except zlib.error:
+            return None
     return _printable(raw) if len(raw) >= 16 else None
 
 
@@ -343,14 +430,63 @@ def decode_encoded(text: str, counts: Counter, inner: Inner) -> str:
     if hits:
         counts["base64_secret"] += len(hits)
         text = _splice(text, [spans[i] for i in hits], [f"{MARK}base64_secret]"] * len(hits))
-    for finder in (_url_runs, _html_lines):
+    for finder, encode in ((_json_strings, _json_encode), (_url_runs, None), (_html_lines, None),
+                           (_escaped_lines, None)):
         spans, decoded = finder(text)
         parts, found = _read_all(decoded, inner)
         hits = [i for i, (a, b) in enumerate(zip(decoded, parts, strict=True)) if a != b]
         if hits:
             counts.update(found)
-            text = _splice(text, [spans[i] for i in hits], [parts[i] for i in hits])
+            text = _splice(text, [spans[i] for i in hits], [encode(parts[i]) if encode else parts[i] for i in hits])
     return text
+
+
+# a JSON string holding code or a file (a tool's "content", "new_string"): its escapes (\n, \")
+# hide the lines and quotes every other rule reads; read decoded, put back encoded
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.){24,})"')
+
+
+def _json_strings(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if '\\"' not in text and "\\n" not in text:
+        return spans, decoded
+    for m in _JSON_STRING.finditer(text):
+        body = m.group(1)
+        if '\\"' not in body and "\\n" not in body:
+            continue
+        try:
+            plain = json.loads(m.group(0))
+        except ValueError:
+            continue
+        if isinstance(plain, str):
+            spans.append(m.span(1))
+            decoded.append(plain)
+    return spans, decoded
+
+
+def _json_encode(plain: str) -> str:
+    return json.dumps(plain, ensure_ascii=False)[1:-1]
+
+
+# a line spelling characters as escapes ("\x73\x6b\x2d…", "\u0070\u0061…"): four or more of them
+_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
+
+
+def _escaped_lines(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if "\\x" not in text and "\\u" not in text:
+        return spans, decoded
+    pos = 0
+    for line in text.split("\n"):
+        if len(_ESCAPE.findall(line)) >= 4:
+            plain = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
+            if plain.isprintable():
+                spans.append((pos, pos + len(line)))
+                decoded.append(plain)
+        pos += len(line) + 1
+    return spans, decoded
 
 
 def _base64_blobs(text: str) -> tuple[list[tuple[int, int]], list[str]]:
