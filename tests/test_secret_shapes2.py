@@ -177,3 +177,44 @@ def test_a_gzipped_env_in_base64() -> None:
     _gone(f"$ gzip -c .env | base64 -w0\n{blob}", blob)
     plain = base64.b64encode(gzip.compress(b"LOG_LEVEL=info\nWORKERS=4\nREGION=eu-west-1\n", mtime=0)).decode()
     _kept(f"$ gzip -c .env | base64 -w0\n{plain}", plain)
+
+
+# --- prose: more languages, inflected words, sentences and passphrases ------------------------
+
+@pytest.mark.parametrize("text, secret", [
+    ("a staging adatbázis jelszava Hq7!zLw2Rt9x", "Hq7!zLw2Rt9x"),
+    ("adgangskoden til staging er Tm4+qZr8Lw1k", "Tm4+qZr8Lw1k"),
+    ("passordet til databasen er Wk2^rLq7Zm5t", "Wk2^rLq7Zm5t"),
+    ("la contrasenya de la base és Zr8*Lq3wTm6x", "Zr8*Lq3wTm6x"),
+    ("la clave del wifi es Lp5~qRz2Wm8k", "Lp5~qRz2Wm8k"),
+    ("ο κωδικός για τη βάση είναι Xq3.kLw9Rz2m", "Xq3.kLw9Rz2m"),
+    ("הסיסמה לשרת היא Rz4%Lq8wTm2k", "Rz4%Lq8wTm2k"),
+    ("รหัสผ่านของฐานข้อมูลคือ Kw7#zLq2Rt5m", "Kw7#zLq2Rt5m"),
+    ("parola pentru baza de date este Tq2!mZr7Lw4k", "Tq2!mZr7Lw4k"),
+    ("正式環境的 API 金鑰是 Zq8LmR2tWx7Kv4Np1Hs6Jc3Bd", "Zq8LmR2tWx7Kv4Np1Hs6Jc3Bd"),
+    ("вот токен для деплоя: Lw9Rz2TqX7mK4vN1pH6sJ3cB", "Lw9Rz2TqX7mK4vN1pH6sJ3cB"),
+    ("la clé d'API du fournisseur : Qm7Zr2Lw9Tx4Kv1Np6Hs3Jc8", "Qm7Zr2Lw9Tx4Kv1Np6Hs3Jc8"),
+    ("la chiave API di staging è Rt4Lq9Zw2Mx7Kv1Np6Hs3Jc8B", "Rt4Lq9Zw2Mx7Kv1Np6Hs3Jc8B"),
+    ("le mot de passe est .kQ7zLw2^Rt9x — garde-le", ".kQ7zLw2^Rt9x"),  # a password may start with a dot
+    ("I rotated the deploy token. It's Zr7Lq2Wm9Tx4Kv1Np6Hs3Jc8B.", "Zr7Lq2Wm9Tx4Kv1Np6Hs3Jc8B"),
+    ("vpn creds (user ops-ext, pass Lq8%zRw3Tm6x) expire Friday", "Lq8%zRw3Tm6x"),
+    ("my two-step recovery code is Q7ZLW-2RT9K-X4VN1-WP6HS-3JC8B", "Q7ZLW-2RT9K-X4VN1-WP6HS-3JC8B"),
+    ("the unseal passphrase for the drill: maple-rocket-velvet-lagoon", "maple-rocket-velvet-lagoon"),
+    ("seed phrase for the test wallet: orbit candle maple rocket velvet lagoon tiger ember quartz meadow "
+     "falcon harbor", "orbit candle maple rocket velvet lagoon tiger ember quartz meadow falcon harbor"),
+])
+def test_prose_naming_a_secret(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("all tests pass 4f2a9c81d7e3b60a on main", "4f2a9c81d7e3b60a"),
+    ("the config lives in .eslintrc.json and .env.local", ".eslintrc.json"),
+    ('{"msg": "token refresh failed", "trace_id": "c65d07f3c89a1db435f3c15f4a07d3a6"}', "c65d07f3c89a1db435f3c15f4a07d3a6"),
+    ("the passphrase is kept under lock somewhere", "kept under lock somewhere"),
+    ("the passphrase: see-the-team-vault", "see-the-team-vault"),  # words of a sentence, not diceware
+    ("la clave del éxito es la constancia", "la constancia"),
+    ("I rotated the deploy token. It's done now.", "It's done now."),
+])
+def test_prose_look_alikes_stay(text: str, keep: str) -> None:
+    _kept(text, keep)

@@ -81,6 +81,8 @@ def looks_random(value: str, min_len: int = 8) -> bool:
     ``rng.normal(size=(2``: no."""
     if len(value) < min_len or is_dummy(value) or MARK in value:
         return False
+    if value[:1] == "." and value[1:2] not in ("/", ".") and "/" not in value and len(value) > min_len:
+        return looks_random(value[1:], min_len)  # ".lWvLyez8C7WUE~F#m": a password may start with a dot
     if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value \
             or "(" in value or "[" in value:  # a path, a URL, an address, a call or an index
         return False
@@ -122,12 +124,18 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "şifre": "password", "şifresi": "password", "비밀번호": "password", "암호": "password",
                 "पासवर्ड": "password", "كلمة المرور": "password", "كلمة السر": "password", "lösenord": "password",
                 "lösenordet": "password", "passord": "password", "adgangskode": "password", "salasana": "password",
-                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret"}
-_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be|là|je|to|jest|"
-               r"är|er|on|adalah|هي|هو)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：|는|은)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret",
+                # the inflected and definite forms (jelszava, adgangskoden, passordet), and more languages
+                "jelszava": "password", "adgangskoden": "password", "passordet": "password", "contrasenya": "password",
+                "clave": "password", "palavra-passe": "password", "κωδικός": "password", "סיסמה": "password",
+                "รหัสผ่าน": "password", "密碼": "password", "金鑰": "secret", "токен": "token", "ключ": "api_key",
+                "clé": "api_key", "chiave": "api_key", "passphrase": "password", "recovery code": "password",
+                "pass": "password"}
+_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}\"]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|és|sera|will be|là|je|to|jest|"
+               r"är|er|on|adalah|este|είναι|היא|הוא|quedó en|هي|هو)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：|는|은|คือ)\s*)|[^\n.:=()\[\]{}\"]{0,40}?\.\s+it(?:'s|’s|\s+is)\s+|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
-_PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
+_PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL), word == "pass")
           for word, kind in _PROSE_WORDS.items()]
 _TRAILING = ".,;:!?)]}>"
 
@@ -136,7 +144,7 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
     """Spans (start, end, kind) of random-looking values a sentence names as a password, token,
     secret or key: "your access token is zIcijZFYfJr8o3IhcR05uk"."""
     spans: list[tuple[int, int, str]] = []
-    for kind, rx in _PROSE:
+    for kind, rx, common in _PROSE:
         for m in rx.finditer(lowered):
             at = m.start()
             if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/.") and lowered[at].isascii():
@@ -144,9 +152,32 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
             vs, ve = m.span(1)
             while ve > vs and text[ve - 1] in _TRAILING:
                 ve -= 1
-            if looks_random(text[vs:ve]):
+            value = text[vs:ve]
+            # "pass" is a common word ("tests pass 4f2a9c81d7e3"): only a value no digest or id could be
+            if looks_random(value) and (not common or any(c in _STRONG_SYMBOLS for c in value)
+                                        or (value.lower() != value and value.upper() != value)):
                 spans.append((vs, ve, kind))
+    spans += _phrase_spans(text, lowered)
     return spans
+
+
+# a passphrase of words: diceware (four or more joined by "-" or "."), or a wallet's seed phrase
+# (twelve to twenty-four words), where the sentence names it so
+_PHRASE = re.compile(r"(?:passphrase|pass phrase|seed phrase|recovery phrase|mnemonic|seed words)s?\b"
+                     r"[^\n.:=\"]{0,60}?(?:\s(?:is|was)\s+|\s?[:：]\s*)[\"'`]?"
+                     r"([a-z]{3,10}(?:(?:[-.][a-z]{3,10}){3,9}|(?: [a-z]{3,10}){11,23}))(?![\w-])")
+
+
+def _phrase_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    if "phrase" not in lowered and "mnemonic" not in lowered and "seed words" not in lowered:
+        return []
+    return [(*m.span(1), "password") for m in _PHRASE.finditer(lowered)
+            if not _PHRASE_STOPWORDS.intersection(re.split(r"[-. ]", m.group(1)))]
+
+
+# words of a sentence, not of a passphrase: "see-the-team-vault" points somewhere
+_PHRASE_STOPWORDS = frozenset({"the", "and", "for", "see", "use", "our", "your", "from", "with", "this", "that",
+                               "are", "was", "not", "its", "has", "have", "here", "there", "where"})
 
 
 # --- continuations ------------------------------------------------------------------------------
