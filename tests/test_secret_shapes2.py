@@ -218,3 +218,34 @@ def test_prose_naming_a_secret(text: str, secret: str) -> None:
 ])
 def test_prose_look_alikes_stay(text: str, keep: str) -> None:
     _kept(text, keep)
+
+
+# --- printed values, columns, headers and prompts ---------------------------------------------
+
+@pytest.mark.parametrize("text, secret", [
+    # a CI log: every line behind a timestamp
+    ("2026-05-04T09:12:01.1234567Z $ op read 'op://Infra/db/password'\n2026-05-04T09:12:02.7654321Z Kq8*zLw3Rt5xVm1\n",
+     "Kq8*zLw3Rt5xVm1"),
+    ("2026-05-04T09:12:01.1Z $ pass show infra/ipmi/rack7\n2026-05-04T09:12:02.2Z Zr4^Lq9wTm2kXv\n", "Zr4^Lq9wTm2kXv"),
+    ("$ terraform output -raw db_admin_password\nWq7~Lz2Rt9Km4x\n", "Wq7~Lz2Rt9Km4x"),
+    ('$ printf %s "$STRIPE_SECRET_KEY" | xxd -p -c 80\n4c7a3971527732\n', "4c7a3971527732"),
+    ("id,email,api_token,created\n7,ops@corp.test,Tq9Lw2Zr7Mx4Kv1Np6Hs3Jc,2026-01-02\n", "Tq9Lw2Zr7Mx4Kv1Np6Hs3Jc"),
+    ('HEADERS = {"X-Partner-Auth": "Rk7Lq2Zw9Tm4Xv1Bn6Hc3Jp8"}', "Rk7Lq2Zw9Tm4Xv1Bn6Hc3Jp8"),
+    ("cache-3:6379> AUTH default Lq7%zRw2Tm9x\nOK", "Lq7%zRw2Tm9x"),
+    ("cache-3:6379> AUTH Zw4+qLm8Rt2k\nOK", "Zw4+qLm8Rt2k"),
+    ("using sbp_3f9a1c7e2b8d4f6a0c5e9b1d7f3a2c8e6b4d0f1a", "sbp_3f9a1c7e2b8d4f6a0c5e9b1d7f3a2c8e6b4d0f1a"),
+])
+def test_printed_columns_headers_and_prompts(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("2026-05-04T09:12:01.1Z $ git rev-parse HEAD\n2026-05-04T09:12:02.2Z 4f2a9c81d7e3b60a9c1d\n", "4f2a9c81d7e3b60a9c1d"),
+    ("$ terraform output -raw cluster_endpoint\nhttps://k8s.corp.test:6443\n", "https://k8s.corp.test:6443"),
+    ('$ printf %s "$BUILD_ID" | xxd -p\n3132333435\n', "3132333435"),
+    ("id,sort_key,token_count\n7,created_at7,1200\n", "created_at7"),
+    ('HEADERS = {"X-Request-Id": "7d1f0c2a91b34e55"}', "7d1f0c2a91b34e55"),
+    ("> AUTH failed for user deploy, retrying", "AUTH failed for user deploy"),
+])
+def test_printed_look_alikes_stay(text: str, keep: str) -> None:
+    _kept(text, keep)

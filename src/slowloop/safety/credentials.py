@@ -239,11 +239,15 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
     # a URL whose user is a key and that has no password: a Sentry DSN
     ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
     # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
-    ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
-        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
+    ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret", "-Auth", "-auth"),
+     re.compile(
+        r"(-(?:team|token|key|secret|auth|Team|Token|Key|Secret|Auth|TEAM|TOKEN|KEY|SECRET|AUTH)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
         r"([A-Za-z0-9._~+/=-]{8,})"),
      re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription|fastly|circle|"
                 r"[a-z]+-(?:api|auth|access|client))\Z")),
+    # redis-cli's prompt, then AUTH [user] password
+    ("password", ("AUTH ", "auth "), re.compile(r"(>[ \t]*(?:AUTH|auth)[ \t]+(?:[\w.@-]+[ \t]+)?)([^\s\"']{6,})"),
+     re.compile(r"[\w.-]+:\d+\Z")),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),

@@ -139,6 +139,7 @@ _SHAPED: list[tuple[str, str]] = [
     ("duffel_token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}"),
     ("gocardless_token", r"live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])"),
     ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/]{80,90}={0,2}"),
+    ("supabase_token", r"sbp_[a-f0-9]{40}(?![a-f0-9])"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     # more vendors by prefix and alphabet
     ("xai_key", r"xai-[A-Za-z0-9]{60,100}"),
