@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHECKED_CONTEXTUAL", "CONTEXTUAL", "LINE_CONTEXTUAL", "PASSWORD_FLAGS", "RANDOM_CONTEXTUAL"]
+__all__ = ["CHECKED_CONTEXTUAL", "CONTEXTUAL", "LINE_CONTEXTUAL", "NAMED_CONTEXTUAL", "PASSWORD_FLAGS",
+           "RANDOM_CONTEXTUAL"]
 
 _V = r"[\"']?([^\s\"']{4,})[\"']?"  # a value, quotes kept outside the secret
 _Q = r"(?:\"([^\"\n]{4,})\"|'([^'\n]{4,})'|([^\s\"']{4,}))"
@@ -32,7 +33,8 @@ PASSWORD_FLAGS: list[tuple[tuple[str, ...], str, bool]] = [
     (("cqlsh", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport", "oc",
       "rdesktop", "psexec", "PsExec", "PsExec64", "psexec64", "racadm", "hdbsql", "influx", "vsql",
       "clickhouse-client", "nzsql", "cockroach", "neo4j-admin", "cypher-shell", "arangosh", "rabbitmqadmin",
-      "keytool", "winrm", "evil-winrm", "smbmap", "crackmapexec", "impacket-psexec", "wmic", "ncat"), r"-p|--password", False),
+      "keytool", "winrm", "evil-winrm", "smbmap", "crackmapexec", "impacket-psexec", "wmic", "ncat",
+      "beeline"), r"-p|--password", False),
     (("mosquitto_pub", "mosquitto_sub", "ipmitool", "sqlcmd", "bcp", "sybase", "isql", "ftp-upload"), r"-P", False),
     (("snmpget", "snmpwalk", "snmpset", "snmpbulkwalk", "snmpbulkget", "snmptrap", "snmptable"), r"-[AX]", False),
     (("openssl",), r"-k|-kfile", False),
@@ -93,8 +95,9 @@ LINE_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     # SQL the IDENTIFIED BY rule does not reach: WITH <plugin> BY, double quotes, T-SQL and MySQL forms
     ("password", ("IDENTIFIED", "identified"), re.compile(
         r"(\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?)[\"']([^'\"\n]{4,})(?=[\"'])", re.I)),
-    ("password", ("password =", "password=", "PASSWORD FOR"), re.compile(
-        r"((?:@\w*password\s*=\s*N?|\bSET\s+PASSWORD\s+FOR\s+[^=\n]+=\s*(?:PASSWORD\s*\(\s*)?)')([^'\n]{4,})(?=')", re.I)),
+    ("password", ("password =", "password=", "PASSWORD =", "PASSWORD=", "PASSWORD FOR"), re.compile(
+        r"((?:@\w*password\s*=\s*N?|\bWITH\s+PASSWORD\s*=\s*N?|"  # T-SQL: CREATE LOGIN … WITH PASSWORD = N'…'
+        r"\bSET\s+PASSWORD\s+FOR\s+[^=\n]+=\s*(?:PASSWORD\s*\(\s*)?)')([^'\n]{4,})(?=')", re.I)),
     # a Cookie header or curl -b: the first and the last cookie of the line
     *[("cookie", ("ookie", " -b "), re.compile(
         rf"((?:[Cc]ookie:|\s-b|--cookie)[ \t]*[\"']?(?:[^\n\"']*{lazy};\s*)?[\w.-]+=)([^\s;\"'|]{{20,}})"))
@@ -131,13 +134,14 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     ("password", ("PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH"), re.compile(
         r"(\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH)=)" + _V)),
     # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…'
-    ("password", ("IDENTIFIED", "identified"), re.compile(r"(\bidentified\s+by\s+(?:password\s+)?)'([^'\n]{4,})'", re.I)),
+    ("password", ("IDENTIFIED", "identified"), re.compile(
+        r"(\bidentified\s+by\s+(?:password\s+)?(?:unhex\(\s*)?)'([^'\n]{4,})'", re.I)),  # UNHEX('…'): hex of it
     ("password", ("PASSWORD '", "password '", "Password '", "PASSWORD  '", "password  '"), re.compile(
         r"(\b(?:role|user)\b[^\n;]*?\bpassword\s+)'([^'\n]{4,})'", re.I)),
     # config files
     ("password", ("<",), re.compile(
         r"(<(?:\w+:)?(?:password|passwd|secret|token|apiKey|api_key|apitoken|accessKey|secretKey|privateKey|clientSecret|"
-        r"storePassword|keyPassword|\w*Password)(?:\s[^<>]*)?>(?:\s*<Value>)?)([^<\s]{4,})(?=</)", re.I)),
+        r"storePassword|keyPassword|\w*Password)(?:\s[^<>]*)?>(?:\s*(?:\d+→\s*)?<Value>)?)([^<\s]{4,})(?=</)", re.I)),
     ("password", ("value=",), re.compile(
         r"(\b(?:key|name)=\"[^\"\n]*(?:password|passwd|secret|token|apikey|api_key)\"\s+value=\")([^\"\n]{4,})(?=\")", re.I)),
     ("password", ("<property",), re.compile(
@@ -196,6 +200,27 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     ("elastic_api_key", ("ApiKey",), re.compile(r"(\bApiKey\s+)([A-Za-z0-9+/]{20,}={0,2})")),
     ("heroku_key", ("heroku",), re.compile(
         r"(heroku[^\n]{0,80}?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)),
+    # a Go DSN: user:password@tcp(host:port)/db (the user is kept; no "://" for the URL rule)
+    ("url_password", ("@tcp(", "@unix(", "@udp("), re.compile(
+        r"(?<![\w.-])([\w.-]{1,64}:)([^\s@/\"'()]{4,})(?=@(?:tcp|unix|udp)\()")),
+    # positional passwords: net user NAME PASSWORD /add, vault operator unseal KEY
+    ("password", ("net user", "NET USER", "Net user"), re.compile(
+        r"(\bnet\s+user\s+[^\s/]+\s+)[\"']?([^\s/\"'*][^\s\"']{3,})(?=[\"']?(?:[ \t]+/|[ \t]*(?:\r?\n|$)))", re.I)),
+    ("vault_unseal_key", ("operator unseal",), re.compile(
+        r"(\bvault\s+operator\s+unseal\s+(?:-[\w-]+(?:=\S+)?\s+)*)([A-Za-z0-9+/]{20,}={0,2})(?![\w+/=])")),
+    # jenkins-cli -auth user:token; SMTP AUTH PLAIN <base64 of \0user\0password>
+    ("password", ("-auth ",), re.compile(r"(\s-auth[ \t]+[^\s:@\"']+:)([^\s\"']{4,})")),
+    ("smtp_auth", ("AUTH PLAIN",), re.compile(r"(\bAUTH\s+PLAIN\s+)([A-Za-z0-9+/]{8,}={0,2})")),
+    # a Rails default: ENV.fetch("DB_PASSWORD") { "…" }
+    ("password", ("ENV.fetch",), re.compile(
+        r"(\bENV\.fetch\(\s*['\"]\w*(?:PASS|SECRET|TOKEN|KEY)\w*['\"]\s*\)\s*\{\s*['\"])([^'\"\n]{4,})(?=['\"])")),
+    # a JSON Web Key's private members (d; an RSA key's p, q, dp, dq, qi; a symmetric key's k)
+    ("private_key", ('"kty"',), re.compile(r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")([A-Za-z0-9_-]{16,})(?=\")")),
+    # a Terraform state's random_password: its "result" is the password
+    ("password", ('"random_password"',), re.compile(r"(\"result\"\s*:\s*\")([^\"\n]{4,})(?=\")")),
+    # a Bitcoin private key in wallet import format, where a name says WIF
+    ("crypto_private_key", ("WIF", "wif", "Wif"), re.compile(
+        r"((?i:wif)\w*[\"']?\s*[:=]\s*[\"']?)([5KL][1-9A-HJ-NP-Za-km-z]{50,51})(?![1-9A-Za-z])")),
 ]
 
 # Rules whose secret must also *look* random (redact checks it with ``looks_random``): their context
@@ -214,11 +239,15 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
     # a URL whose user is a key and that has no password: a Sentry DSN
     ("url_key", ("://",), re.compile(r"(https?://)([A-Za-z0-9_-]{20,})(?=@[A-Za-z0-9.-]+\.[a-z]{2,})"), None),
     # vendor API headers, given as a header or as data: x-honeycomb-team, dd-api-key, x-vault-token
-    ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret"), re.compile(
-        r"(-(?:team|token|key|secret|Team|Token|Key|Secret|TEAM|TOKEN|KEY|SECRET)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
+    ("api_key", ("-team", "-token", "-Token", "-TOKEN", "-key", "-Key", "-KEY", "-secret", "-Secret", "-Auth", "-auth"),
+     re.compile(
+        r"(-(?:team|token|key|secret|auth|Team|Token|Key|Secret|Auth|TEAM|TOKEN|KEY|SECRET|AUTH)[\"']?[ \t]*[:=][ \t]*[\"'\[]?)"
         r"([A-Za-z0-9._~+/=-]{8,})"),
      re.compile(r"(?i)(?<![\w-])(?:x-[a-z0-9-]+|dd-(?:api|application)|ocp-apim-subscription|fastly|circle|"
                 r"[a-z]+-(?:api|auth|access|client))\Z")),
+    # redis-cli's prompt, then AUTH [user] password
+    ("password", ("AUTH ", "auth "), re.compile(r"(>[ \t]*(?:AUTH|auth)[ \t]+(?:[\w.@-]+[ \t]+)?)([^\s\"']{6,})"),
+     re.compile(r"[\w.-]+:\d+\Z")),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),
@@ -249,4 +278,31 @@ CHECKED_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     ("aws_secret_key", ("aws", "AWS", "Aws", "secret", "Secret", "SECRET", "AKIA"), re.compile(
         r"(?<![A-Za-z0-9/+=])()((?=[A-Za-z0-9/+]*[0-9])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])"
         r"[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")),
+]
+
+
+# Rules whose secret a *name* in the match owns (group ``name``; the value is group ``v``): redact
+# judges the name as it judges an assignment's (``X-Vault-Token`` and ``DB_PASSWORD`` yes,
+# ``accept`` and ``SSID`` no) and names the marker after it.
+_GAP = r"\s*(?:\d+→\s*)?"  # a newline, and a file read's line number
+NAMED_CONTEXTUAL: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
+    # a name/value pair: a HAR header, a k8s env entry, a Helm set, {"name": …, "value": …}
+    (('"name"',), re.compile(
+        r"\"name\"\s*:\s*\"(?P<name>[\w.-]{2,80})\"\s*," + _GAP + r"\"value\"\s*:\s*\"(?P<v>[^\"\n]{4,})\"")),
+    (("name:",), re.compile(
+        r"\bname:[ \t]*[\"']?(?P<name>[\w.-]{2,80})[\"']?[ \t]*\r?\n" + r"(?:[ \t]*\d+→)?[ \t]*value:[ \t]*"
+        r"[\"']?(?P<v>[^\s\"']{4,})")),
+    # an XML element named by an attribute: Android's <string name="client_secret">…</string>
+    (('name="', 'key="'), re.compile(
+        r"<(?:string|item|entry|setting|param|parameter|env|variable|add)\s+(?:name|key)=\"(?P<name>[\w.-]{2,80})\""
+        r"[^<>]*>(?P<v>[^<\s]{4,})(?=</)")),
+    # a subscript assigned: os.environ['LINODE_TOKEN'] = '…', gitlab_rails['initial_root_password'] = '…'
+    (("'] =", "']=", '"] =', '"]='), re.compile(
+        r"\[[ \t]*(?P<q>['\"])(?P<name>[\w.-]{2,80})(?P=q)[ \t]*\][ \t]*=[ \t]*(?P<o>['\"])(?P<v>[^'\"\n]{4,})(?P=o)")),
+    # C and C++: #define WIFI_PASS "…"
+    (("#define",), re.compile(r"#define[ \t]+(?P<name>\w{2,80})[ \t]+\"(?P<v>[^\"\n]{4,})\"")),
+    # an environment variable set in code: os.environ.setdefault("X_API_KEY", "…"), os.Setenv, putenv
+    (("setdefault", "Setenv", "putenv", "set_var", "SetEnvironmentVariable"), re.compile(
+        r"\b(?:setdefault|Setenv|putenv|set_var|SetEnvironmentVariable)\(\s*(?P<q>['\"])(?P<name>\w{2,80})(?P=q)\s*,\s*"
+        r"(?P<o>['\"])(?P<v>[^'\"\n]{4,})(?P=o)")),
 ]

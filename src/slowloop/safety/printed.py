@@ -45,9 +45,13 @@ SECRET_COMMANDS: list[tuple[str, re.Pattern[str]]] = [(h, re.compile(p)) for h, 
     ("openssl rand", r"\bopenssl\s+rand\b"),  # a secret made for the occasion
     ("pwgen", r"\bpwgen\b"),
     ("token_", r"\bsecrets\.token_(?:hex|urlsafe|bytes)\b"),
+    ("terraform output", r"\bterraform\s+output\s+-raw\s+\S*(?i:pass|secret|token|key|pwd|credential)"),
 ]]
 # printenv NAME / echo $NAME / cat FILE: the name or the file says it holds a secret
 _PRINTENV = re.compile(r"\b(?:printenv|echo)\s+[\"']?\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?[\"']?\s*$")
+# printf %s "$AWS_SECRET_ACCESS_KEY" | xxd -p: a secret variable printed encoded
+_ENCODED = re.compile(r"\b(?:printf\s+(?:['\"]?%s['\"]?\s+)?|echo\s+(?:-n\s+)?)[\"']?\$\{?([A-Za-z_]\w*)\}?[\"']?\s*"
+                      r"\|\s*(?:xxd|base64|od|hexdump|basenc|base32)\b[^|;&\n]*$")
 _CAT = re.compile(r"\b(?:cat|type|Get-Content|gc|more|less|head|tail)\s+([^|;&\n]+)$")
 _SECRET_FILE = re.compile(
     r"(?i)(?:pass|pwd|secret|token|cred|recovery|master\.key|keyfile|\.key$|userlist|sasl|psk|\.netrc|auth|"
@@ -55,7 +59,9 @@ _SECRET_FILE = re.compile(
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem\.pub|asc|sig|lock|sum|sha\d*|md5)$|known_hosts|authorized_keys|"
                           r"SUMS|public|cert|passwd$|/etc/group|\.log$|\.(?:py|js|ts|go|rb|java|md|html|ya?ml|json|toml|ini|conf|cfg|env|xml)$")
 # the prompt a command line starts with in a transcript or a pasted terminal
-_PROMPT = re.compile(r"^[ \t]*(?:\$|%|#|>|❯|➜|PS[^>\n]{0,80}>|[\w.@-]+[:@][^\n$#>]{0,60}[$#>])[ \t]*(?:sudo\s+(?:-\S+\s+)*)?")
+# a CI log's timestamp before each line (GitHub Actions: "2026-11-30T10:24:26.8839144Z ")
+_CI_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z[ \t]")
+_PROMPT = re.compile(r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z[ \t])?[ \t]*(?:\$|%|#|>|❯|➜|PS[^>\n]{0,80}>|[\w.@-]+[:@][^\n$#>]{0,60}[$#>])[ \t]*(?:sudo\s+(?:-\S+\s+)*)?")
 _JSON_VALUE = re.compile(r"\"(?:SecretString|value|Value|SecretBinary|password|secret)\"\s*:\s*\"([^\"\s]{8,})\"")
 _FIELD_VALUE = re.compile(r"^[ \t]*(?:[\w .-]+?\s*[:=]\s*)?([^\s\"']{8,}|\"[^\"\s]{8,}\"|'[^'\s]{8,}')[ \t]*\r?$")
 
@@ -77,6 +83,9 @@ def _command_kind(line: str, is_secret_name: Callable[[str], bool]) -> tuple[boo
     for hint, rx in SECRET_COMMANDS:
         if hint in line and rx.search(line):
             return True, False
+    encoded = _ENCODED.search(line)
+    if encoded:
+        return is_secret_name(encoded.group(1)), False
     env = _PRINTENV.search(line)
     if env:
         return is_secret_name(env.group(1)), False
@@ -87,7 +96,8 @@ def _command_kind(line: str, is_secret_name: Callable[[str], bool]) -> tuple[boo
     return False, False
 
 
-_HINTS = tuple({h for h, _ in SECRET_COMMANDS} | {"printenv", "echo", "cat ", "type ", "Get-Content", "head ", "tail "})
+_HINTS = tuple({h for h, _ in SECRET_COMMANDS} | {"printenv", "echo", "cat ", "type ", "Get-Content", "head ", "tail ",
+                                           "printf"})
 
 
 def printed_spans(text: str, is_secret_name: Callable[[str], bool]) -> list[tuple[int, int, str]]:
@@ -132,8 +142,11 @@ def _output_spans(text: str, pos: int, pairs: bool, spans: list[tuple[int, int, 
         end = text.find("\n", pos)
         end = n if end < 0 else end
         line = text[pos:end]
-        if _PROMPT.match(line) and line.lstrip()[:1] in "$%>❯➜P":
+        if _PROMPT.match(line) and _CI_STAMP.sub("", line, count=1).lstrip()[:1] in "$%>❯➜P":
             return pos
+        stamp = _CI_STAMP.match(line)
+        if stamp:  # read the line without its timestamp; spans stay where they are in the text
+            pos, line = pos + stamp.end(), line[stamp.end():]
         if line.startswith("-----BEGIN") or line.startswith("-----END"):
             # a certificate or public key is no secret; a private key's block is redacted whole
             armored = line.startswith("-----BEGIN")
@@ -162,7 +175,7 @@ def _output_spans(text: str, pos: int, pairs: bool, spans: list[tuple[int, int, 
 
 # --- tables -------------------------------------------------------------------------------------
 
-_COLUMN = re.compile(r"(?i)^(?:password|passwd|pass|pwd|secret|token|api[ _-]?key|access[ _-]?key|"
+_COLUMN = re.compile(r"(?i)^(?:(?:[a-z]+[ _-])?(?:password|passwd|token|secret|passphrase)|pass|pwd|api[ _-]?key|access[ _-]?key|"
                      r"secret[ _-]?key|client[ _-]?secret|pin|passphrase|kennwort|passwort|mot de passe|"
                      r"contraseña|senha|密码|パスワード)$")
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, LINE_CONTEXTUAL, RANDOM_CONTEXTUAL
+from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, LINE_CONTEXTUAL, NAMED_CONTEXTUAL, RANDOM_CONTEXTUAL
 from .printed import printed_spans, table_spans
 from .secret_forms import (
     CALL_ARGS,
@@ -38,6 +38,7 @@ from .secret_forms import (
     join_concatenated,
     looks_random,
     prose_spans,
+    rebuilt_literals,
 )
 
 __all__ = ["RedactResult", "redact", "find_secrets", "is_secret_name"]
@@ -138,6 +139,7 @@ _SHAPED: list[tuple[str, str]] = [
     ("duffel_token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}"),
     ("gocardless_token", r"live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])"),
     ("azure_storage_key", r"AccountKey=[A-Za-z0-9+/]{80,90}={0,2}"),
+    ("supabase_token", r"sbp_[a-f0-9]{40}(?![a-f0-9])"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     # more vendors by prefix and alphabet
     ("xai_key", r"xai-[A-Za-z0-9]{60,100}"),
@@ -207,7 +209,8 @@ _SETTING_SUFFIXES = {"count", "counts", "length", "len", "size", "limit", "limit
                      "field", "hint", "label", "placeholder", "mode", "source", "rotation",
                      "version", "strength", "algorithm", "hash", "salt", "rounds", "ids",
                      "tokens", "used", "left", "remaining", "per", "rate", "price", "cost",
-                     "in", "at"}  # token_expires_in, secret_rotated_at
+                     "in", "at",  # token_expires_in, secret_rotated_at
+                     "method", "stdin", "encrypted"}  # token_endpoint_auth_method, --password-stdin, DB_PASSWORD_ENCRYPTED
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:|x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\(.*\)s?|"
@@ -222,7 +225,7 @@ _CODE_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]|\[|\()|\(")
 # identifier around each hit is judged, and only then the separator and the value are parsed.
 # One literal regex per word over the lowercased text: far faster than one case-insensitive
 # alternation.
-_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "psk",
+_KEYWORDS = [re.compile(w) for w in ("pass", "pwd", "secret", "token", "key", "credential", "_pat", "-pat", ".pat", "psk",
                                                 "authtok", "bearer", "encrypt")]
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_.-]*")
@@ -232,7 +235,8 @@ _LOOKBACK = 120
 _ASCII_LOWER = {c: ord(chr(c).lower()) for c in range(0x41, 0x530)
                 if chr(c).lower() != chr(c) and len(chr(c).lower()) == 1}
 _SEP = re.compile(r"[ \t]*(:=|\?=|=>|=|:(?![:/\\]))[ \t]*")  # => : a Ruby hash; ?= : make
-_VALUE = re.compile(r"\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
+# (a framework's mask first: "[hidden]" is one value, not "[hidden" and a "]")
+_VALUE = re.compile(r"\[[A-Za-z_ -]{1,20}\](?![^\s,;])|\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|"
                     r"[^\s,;'\"}\])#\\]+")
 _HASH_VALUE = re.compile(r"#[^\s,;'\"}\])\\]{5,}")
 _TOKEN_LIKE = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[A-Za-z])[A-Za-z0-9_.+/=~-]{12,}$")
@@ -339,6 +343,8 @@ def _assignments(text: str, lowered: str) -> list[tuple[int, int, str]]:
         floor = max(0, h - _LOOKBACK)
         while s > floor and text[s - 1] in _IDENT_CHARS:
             s -= 1
+        if s < h and text[s] in "nrt" and text[s - 1:s] == "\\":
+            s += 1  # "\ntoken = …" in a JSON string: the escape of a newline, then the name
         if s == seen_start:
             continue
         seen_start = s
@@ -501,6 +507,19 @@ def _in_place(kind: str, before: re.Pattern[str] | None = None, random: bool = F
     return sub
 
 
+def _named(m: re.Match[str], counts: Counter) -> str:
+    """A value whose name sits beside it in the match (``"name": "X-Vault-Token", "value": …``),
+    redacted when the name is a secret's, as an assignment's would be."""
+    name, value = m.group("name"), m.group("v")
+    if not (is_secret_name(name) or (_weak_secret_name(name) and looks_random(value, 12))) \
+            or not _value_is_secret(value, name):
+        return m.group(0)
+    kind = _secret_kind(name)
+    counts[kind] += 1
+    s, e = m.start("v") - m.start(), m.end("v") - m.start()
+    return m.group(0)[:s] + _marker(kind) + m.group(0)[e:]
+
+
 # Each regex runs only when one of its telltale substrings is in the text.
 _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     *[((_literal_prefix(body) or _inner_literal(body),), re.compile(f"(?P<{kind}>{body})"), _shaped)
@@ -513,6 +532,7 @@ _STEPS: list[tuple[tuple[str, ...], re.Pattern[str], Replacer]] = [
     *[(hints, pattern, _in_place(kind)) for kind, hints, pattern in CONTEXTUAL],
     *[(hints, pattern, _in_place(kind, before, random=True))
       for kind, hints, pattern, before in RANDOM_CONTEXTUAL],
+    *[(hints, pattern, _named) for hints, pattern in NAMED_CONTEXTUAL],
     (("(",), CALL_ARGS, call_literals),
 ]
 # run only on the lines that hold a hint
@@ -552,7 +572,8 @@ def redact(text: str) -> RedactResult:
     if "\x1b[" in text:
         # colours can split a token from what names it: read without them when that finds more
         plain, coloured = _redact(_ANSI.sub("", text)), _redact(text)
-        return plain if plain.count > coloured.count else coloured
+        # (a tie that found something: the plain reading, whose value no colour code cut short)
+        return plain if plain.count > coloured.count or plain.count == coloured.count > 0 else coloured
     return _redact(text)
 
 
@@ -581,11 +602,13 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
             last = end
         pieces.append(text[last:])
         text = "".join(pieces)
+    def inner(decoded: str) -> tuple[str, Counter]:
+        r = _redact(decoded, depth + 1)
+        return r.text, Counter(r.kinds)
+    if depth <= 1:  # pieces joined: in the text, and in what a JSON string or a blob decodes to
+        text = rebuilt_literals(join_concatenated(text, counts, inner), counts, inner)
     if depth == 0:  # what a decoded blob holds is read once, not decoded again
-        def inner(decoded: str) -> tuple[str, Counter]:
-            r = _redact(decoded, depth + 1)
-            return r.text, Counter(r.kinds)
-        text = decode_encoded(join_concatenated(text, counts, inner), counts, inner)
+        text = decode_encoded(text, counts, inner)
     text = continue_markers(text)
     return RedactResult(text=text, count=sum(counts.values()), kinds=dict(counts))
 

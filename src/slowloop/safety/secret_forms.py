@@ -22,13 +22,15 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from urllib.parse import unquote
 
 __all__ = ["looks_random", "is_dummy", "is_reference", "prose_spans", "block_scalar_span", "continue_markers",
-           "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated"]
+           "decode_encoded", "call_literals", "CALL_ARGS", "join_concatenated", "rebuilt_literals"]
 
 MARK = "[REDACTED:"
 
@@ -79,6 +81,8 @@ def looks_random(value: str, min_len: int = 8) -> bool:
     ``rng.normal(size=(2``: no."""
     if len(value) < min_len or is_dummy(value) or MARK in value:
         return False
+    if value[:1] == "." and value[1:2] not in ("/", ".") and "/" not in value and len(value) > min_len:
+        return looks_random(value[1:], min_len)  # ".lWvLyez8C7WUE~F#m": a password may start with a dot
     if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value \
             or "(" in value or "[" in value:  # a path, a URL, an address, a call or an index
         return False
@@ -120,12 +124,18 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "şifre": "password", "şifresi": "password", "비밀번호": "password", "암호": "password",
                 "पासवर्ड": "password", "كلمة المرور": "password", "كلمة السر": "password", "lösenord": "password",
                 "lösenordet": "password", "passord": "password", "adgangskode": "password", "salasana": "password",
-                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret"}
-_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|sera|will be|là|je|to|jest|"
-               r"är|er|on|adalah|هي|هو)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：|는|은)\s*)|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+                "jelszó": "password", "parola": "password", "pw": "password", "キー": "api_key", "비밀 키": "secret",
+                # the inflected and definite forms (jelszava, adgangskoden, passordet), and more languages
+                "jelszava": "password", "adgangskoden": "password", "passordet": "password", "contrasenya": "password",
+                "clave": "password", "palavra-passe": "password", "κωδικός": "password", "סיסמה": "password",
+                "รหัสผ่าน": "password", "密碼": "password", "金鑰": "secret", "токен": "token", "ключ": "api_key",
+                "clé": "api_key", "chiave": "api_key", "passphrase": "password", "recovery code": "password",
+                "pass": "password"}
+_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}\"]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|és|sera|will be|là|je|to|jest|"
+               r"är|er|on|adalah|este|είναι|היא|הוא|quedó en|هي|هو)\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：|는|은|คือ)\s*)|[^\n.:=()\[\]{}\"]{0,40}?\.\s+it(?:'s|’s|\s+is)\s+|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
-_PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL))
+_PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL), word == "pass")
           for word, kind in _PROSE_WORDS.items()]
 _TRAILING = ".,;:!?)]}>"
 
@@ -134,7 +144,7 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
     """Spans (start, end, kind) of random-looking values a sentence names as a password, token,
     secret or key: "your access token is zIcijZFYfJr8o3IhcR05uk"."""
     spans: list[tuple[int, int, str]] = []
-    for kind, rx in _PROSE:
+    for kind, rx, common in _PROSE:
         for m in rx.finditer(lowered):
             at = m.start()
             if at and (lowered[at - 1].isalnum() or lowered[at - 1] in ":/.") and lowered[at].isascii():
@@ -142,9 +152,32 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
             vs, ve = m.span(1)
             while ve > vs and text[ve - 1] in _TRAILING:
                 ve -= 1
-            if looks_random(text[vs:ve]):
+            value = text[vs:ve]
+            # "pass" is a common word ("tests pass 4f2a9c81d7e3"): only a value no digest or id could be
+            if looks_random(value) and (not common or any(c in _STRONG_SYMBOLS for c in value)
+                                        or (value.lower() != value and value.upper() != value)):
                 spans.append((vs, ve, kind))
+    spans += _phrase_spans(text, lowered)
     return spans
+
+
+# a passphrase of words: diceware (four or more joined by "-" or "."), or a wallet's seed phrase
+# (twelve to twenty-four words), where the sentence names it so
+_PHRASE = re.compile(r"(?:passphrase|pass phrase|seed phrase|recovery phrase|mnemonic|seed words)s?\b"
+                     r"[^\n.:=\"]{0,60}?(?:\s(?:is|was)\s+|\s?[:：]\s*)[\"'`]?"
+                     r"([a-z]{3,10}(?:(?:[-.][a-z]{3,10}){3,9}|(?: [a-z]{3,10}){11,23}))(?![\w-])")
+
+
+def _phrase_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    if "phrase" not in lowered and "mnemonic" not in lowered and "seed words" not in lowered:
+        return []
+    return [(*m.span(1), "password") for m in _PHRASE.finditer(lowered)
+            if not _PHRASE_STOPWORDS.intersection(re.split(r"[-. ]", m.group(1)))]
+
+
+# words of a sentence, not of a passphrase: "see-the-team-vault" points somewhere
+_PHRASE_STOPWORDS = frozenset({"the", "and", "for", "see", "use", "our", "your", "from", "with", "this", "that",
+                               "are", "was", "not", "its", "has", "have", "here", "there", "where"})
 
 
 # --- continuations ------------------------------------------------------------------------------
@@ -188,7 +221,7 @@ _TAIL = r"[A-Za-z0-9+/=_.~-]{4,}"
 _CONTINUED = re.compile(
     r"\[REDACTED:(\w+)\](?:"
     r"(\\\r?\n(?:[ \t]*\d+→)?)(" + _TAIL + r")(?![^\s\"'])"  # shell: TOKEN=abc\ newline rest
-    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
+    r"|([\"'])([ \t]*\+?[ \t]*\\?\r?\n(?:[ \t]*\d+→)?[ \t]*\+?[ \t]*)([\"'])(" + _TAIL + r")"
     r"(?=[\"'](?![ \t]*:))"  # "a" "b", "a" + "b" (not a quoted key on the next line)
     r"|(\r?\n[ \t]*)(" + _TAIL + r")(?=[\"'])"  # an unclosed quote runs on to the next line
     r")")
@@ -250,7 +283,7 @@ def call_literals(m: re.Match[str], counts: Counter) -> str:
     return _LITERAL.sub(literal, m.group(0))
 
 
-_CONCAT = re.compile(r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\1([ \t]*\+?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*)"
+_CONCAT = re.compile(r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\1([ \t]*\+?[ \t]*\\?\r?\n(?:[ \t]*\d+→)?[ \t]*\+?[ \t]*)"
                      r"([\"'])([A-Za-z0-9+/=_.~-]{4,})\4(?![ \t]*:)")
 
 
@@ -267,6 +300,86 @@ def join_concatenated(text: str, counts: Counter, inner: Inner) -> str:
         marker = f"{MARK}{kind}]"
         return f"{m.group(1)}{marker}{m.group(1)}{m.group(3)}{m.group(4)}{marker}{m.group(4)}"
     return _CONCAT.sub(pair, text)
+
+
+# Strings the code itself rebuilds, so no piece as written is the secret:
+# a literal reversed ('…'.split('').reverse().join(''), "…"[::-1], strrev('…'), "…".reverse)
+_REVERSED = re.compile(r"\b(?:strrev|reverse|Reverse)\(\s*(?P<q>[\"'])(?P<v>[^\"'\s\\]{12,200})(?P=q)(?=\s*\))|"
+                       r"(?P<q2>[\"'])(?P<v2>[^\"'\s\\]{12,200})(?P=q2)(?=\s*(?:\.split\(\s*([\"'])\5\s*\)\s*"
+                       r"\.reverse\(\)|\[::-1\]|\.reverse\b))")
+# an array of pieces joined: ['xoxb', '7667…', …].join('-'), "-".join(["…", "…"])
+_ARRAY_JOIN = re.compile(r"\[\s*((?:([\"'])[^\"'\n\\]{1,80}\2\s*,\s*){1,12}([\"'])[^\"'\n\\]{1,80}\3)\s*,?\s*\]"
+                         r"\s*\.join\(\s*(?:([\"'])([^\"'\n]{0,3})\4)?\s*\)")
+_JOIN_ARRAY = re.compile(r"([\"'])([^\"'\n]{0,3})\1\s*\.join\(\s*\[\s*((?:([\"'])[^\"'\n\\]{1,80}\4\s*,\s*){1,12}"
+                         r"([\"'])[^\"'\n\\]{1,80}\5)\s*,?\s*\]\s*\)")
+_PIECE = re.compile(r"([\"'])([^\"'\n\\]{1,80})\1")
+# pieces in variables, then used together: a = "ghp_…"; b = "…"; token = a + b (or f"{a}{b}", "$A$B")
+_PIECE_DEF = re.compile(r"(?m)^[ \t]*(?:(?:const|let|var|final|String|export|local)[ \t]+)?([A-Za-z_]\w{0,40})"
+                        r"[ \t]*(?::[ \t]*\w+[ \t]*)?:?=[ \t]*([\"'])([A-Za-z0-9+/=_.~-]{3,120})\2[ \t]*;?[ \t]*$")
+_PIECE_LIKE = re.compile(r"[0-9_-]|[a-z][A-Z]|[A-Z]{2}[a-z]")
+_PIECE_USE = re.compile(r"\$?\{?([A-Za-z_]\w{0,40})\}?")
+
+
+def rebuilt_literals(text: str, counts: Counter, inner: Inner) -> str:
+    """Redact the literals of a string the code rebuilds when what it rebuilds is a secret: a
+    reversed literal (read reversed: a token, or anything random), pieces of an array joined, and
+    pieces held in variables and then joined (``a + b``, ``f"{a}{b}"``, ``"$A$B"``)."""
+    if "reverse" in text or "[::-1]" in text or "strrev" in text or "Reverse" in text:
+        def reversed_(m: re.Match[str]) -> str:
+            q, v = (m.group("q"), m.group("v")) if m.group("q") else (m.group("q2"), m.group("v2"))
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            found = inner(f"{line}{q}{v[::-1]}{q}")[1]
+            if not found and not looks_random(v[::-1], 16):
+                return m.group(0)
+            kind = next(iter(found), "secret")
+            counts[kind] += 1
+            return m.group(0).replace(q + v + q, f"{q}{MARK}{kind}]{q}", 1)
+        text = _REVERSED.sub(reversed_, text)
+    if ".join(" in text:
+        def joined(m: re.Match[str], pieces_at: int, sep_at: int) -> str:
+            pieces = [p.group(2) for p in _PIECE.finditer(m.group(pieces_at))]
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            found = inner(f"{line}\"{(m.group(sep_at) or '').join(pieces)}\"")[1]
+            if not found:
+                return m.group(0)
+            kind = next(iter(found))
+            counts[kind] += 1
+            body = _PIECE.sub(lambda p: f"{p.group(1)}{MARK}{kind}]{p.group(1)}", m.group(pieces_at))
+            return m.group(0).replace(m.group(pieces_at), body, 1)
+        text = _ARRAY_JOIN.sub(lambda m: joined(m, 1, 5), text)
+        text = _JOIN_ARRAY.sub(lambda m: joined(m, 3, 2), text)
+    return _joined_variables(text, counts, inner)
+
+
+def _joined_variables(text: str, counts: Counter, inner: Inner) -> str:
+    # a piece of a key has a digit, mixed case or a "_"/"-" in it; "hello" and "world" are words
+    defs = {m.group(1): m for m in _PIECE_DEF.finditer(text) if _PIECE_LIKE.search(m.group(3))}
+    if len(defs) < 2:
+        return text
+    hits: dict[str, str] = {}
+    tried: set[str] = set()
+    for line in text.splitlines():
+        used = [u.group(1) for u in _PIECE_USE.finditer(line) if u.group(1) in defs]
+        if len(set(used)) < 2 or any(line.count(defs[u].group(3)) for u in used):
+            continue  # fewer than two pieces, or the line that defines one
+        whole = "".join(defs[u].group(3) for u in used)
+        if len(whole) < 16 or whole in tried:
+            continue  # too short for a secret, or read already (the same pieces joined again)
+        tried.add(whole)
+        target = line.split("=", 1)[0].strip() if "=" in line else "value"
+        found = inner(f"{target} = \"{whole}\"")[1]
+        if found:
+            kind = next(iter(found))
+            counts[kind] += 1
+            hits.update({u: kind for u in used})
+    if not hits:
+        return text
+    pieces, last = [], 0
+    for name, m in sorted(((n, defs[n]) for n in hits), key=lambda nm: nm[1].start(3)):
+        pieces += [text[last:m.start(3)], f"{MARK}{hits[name]}]"]
+        last = m.end(3)
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 # --- encoded forms ------------------------------------------------------------------------------
@@ -291,6 +404,11 @@ def _base64_text(blob: str) -> str | None:
         raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
     except (binascii.Error, ValueError):
         return None
+    if raw[:2] == b"\x1f\x8b":  # gzip -c .env | base64: the text inside
+        try:
+            raw = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 20)
+        except zlib.error:
+            return None
     return _printable(raw) if len(raw) >= 16 else None
 
 
@@ -343,14 +461,63 @@ def decode_encoded(text: str, counts: Counter, inner: Inner) -> str:
     if hits:
         counts["base64_secret"] += len(hits)
         text = _splice(text, [spans[i] for i in hits], [f"{MARK}base64_secret]"] * len(hits))
-    for finder in (_url_runs, _html_lines):
+    for finder, encode in ((_json_strings, _json_encode), (_url_runs, None), (_html_lines, None),
+                           (_escaped_lines, None)):
         spans, decoded = finder(text)
         parts, found = _read_all(decoded, inner)
         hits = [i for i, (a, b) in enumerate(zip(decoded, parts, strict=True)) if a != b]
         if hits:
             counts.update(found)
-            text = _splice(text, [spans[i] for i in hits], [parts[i] for i in hits])
+            text = _splice(text, [spans[i] for i in hits], [encode(parts[i]) if encode else parts[i] for i in hits])
     return text
+
+
+# a JSON string holding code or a file (a tool's "content", "new_string"): its escapes (\n, \")
+# hide the lines and quotes every other rule reads; read decoded, put back encoded
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.){24,})"')
+
+
+def _json_strings(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if '\\"' not in text and "\\n" not in text:
+        return spans, decoded
+    for m in _JSON_STRING.finditer(text):
+        body = m.group(1)
+        if '\\"' not in body and "\\n" not in body:
+            continue
+        try:
+            plain = json.loads(m.group(0))
+        except ValueError:
+            continue
+        if isinstance(plain, str):
+            spans.append(m.span(1))
+            decoded.append(plain)
+    return spans, decoded
+
+
+def _json_encode(plain: str) -> str:
+    return json.dumps(plain, ensure_ascii=False)[1:-1]
+
+
+# a line spelling characters as escapes ("\x73\x6b\x2d…", "\u0070\u0061…"): four or more of them
+_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
+
+
+def _escaped_lines(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans: list[tuple[int, int]] = []
+    decoded: list[str] = []
+    if "\\x" not in text and "\\u" not in text:
+        return spans, decoded
+    pos = 0
+    for line in text.split("\n"):
+        if len(_ESCAPE.findall(line)) >= 4:
+            plain = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
+            if plain.isprintable():
+                spans.append((pos, pos + len(line)))
+                decoded.append(plain)
+        pos += len(line) + 1
+    return spans, decoded
 
 
 def _base64_blobs(text: str) -> tuple[list[tuple[int, int]], list[str]]:
