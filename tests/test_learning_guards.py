@@ -497,3 +497,11 @@ def test_one_class_for_another_of_its_family_is_named_first():
     r = find_redo([Act("write", path="src/Svc.java", new="class Svc {\n" + old + "}\n")],
                   [Act("edit", path="src/Svc.java", old=old, new=new)])
     assert r is not None and (r.use, r.avoid) == ("RestClient", "RestTemplate"), r
+
+
+def test_an_import_taken_out_with_its_api_swapped_is_the_swap():
+    wrote = "import dill\nimport pandas as pd\n\ndef save(m):\n    dill.dump(m, open('m.pkl', 'wb'))\n"
+    r = find_redo([Act("write", path="train.py", new=wrote)], [
+        Act("edit", path="train.py", old="    dill.dump(m, open('m.pkl', 'wb'))\n", new="    cloudpickle.dump(m, open('m.pkl', 'wb'))\n"),
+        Act("edit", path="train.py", old="import dill\nimport pandas as pd\n", new="import cloudpickle\nimport pandas as pd\n")])
+    assert r is not None and r.kind == "api" and r.use == "cloudpickle.dump", r

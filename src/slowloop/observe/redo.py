@@ -575,6 +575,12 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
                    _rewrite_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
+            if r.kind == "keep" and re.match(r"`?(?:import|from|require|using|use)\b", r.avoid):
+                # an import taken out (`import joblib`) while the code that used it moved to another
+                # API (`joblib.dump` → `skops.io.dump`): the swap is the lesson, the import follows it
+                other = _code_redo(before, after, bcmds, acmds)
+                if other is not None and other.kind == "api" and other.standing:
+                    return other
             if r.kind == "undo":
                 # taken back *and* done another way (`git checkout -- src && pnpm biome check --write
                 # src`): the other way is the lesson, the undo only clears the ground for it
