@@ -505,3 +505,10 @@ def test_an_import_taken_out_with_its_api_swapped_is_the_swap():
         Act("edit", path="train.py", old="    dill.dump(m, open('m.pkl', 'wb'))\n", new="    cloudpickle.dump(m, open('m.pkl', 'wb'))\n"),
         Act("edit", path="train.py", old="import dill\nimport pandas as pd\n", new="import cloudpickle\nimport pandas as pd\n")])
     assert r is not None and r.kind == "api" and r.use == "cloudpickle.dump", r
+
+
+def test_stopping_an_operation_under_way_is_no_flag_and_no_second_use():
+    before = [Act("run", command="git rebase origin/main")]
+    after = [Act("run", command="git rebase --abort"), Act("run", command="git merge origin/main")]
+    r = find_redo(before, after)
+    assert r is not None and (r.kind, r.use, r.avoid) == ("swap", "git merge", "git rebase"), r

@@ -878,7 +878,8 @@ def _swap_redo(before, after, bcmds, acmds) -> Redo | None:
             if b.activity == "install" and b.args and a.args and not set(b.args) & set(a.args):
                 continue  # other packages: more work, not the same install redone
             # (`docker-compose down` before `docker compose up`: the old tool stopping what it started)
-            still = any(c.tool == b.tool and c.activity == b.activity and c.sub not in _TEARDOWN for c in acmds if c is not a)
+            still = any(c.tool == b.tool and c.activity == b.activity and c.sub not in _TEARDOWN
+                        and not {"--abort", "--quit"} & set(c.words) for c in acmds if c is not a)  # (`git rebase --abort` stops it)
             if still:
                 continue  # the first tool is still used after: both, not one instead of the other
             use, avoid = a.tool, b.tool
@@ -1041,7 +1042,9 @@ def _stem_overlap(x: set[str], y: set[str]) -> bool:
 
 
 # Flags whose value is about this task (which test, which message), never a standing choice.
-_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n"}
+_TASK_FLAGS = {"-k", "-m", "-t", "--grep", "-g", "--filter", "-p", "--message", "--testNamePattern", "-n",
+               # stopping or going on with an operation under way (`git rebase --abort`): this run's, no way
+               "--abort", "--continue", "--skip", "--quit"}
 # fixing the last commit, not a way of working (`git tag -a` is one: an annotated tag)
 _COMMIT_FLAGS = {"--amend", "-a", "-am", "--no-edit", "--all"}
 
