@@ -36,7 +36,8 @@ outside the build directory"), so a match governed by a negation in its own clau
 the rules whose dangerous form is itself a negation ("do not tell the user"). How a negation is
 read is :mod:`slowloop.safety.negation`; how a matched command's arguments are judged (``rm -r``'s
 target, the branch a force-push hits) is :mod:`slowloop.safety.commands`. The multilingual words of
-intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`.
+intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`; config files that execute (editor
+settings, dev containers, sourced env files, CI workflows) are :mod:`slowloop.safety.autorun`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .autorun import AUTORUN_RULES
 from .commands import (
     PUSH,
     RM,
@@ -414,6 +416,8 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in INTENT_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in WORD_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in AUTORUN_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
