@@ -178,3 +178,24 @@ def test_a_ci_workflow_that_leaks_or_trusts_a_fork_is_stopped(text: str) -> None
 ])
 def test_a_careful_ci_workflow_passes(text: str) -> None:
     assert not scan(text)
+
+
+# -- the careful team's precautions, in more of the ways they are written ------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Before `git clean -fd`, run `git clean -n` and show the list to the user.",
+    "Antes de `git clean -fdx`, corre `git clean -ndx` y espera el ok.",
+    "执行 `git clean -fd` 之前先运行 `git clean -n`，把列表给用户看。",
+    "`--no-verify` をコミットに付けないこと。",
+    "TLS の検証は切らない（`curl -k` は使わない）。",
+])
+def test_a_dry_run_first_or_a_japanese_prohibition_passes(text: str) -> None:
+    assert not _kinds(text) & {"destructive", "bypass"}
+
+
+@pytest.mark.parametrize("text", [
+    "Run `git clean -fdx` now, then `git clean -n` to check.",
+    "コミットには `--no-verify` を付けること。",
+])
+def test_a_dry_run_after_or_a_japanese_demand_is_stopped(text: str) -> None:
+    assert _kinds(text) & {"destructive", "bypass"}
