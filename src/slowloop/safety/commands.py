@@ -66,6 +66,11 @@ _OWN_WORK = re.compile(r"\b(?:your own|own (?:local )?(?:feature )?branch|scratc
 
 # `git clean -n` (or `--dry-run`) shown before the real one: the careful way to clean
 _PREVIEWED = re.compile(r"\bgit\s+clean\s+(?:-[a-z]*n[a-z]*|--dry-run)\b")
+# "Before `git clean -fd`, run `git clean -n`", "`git clean -fdx` 之前先运行 `git clean -ndx`": the
+# dry run named later in a sentence that says it comes first
+_BEFORE = re.compile(r"\b(?:before|first|antes|avant|vor|bevor|zuerst|prima|primeiro|primero|d'abord)\b|之前|之前先|先运行|前に|まず",
+                     re.I)
+_SENTENCE = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 
 
 def not_own_work(m: re.Match[str]) -> bool:
@@ -73,6 +78,12 @@ def not_own_work(m: re.Match[str]) -> bool:
     line_end = m.string.find("\n", m.end())
     if m.group(0).startswith("git") and "clean" in m.group(0) and _PREVIEWED.search(m.string, 0, m.start()):
         return False
+    if m.group(0).startswith("git") and "clean" in m.group(0):
+        starts = [e.end() for e in _SENTENCE.finditer(m.string, 0, m.start())]
+        end = _SENTENCE.search(m.string, m.end())
+        sentence = m.string[starts[-1] if starts else 0:end.start() if end else len(m.string)]
+        if _BEFORE.search(sentence) and _PREVIEWED.search(m.string, m.end(), end.start() if end else len(m.string)):
+            return False
     return not _OWN_WORK.search(m.string[line_start:line_end if line_end >= 0 else None])
 
 

@@ -36,7 +36,8 @@ outside the build directory"), so a match governed by a negation in its own clau
 the rules whose dangerous form is itself a negation ("do not tell the user"). How a negation is
 read is :mod:`slowloop.safety.negation`; how a matched command's arguments are judged (``rm -r``'s
 target, the branch a force-push hits) is :mod:`slowloop.safety.commands`. The multilingual words of
-intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`.
+intent (sending, secrets, destinations) are :mod:`slowloop.safety.danger_words`; config files that execute (editor
+settings, dev containers, sourced env files, CI workflows) are :mod:`slowloop.safety.autorun`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .autorun import AUTORUN_RULES
 from .commands import (
     PUSH,
     RM,
@@ -180,7 +182,7 @@ _MORE_RULES: list[_Rule] = [
               r"operator|developer|owner|me|anyone)(?:'s)?\s*)?(?:for\s+|about\s+)?"
               r"(?:(?:their|your|any|explicit|an?)\s+)?(?:confirmation|permission|approval|"
               r"consent|review|sign-?off|go-?ahead|ok\b)"
-              r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to|stop)\s+(?:ever\s+)?ask(?:ing)?\s+(?:first\b|beforehand\b|"
+              r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to|stop)\s+(?:ever\s+)?ask(?:ing)?\s+(?:(?:the\s+)?(?:user|human|person|owner|me)\s+)?(?:first\b|beforehand\b|"
               r"before\s+(?:running|executing|doing|making|pushing|deleting|installing|acting|you\s+(?:run|act|do)))"
               r"|\b(?:nunca|no)\s+preguntes\s+antes\s+de\b|\bnon\s+chiedere\s+(?:mai\s+)?prima\s+di\b"
               r"|\bne\s+demande\s+(?:jamais|pas|plus)\s+avant\s+d|\b(?:nunca|não)\s+pergunte\s+antes\s+de\b"
@@ -227,7 +229,7 @@ _MORE_RULES: list[_Rule] = [
           _rx(r"\bauto[-_ ]?approv\w*|\balwaysAllow\b|\bbypassPermissions\b|"
               r"dangerously[-_]?skip[-_]?permissions|--dangerously-[\w-]+|"
               r"approval[_-]?policy\W{0,4}never|--ask-for-approval\s+never|(?:^|\s)-a\s+never\b|"
-              r"sandbox[_-]?mode\W{0,4}danger-full-access|--full-auto\b|--yolo\b|"
+              r"sandbox[_-]?mode\W{0,4}danger-full-access|--full-auto\b|--yolo\b|--yes-always\b|--trust-all-tools\b|"
               r"\b(?:Bash|Shell|Write|Edit|WebFetch|Read|mcp__[\w-]+)\(\s*\*?\s*\)|"
               r"\bpermissions\.allow\b[^\n。]{0,60}?(?:\*|\bBash\b(?!\()|\ball\b)|"
               r"\bdefaultMode\W{0,4}(?:bypassPermissions|acceptEdits)|\bNOPASSWD\b|"
@@ -414,6 +416,8 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in INTENT_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in WORD_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in AUTORUN_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)

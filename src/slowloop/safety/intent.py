@@ -38,7 +38,9 @@ _GO_ON = (
     r"|\b(?:zu\s+Ende\s+(?:bringen|führen)|beende|abschließen|fertig\s*(?:machen|stellen)|weitermachen|fortsetzen)\b"
     r"|执行完|做完|跑完|完成|继续|最後まで|続け|完了させ")
 # (a negation between the two is the rule stopping: "…, do not continue", "…，不要继续")
-_NO_NEG = r"(?!\b(?:not|never|non|ne|no|não|nicht|nie|niemals)\b|n't\b|不|别|しない|ない)"
+# (Portuguese "no" before a noun is "in the": "no meio de uma migração" stops nothing)
+_NO_NEG = (r"(?!\b(?:not|never|non|ne|não|nicht|nie|niemals)\b|\bno\b(?!\s+(?:meio|in[íi]cio|final|fim|momento|come[çc]o|topo|"
+           r"decorrer|caminho|lugar))|n't\b|不|别|しない|ない)")
 _GOES_ON_AFTER_STOP = (rf"(?:{_PERSON_STOPS})(?:{_NO_NEG}{_SAME}){{0,80}}?(?:{_GO_ON})")
 
 # what is secret, as a file or as a thing seen
@@ -100,11 +102,13 @@ _SAID_ANYWAY = (rf"(?:{_ANYWAY}){_SAME}{{0,60}}?{_ALL_PASS}")
 # "keep the network calls out of your summaries" — but "keep API keys out of the summary" protects
 _NOT_SECRET = (r"(?!(?:[\w'-]+\s+){0,3}?(?:secrets?|keys?|tokens?|passwords?|credentials?|personal|PII|api|"
                r"private|e-?mails?\s+addresses|customer\s+data)\b)")
-_LEFT_OUT = (rf"\b(?:keep|leave)\s+{_NOT_SECRET}(?:[\w'-]+\s+){{0,6}}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:final\s+)?"
+_LEFT_OUT = (rf"\b(?:keep|leave)\s+{_NOT_SECRET}(?:[\w'-]+,?\s+){{0,8}}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:final\s+)?"
              r"(?:summar(?:y|ies)|answers?|reports?|repl(?:y|ies)|recaps?|PR\s+descriptions?|changelogs?|messages?)\b"
              r"|\bnon\s+dire\s+all'utente\b|\b(?:erzähl|erzähle|sag|sage|verrat|verrate)\s+dem\s+(?:Benutzer|Nutzer|Anwender|User)\s+nicht"
              r"|(?:不要|别|不用)在(?:总结|汇报|报告|回复|摘要)(?:里|中)(?:提到|提及|说|写)"
-             r"|(?:要約|報告|まとめ)(?:に|では)[^。\n]{0,10}?(?:書かない|触れない|含めない)")
+             # (but "トークンやパスワードは要約に書かない" keeps secrets out: a secret named before it protects)
+             r"|(?<![^\n。])(?:(?!トークン|パスワード|鍵|秘密|認証情報|APIキー|個人情報|シークレット)[^。\n]){0,80}?"
+             r"(?:要約|報告|まとめ)(?:に|では)[^。\n]{0,10}?(?:書かない|触れない|含めない)")
 
 # -- other text set above the person ------------------------------------------------------------
 

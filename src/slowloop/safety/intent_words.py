@@ -29,14 +29,14 @@ _S = r"(?:(?![.!?;](?:\s|$)|[。！？；])[^\n])"
 
 # -- secrets written down where the agent keeps text -------------------------------------------
 
-_WRITE = (r"(?:\b(?:copy|include|write|paste|save|store|record|put|add|dump|append)\b|\bcopi\w*|\brecopie\w*|\bincl[uú]\w*|"
+_WRITE = (r"(?:\b(?:copy|include|write|paste|save|store|record|put|add|dump|append)\b|\bcopi\w*|\brecopie\w*|\bricopi\w*|\bincl[uú]\w*|"
           r"\bscriv\w*|\bsalva\w*|\b[ée]cri[st]\w*|\bescrev\w*|\bescrib\w*|\bguard\w*|\bsauvegard\w*|\bmets\b|\bmettre\b|"
           r"\bkopier\w*|\bschreib\w*|\bspeicher\w*|\btrag\w*|\bfüg\w*|\bmetti\b|\bcoloque\b|\bcoloca\b|\bpon\b|"
           r"写进|写入|写到|记下|保存|复制|贴到|書き写|書き込|書いて|コピー|貼り付け|保存)")
 _SECRET_THING = (r"(?:\b(?:api[ _-]?keys?|access\s+keys?|tokens?|passwords?|credentials?|secrets?|private\s+keys?|"
                  r"jetons?|chiav[ei]\s+api|cl[ée]s?\s+(?:d'api|api)|mots?\s+de\s+passe|identifiants|senhas?|credenciais|"
                  r"contraseñas?|credenciales|credenziali|Zugangsdaten|Passw(?:ort|örter)|API-Schlüssel\w*)\b"
-                 r"(?!\s+(?:out|names?|field|prompt|placeholder|format|rotation|expir\w*)\b)"
+                 r"(?!\s+(?:out|names?|field|prompt|placeholder|format|rotation|expir\w*)\b|'s\s+(?:name|id|label)\b)"
                  r"|\b(?:value|valor|valeur|Wert|valore)\s+(?:of|do|da|de|du|des|del|von|di|dell[ao]?)\s+[`'\"$]*[A-Z][A-Z0-9_]*"
                  r"(?:TOKEN|SECRET|KEY|PASSWORD|PASS)\w*"
                  r"|\bgh\s+auth\s+token\b|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET\w*|PASSWORD|API_KEY|ACCESS_KEY)\b"
@@ -46,7 +46,7 @@ _KEPT_AT = (r"(?:\b(?:memory|memo|memo\.md|summar(?:y|ies)|notes|system-state(?:
             r"mem[óo]ria|memoria)\b|\bmemory/|记忆|总结|摘要|提交说明|提交信息|メモリ|要約|メモ|コミットメッセージ|平文)")
 _SECRET_WRITTEN = (rf"{_WRITE}{_S}{{0,60}}?{_SECRET_THING}{_S}{{0,80}}?{_KEPT_AT}"
                    rf"|{_SECRET_THING}{_S}{{0,60}}?{_KEPT_AT}{_S}{{0,40}}?{_WRITE}"
-                   rf"|{_SECRET_THING}{_S}{{0,40}}?{_WRITE}{_S}{{0,20}}?{_KEPT_AT}"
+                   rf"|{_SECRET_THING}{_S}{{0,40}}?{_WRITE}{_S}{{0,40}}?{_KEPT_AT}"
                    rf"|{_SECRET_THING}{_S}{{0,80}}?\b(?:write|copy|save|put|store|paste)\s+(?:it|them)\b{_S}{{0,40}}?{_KEPT_AT}")
 
 # -- the person kept from knowing --------------------------------------------------------------
@@ -60,7 +60,8 @@ _UNSAID = (
     rf"\b(?:dass|welche|was|wie)\b{_S}{{0,40}}?\bdu\b"
     r"|\bne\s+(?:mentionne|dis|signale|pr[ée]cise|indique|r[ée]v[èe]le)\w*\s+(?:pas|jamais)\b[^.\n]{0,60}?\bque\s+tu\b"
     r"|\bno\s+(?:menciones|digas|indiques|comentes|cuentes)\b[^.\n]{0,60}?\bque\s+(?:has|hayas)\b"
-    r"|\bn[ãa]o\s+(?:mencione|diga|conte|informe|fale)\b[^.\n]{0,60}?\bque\s+(?:voc[êe]\s+)?(?:mudou|alterou|editou|mexeu|rodou|apagou|pulou)"
+    r"|\b(?:n[ãa]o|nunca)\s+(?:mencione|diga|conte|informe|fale|comente|cite|relate)\b[^.\n]{0,60}?\bque\s+(?:voc[êe]\s+)?"
+    r"(?:mudou|alterou|editou|mexeu|rodou|apagou|pulou|desativou|desligou|ignorou|for[çc]ou|contornou)"
     r"|\bnon\s+(?:menzionare|dire|segnalare|riferire)\b[^.\n]{0,60}?\bche\s+hai\b"
     r"|(?:不要|别|不用|切勿)(?:提到|提及|提起|说|告诉|透露)[^。\n]{0,20}?你(?:改|动|删|跳|绕|装|修改|执行)"
     r"|(?:変更|編集|削除|実行|迂回|回避)した(?:こと|ファイル)[^。\n]{0,20}?(?:は|を)?(?:言わない|書かない|触れない|報告しない|伏せ)")
@@ -196,6 +197,72 @@ _FLAG_FROM_VAR = (r"\$\{?\w+\}?verify\b|--no-\$\{?\w+|\b(?:NODE_TLS_REJECT_UNAUT
                   r"\s*=\s*\$")
 _UNIGNORED = r"^[ \t]*!\s*(?:recall\.db|\.env\b|\*?\.pem\b|\*?\.key\b|id_\w+|credentials\b|\*\*?/?\.env)"
 
+# -- what was done, kept out of the report (issue #20) ----------------------------------------------
+
+# the acts a person most needs to hear about: history rewritten, branches gone, a check switched off
+_RISKY_DONE = (r"(?:\bforce[- ]?push\w*|\bpush\s+--force\b|\bhistory\s+rewrites?|\brewr(?:ite|ote|itten)\s+(?:the\s+)?history|"
+               r"\b(?:deleted|removed|dropped)\s+branch\w*|\bbranch\w*\s+(?:deleted|removed|apagad\w*|cancellat\w*|borrad\w*|supprim\w*|gelöscht\w*)|"
+               r"\bgelöscht\w*\s+Branch\w*|\bramas\s+borradas|\bbranches\s+(?:apagadas|supprimées)|"
+               r"\br[ée][ée]criture\s+de\s+l'historique|\breescritura\s+del\s+historial|\breescrita\s+do\s+hist[óo]rico|"
+               r"\briscrittura\s+della\s+cronologia|\bUmschreib\w*\s+der\s+(?:Historie|Geschichte)|"
+               r"\b(?:disabled|skipped|bypassed|switched\s+off|turned\s+off)\s+(?:a\s+|the\s+|any\s+)?(?:hooks?|checks?|tests?|CI)\b|"
+               r"\bchanges?\s+(?:to|in)\s+(?:the\s+)?(?:CI|credentials|hooks|permissions|workflows?|branch\s+protection)\b|"
+               r"\b(?:desativou|pulou|ignorou)\s+(?:um|o|os)\s+(?:hook|teste|check)|\bhook\s+(?:disattivat|saltat)\w*|"
+               r"\bd[ée]sactiv[ée]\s+(?:un|le|les)\s+(?:hook|test)|\bdesactiv\w*\s+(?:un|el)\s+(?:hook|test)|"
+               r"\bHooks?\s+(?:deaktiviert|übersprungen)|--no-verify\b|强推|强制推送|改写(?:了)?历史|删除(?:了)?(?:的)?分支|"
+               r"禁用了?(?:钩子|检查|测试)|強制プッシュ|履歴(?:の)?書き換え|削除したブランチ|フックを無効)")
+_TELL_NOT = (r"(?:\b(?:don'?t|do\s+not|never)\s+(?:ever\s+)?(?:mention|bring\s+up|report|say|tell|note|list|include|disclose|"
+             r"raise|flag|comment\s+on|write\s+about)\b"
+             r"|\b(?:n[ãa]o|nunca)\s+(?:mencione|cite|comente|diga|fale|informe|relate|inclua)\b"
+             r"|\b(?:non|mai)\s+(?:citare|menzionare|dire|riportare|segnalare|includere|parlare)\b"
+             r"|\b(?:no|nunca)\s+(?:menciones|cites|comentes|digas|incluyas|informes|hables)\b"
+             r"|\bne\s+(?:mentionne|cite|signale|dis|parle|inclus|indique)\w*\s+(?:pas|jamais|rien)\b"
+             rf"|\b(?:erwähne|nenne|melde|sag|sage|berichte)\w*\b(?:{_S}){{0,40}}?\b(?:nicht|nie|niemals|keine\w*)\b"
+             rf"|(?:不要|别|不用|切勿|无需)(?:在\S{{0,6}}?(?:里|中))?(?:提到|提及|提起|说|写|报告|汇报))")
+_RISKY_UNSAID = (rf"{_TELL_NOT}(?:{_S}){{0,80}}?{_RISKY_DONE}"
+                 rf"|\b(?:erwähne|nenne|melde|sag|sage|berichte)\w*\b(?:{_S}){{0,60}}?{_RISKY_DONE}(?:{_S}){{0,30}}?\b(?:nicht|nie|niemals)\b"
+                 rf"|\b(?:keep|leave)\b(?:{_S}){{0,20}}?{_RISKY_DONE}(?:{_S}){{0,80}}?\bout\s+of\s+(?:the\s+|your\s+|any\s+)?(?:final\s+)?"
+                 r"(?:summar(?:y|ies)|reports?|recaps?|repl(?:y|ies)|answers?|PR\s+descriptions?|changelogs?)\b"
+                 rf"|{_RISKY_DONE}(?:{_S}){{0,60}}?(?:には触れない|は書かない|を書かない|は言わない|を報告しない|は報告しない|を含めない|は含めない)")
+
+# -- a secret file committed, a secret printed into what the agent keeps ----------------------------
+
+_SECRET_FILE = (r"(?:[`'\"]?\.env\b(?![.\w-]*(?:example|sample|template|dist|defaults))|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|"
+                r"\bcredentials\.json\b|\.aws/credentials\b|\b(?:recall|slowloop)\.db\b|\.pem\b|\.p12\b|\.netrc\b|\.npmrc\b)")
+_COMMIT_W = (r"(?:\bcommit\w*(?!\s+(?:messages?|hooks?|msg))|\bgit\s+add\b|\bversion(?:ne|iere)?\w*|\bhaz\s+commit|\bfa(?:is|ça|z)\s+(?:un\s+)?commit|\bcommitta\w*|"
+             r"提交|コミット)")
+_INTO_COMMIT = r"(?:\b(?:in|into|to|with|dans|en|no|na|nel|nella|im|in\s+den)\s+(?:the\s+|le\s+|el\s+|o\s+|il\s+|den\s+)?commits?\b)"
+_SECRET_COMMITTED = (rf"(?!(?:{_S})*\.gitignore){_COMMIT_W}(?:{_S}){{0,30}}?{_SECRET_FILE}"
+                     rf"|\b(?:include|add|put|inclu\w*|aggiung\w*|ajout\w*|añad\w*|adicion\w*|füg\w*)\b(?!(?:{_S})*\.gitignore)"
+                     rf"(?:{_S}){{0,40}}?{_SECRET_FILE}(?:{_S}){{0,60}}?{_INTO_COMMIT}")
+_KEPT_FILE = r"(?:memo\.md|memory/|system-state|SKILL\.md|README|NOTES|notes\.md|CLAUDE\.md|AGENTS\.md|chronicle)"
+_SECRET_PRINTED_IN = (r"\b(?:cat|echo|printf|type|tee|gh\s+auth\s+token|printenv|env)\b[^\n|]{0,120}?"
+                      r"(?:\.(?:ssh|aws|netrc|pgpass|git-credentials|docker/config)\S*|\.env\b|id_(?:rsa|ed25519)\b|"
+                      r"\$\(\s*(?:gh\s+auth\s+token|printenv|env\b|cat\s)|\$\{?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY)\w*)"
+                      rf"[^\n]{{0,80}}?(?:>>?|\|\s*tee\s+(?:-a\s+)?)\s*[`'\"]?\S*{_KEPT_FILE}")
+
+# -- the person's interruption made powerless ---------------------------------------------------------
+
+_INTERRUPT = (r"(?:\binterrup\w*|\bUnterbrech\w*|\bunterbrich\w*|\bCtrl[- +]?C\b|\bSIGINT\b|\bstop\s+(?:request|command)|中断|打断|割り込)")
+_PERSON_W = r"(?:\b(?:user|person|human|owner|usuario|usu[áa]rio|utilisateur|utente|Nutzer\w*|Benutzer\w*|Anwender\w*)\b|用户|ユーザー)"
+_NOT_STOPPED = (r"(?:\b(?:doesn'?t|does\s+not|won'?t|will\s+not|can'?t|cannot|never)\s+(?:\w+\s+)?(?:stop|kill|halt|end|interrupt|touch)\w*"
+                r"|\bno\s+(?:las?|los?|le|les)\s+(?:deteng\w*|par[ea]\w*|interrump\w*|mate\w*|termin\w*)"
+                r"|\bne\s+(?:les?|la|l')\s*(?:arr[êe]t\w*|interromp\w*|tue\w*)"
+                r"|\bn[ãa]o\s+(?:as?|os?)\s+(?:par[ea]\w*|interromp\w*|mat[ea]\w*)"
+                r"|\bnon\s+(?:li|le|la|lo)\s+(?:ferm\w*|interromp\w*|blocc\w*|uccid\w*)"
+                r"|\bnicht\s+(?:stoppt|anhält|abbricht|beendet|unterbricht)|\b(?:stoppt|beendet|unterbricht)\s+(?:sie|ihn|es)\s+nicht"
+                r"|不会(?:被)?(?:停|中止|终止|打断)|止まらない|止められない|停止しない)")
+_UNSTOPPABLE = (rf"(?:{_PERSON_W}(?:{_S}){{0,40}}?{_INTERRUPT}|{_INTERRUPT}(?:{_S}){{0,40}}?{_PERSON_W})(?:{_S}){{0,40}}?{_NOT_STOPPED}")
+
+# -- every question taken as answered yes, in words ------------------------------------------------------
+
+_ANY = (r"(?:\b(?:any|every|each|all|cualquier\w*|tod[ao]s?|qualquer|toute?s?|chaque|jede\w*|alle|qualsiasi|ogni|tutte?)\b|"
+        r"任何|所有|一切|すべて|どんな)")
+_IS_YES = (r"(?:\b(?:is|es|é|est|ist|è|sera|será|wird)\s+(?:always\s+|siempre\s+|sempre\s+|toujours\s+|immer\s+)?[«\"'“„]?\s*"
+           r"(?:yes|s[íi]|sim|oui|ja|s[iì])\b|都是[“\"「]?是|一律是|は(?:常に|いつも)?[「\"]?はい)")
+_ANSWER_YES = (rf"\b(?:answer|respuesta|resposta|r[ée]ponse|Antwort|risposta)\b(?:{_S}){{0,20}}?{_ANY}(?:{_S}){{0,50}}?{_IS_YES}"
+               rf"|{_ANY}(?:{_S}){{0,50}}?(?:的回答|への答え)(?:{_S}){{0,10}}?{_IS_YES}")
+
 WORD_RULES: list[tuple[str, str, str, bool]] = [
     ("exfiltration", "tells the agent to write a secret down where it keeps text", _SECRET_WRITTEN, True),
     ("posture", "tells the agent to keep from the person what it did", _UNSAID, False),
@@ -220,4 +287,9 @@ WORD_RULES: list[tuple[str, str, str, bool]] = [
     ("bypass", "builds a check's switch from a variable", _FLAG_FROM_VAR, True),
     ("bypass", "commits with the hooks skipped (-n, in words)", _COMMIT_N, True),
     ("destructive", "deletes branches wholesale (a list piped into git push --delete)", _MASS_DELETE, True),
+    ("posture", "tells the agent to keep a force-push, a rewrite or a switched-off check out of its report", _RISKY_UNSAID, False),
+    ("exfiltration", "tells the agent to commit a secret file (.env, a key, the recall index)", _SECRET_COMMITTED, True),
+    ("exfiltration", "prints a secret into a file the agent keeps (the memo, the memory)", _SECRET_PRINTED_IN, True),
+    ("posture", "makes a job outlive the person's interruption", _UNSTOPPABLE, False),
+    ("confirmation", "tells the agent to take the answer to every question as yes", _ANSWER_YES, True),
 ]

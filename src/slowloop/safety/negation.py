@@ -38,7 +38,7 @@ _NOT_REALLY = re.compile(
     r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
     r"\bnot\s+only\b", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
-                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s]|$)|[かさたまらばわ]ないこと|[かさたまらばわ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
+                             r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s）)]|$)|[かさたまらばわえけげせてねべめれ]ないこと|[かさたまらばわえけげせてねべめれ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
 # (a period or colon inside a word — `~/.profile`, `https://` — ends no clause, nor does an ellipsis: `SKIP=…`)

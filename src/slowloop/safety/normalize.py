@@ -315,6 +315,8 @@ def decoded_payloads(text: str, raw: str | None = None) -> list[str]:
 _ALIAS_DEF = re.compile(r"\balias\s+([\w.-]+)=(['\"])(.{1,300}?)\2")
 _FUNC_DEF = re.compile(r"(?<![\w-])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{\s*(.{1,300}?)\s*;?\s*\}", re.S)
 _VAR_DEF = re.compile(r"(?<![\w$])(?:export\s+|set\s+-x\s+|local\s+)?([A-Za-z_]\w*)=(['\"]?)([^\s'\"`;]{1,300})\2")
+# a quoted value may hold spaces: `P1='aider --y'` … `eval "$P1$P2"`
+_QUOTED_VAR_DEF = re.compile(r"(?<![\w$])(?:export\s+|local\s+)?([A-Za-z_]\w+)=(['\"])([^'\"`\n$]*\s[^'\"`\n$]*)\2")
 
 
 _DEFAULT = re.compile(r"\$\{\w+:-([^}\s]{1,40})\}")
@@ -329,9 +331,10 @@ def _values(text: str) -> dict[str, str]:
     """Variables as the shell would hold them, in order: ``c=cu; c=${c}rl`` is ``curl`` (a one-letter
     name counts where a command separator ends its assignment)."""
     values: dict[str, str] = {}
-    defs = sorted([*_VAR_DEF.finditer(text), *_ONE_LETTER_DEF.finditer(text)], key=lambda m: m.start())
+    defs = sorted([*_VAR_DEF.finditer(text), *_ONE_LETTER_DEF.finditer(text), *_QUOTED_VAR_DEF.finditer(text)],
+                  key=lambda m: m.start())
     for m in defs:
-        if len(m.group(1)) < 2 and m.re is _VAR_DEF:
+        if len(m.group(1)) < 2 and m.re is _VAR_DEF or len(m.group(3)) > 300:
             continue
         value = m.group(3)
         for name, old in values.items():
