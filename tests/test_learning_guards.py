@@ -512,3 +512,37 @@ def test_stopping_an_operation_under_way_is_no_flag_and_no_second_use():
     after = [Act("run", command="git rebase --abort"), Act("run", command="git merge origin/main")]
     r = find_redo(before, after)
     assert r is not None and (r.kind, r.use, r.avoid) == ("swap", "git merge", "git rebase"), r
+
+
+@pytest.mark.parametrize("task, cmd, said, want, not_want", [
+    # a command the words name with the flags after it, though the agent ran it with others
+    ("open a PR for the fix", "gh pr create --fill",
+     "chez nous toujours gh pr create --web, on relit dans le navigateur", "`gh pr create --web`", "never `gh pr create`"),
+    # in Chinese, the command ends where the words go on: "--ff-only，" parts from what follows
+    ("sync with main", "git merge origin/main",
+     "以后都用 git merge --ff-only，不要生成合并提交", "`git merge --ff-only`", "always use `git merge`."),
+    # "--" and a one-letter flag's value are the command's own: `ruff check -- -q src`
+    ("lint it", "go vet ./...",
+     "vet だけじゃなくて必ず staticcheck -f stylish まで回してください", "`staticcheck -f stylish`", None),
+])
+def test_the_command_the_words_name_is_kept_whole(tmp_path, task, cmd, said, want, not_want):
+    _learn_session(tmp_path, [(task, [("Bash", {"command": cmd})]), (said, [])])
+    rules = _rules(tmp_path)
+    assert any(want in r for r in rules), rules
+    assert not_want is None or not any(not_want in r for r in rules), rules
+
+
+def test_a_shebang_named_is_the_whole_line(tmp_path):
+    _learn_session(tmp_path, [
+        ("write the backup script", [("Write", {"file_path": "bin/backup", "content": "#!/bin/sh\nset -e\n"})]),
+        ("toutes nos scripts commencent par #!/usr/bin/env bash, jamais /bin/sh", [])])
+    assert any("`#!/usr/bin/env bash`" in r for r in _rules(tmp_path)), _rules(tmp_path)
+
+
+def test_spaced_parts_chinese_punctuation_from_code():
+    from slowloop.observe.named import spaced, widen
+
+    assert spaced("都用 git pull --rebase，别产生") == "都用 git pull --rebase ， 别产生"
+    assert widen(spaced("check だけじゃなくて cargo clippy -- -D warnings まで"), "cargo clippy", ["cargo check"]) \
+        == "cargo clippy -- -D warnings"
+    assert widen("use curl -o to save it", "curl", []) == "curl -o"  # never a function word as a value

@@ -9,12 +9,33 @@ import re
 
 from .redo import COMMON_WORDS
 
-_CODE_TOKEN = re.compile(r"`([^`\n]{2,80})`|(?<![\w`])(--?[A-Za-z][\w-]*(?:=[^\s,;]+)?"
+_CODE_TOKEN = re.compile(r"`([^`\n]{2,80})`|(?<![\w`])(#!\s?/[\w/.-]+(?: [a-z][\w.-]*)?|--?[A-Za-z][\w-]*(?:=[^\s,;]+)?"
                          r"|(?:[./~](?=[A-Za-z_]))?[A-Za-z_$@#:][\w$@#:.\-/]*(?:\[[^\]\s]{0,40}\]|\([^()\s]{0,40}\))?(?:\.[\w$]+(?:\([^()\s]{0,40}\))?)*"
                          r"(?:=[\w\"'.:\[\]-]+)?)")
 # a call, an argument, a dotted name, a path: a name with only dashes or underscores may be this task's
 # value (a namespace, a bucket, a table) — taken only as a flag or as part of a command
 _CODE_MARK = re.compile(r"[.()=:/\[\]@#$]")
+
+
+_CJK_PUNCT = re.compile(r"\s*([，。、；：！？（）「」『』【】])\s*")
+_CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9`#./-])|(?<=[A-Za-z0-9`.)])(?=[\u3040-\u30ff\u3400-\u9fff])")
+
+
+def spaced(text: str) -> str:
+    """Words as spaces part them, in Chinese and Japanese too: "都用 git pull --rebase，别产生" parts
+    `--rebase` from what follows, so the command the words name can be read whole."""
+    return " ".join(_CJK_EDGE.sub(" ", _CJK_PUNCT.sub(r" \1 ", text)).split())
+
+
+# words that end a command the words name: its flag's value is never "to", "the", "so" …
+_FUNCTION = frozenset("a an the to so if when then as at by of is it that this these those be "
+                      "di da il la le lo les des du de et ou el los las y o e um uma do da".split())
+
+
+# words that open a clause before a flag without being a program: "nie --style angeben", "nunca --allow-all"
+_NOT_PROGRAM = frozenset("no not never dont without always use add pass with nie nicht kein keine ohne immer bitte "
+                         "mai non niente senza sempre usa metti jamais pas sans toujours utilise mets ajoute nunca "
+                         "sin siempre nada pon sem sempre nao não coloca usar only just solo seulement nur so".split())
 
 
 def code_spans(text: str, commands: list[str]) -> list[tuple[int, str]]:
@@ -31,11 +52,13 @@ def code_spans(text: str, commands: list[str]) -> list[tuple[int, str]]:
                 continue
             i = low.find(head)
             if i >= 0 and (i == 0 or not low[i - 1].isalnum()) and (i + len(head) == len(low) or not low[i + len(head)].isalnum()):
-                out.append((i, text[i:i + len(head)]))
+                # with the flags the words put after it: "gh pr create --draft" for `gh pr create --fill`
+                tail = re.match(r"(?:\s+--?[A-Za-z][\w-]*(?:=[^\s,;，。]+)?)*", text[i + len(head):])
+                out.append((i, text[i:i + len(head)] + (tail.group(0) if tail else "")))
                 break
     # a program the agent never ran, opening a clause with its flags: "jq -S にしてください"
     for m in re.finditer(r"(?:^|[.,;:!?、，。]\s*)([a-z][a-z0-9_-]{1,15}(?: --?[A-Za-z][\w-]*)+)", text):
-        if m.group(1).split()[0] not in COMMON_WORDS:
+        if m.group(1).split()[0] not in COMMON_WORDS and m.group(1).split()[0] not in _NOT_PROGRAM:
             out.append((m.start(1), m.group(1)))
     for m in _CODE_TOKEN.finditer(text):
         span = (m.group(1) or m.group(2) or "").rstrip(".,:;!?")
@@ -54,21 +77,28 @@ _STOP_AFTER = frozenset("instead of rather than not no in on for with and or but
 def widen(text: str, prog: str, commands: list[str], start: int = 0) -> str:
     """A program the words name with what follows it as the agent's commands spell it, and its flags:
     "use aws s3 sync instead of …" names `aws s3 sync`, "utilise curl -fsSL" names `curl -fsSL`."""
-    words = " ".join(text.split()).split(" ")
+    words = spaced(text).split(" ")
     low = [w.lower().rstrip(".,;:!?") for w in words]
-    if prog not in low[start:]:
+    pw = prog.split()
+    at = [k for k in range(start, len(low) - len(pw) + 1) if low[k:k + len(pw)] == pw]
+    if not at:
         return ""
-    i = low.index(prog, start)
-    out = [words[i].rstrip(".,;:!?")]
+    i = at[0]
+    out = [w.rstrip(".,;:!?") for w in words[i:i + len(pw)]]
     spelled = [c.lower().split() for c in commands]
     extra = True
-    for j in range(i + 1, min(len(words), i + 6)):
+    for j in range(i + len(pw), min(len(words), i + len(pw) + 5)):
         w, raw = low[j], words[j]
         if not w or w in _STOP_AFTER:
             break
         cut = raw != raw.rstrip(".,;:!?")
         if w.startswith("-") and re.fullmatch(r"--?[a-z][\w-]*", w):
             out.append(raw.rstrip(".,;:!?"))
+        elif w == "--" and j + 1 < len(low) and low[j + 1].startswith("-"):
+            out.append(w)  # the end of the program's options, before the flags it passes on ("cargo clippy -- -D warnings")
+        elif re.fullmatch(r"-[a-z]", out[-1].lower()) and re.fullmatch(r"[a-z0-9][\w./:=-]*", w) \
+                and w not in _FUNCTION and w not in COMMON_WORDS:
+            out.append(raw.rstrip(".,;:!?"))  # a one-letter flag's value: `-D warnings`, `-o wide`
         elif any(c[:len(out) + 1] == [x.lower() for x in out] + [w] for c in spelled):
             out.append(raw.rstrip(".,;:!?"))
         elif extra and re.fullmatch(r"[a-z][a-z0-9-]{1,14}", w) and w not in COMMON_WORDS \
@@ -79,7 +109,7 @@ def widen(text: str, prog: str, commands: list[str], start: int = 0) -> str:
             break
         if cut:
             break
-    return " ".join(out) if len(out) > 1 else ""
+    return " ".join(out) if len(out) > len(pw) or len(pw) == 1 and len(out) > 1 else ""
 
 
 def mentions(span: str, hay: str) -> bool:
@@ -139,7 +169,7 @@ def named_way(text: str, commands: list[str], had: str) -> tuple[str, str] | Non
 
     new = [sp for i, sp in spans if not mentions(sp, had) and len(sp.strip("`")) >= 3 and not negated(i, sp)
            and not _SYMPTOM.search(sp) and flat[i - 1:i] not in ('"', "'")
-           and (strong or not _PATHLIKE.search(sp.strip("`")))]
+           and (strong or sp.startswith("#!") or not _PATHLIKE.search(sp.strip("`")))]
     if not new:
         return None
     use = new[0]

@@ -38,7 +38,7 @@ from ..observe.lessons import (
     person_text,
     read_lesson,
 )
-from ..observe.named import code_spans, mentions, widen
+from ..observe.named import code_spans, mentions, spaced, widen
 from ..observe.observe import asks_more, named_by
 from ..observe.redo import (
     COMPARE,
@@ -460,13 +460,17 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         # and the agent then did says the whole of it (`aws s3 sync`, `pluck(:id)`, `r.Context()`)
         done = _named_and_done(ev, person_text(ev.turn.user_text or ""))
         short = rules[0].use.strip("`").lower()
-        if done is None and re.fullmatch(r"[a-z][\w.-]*", short):
-            wide = widen(person_text(ev.turn.user_text or ""), short, [
+        said_words = spaced(person_text(ev.turn.user_text or ""))
+        prog = short.split(" ")[0]
+        if done is None and re.fullmatch(r"[a-z][\w.-]*(?: [a-z][\w.-]*){0,3}", short):
+            wide = widen(said_words, short, [
                 a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
                 + turn_acts(ev.turn, rejected=False) if a.kind == "run"])
-            words = " ".join(person_text(ev.turn.user_text or "").split()).lower().split(" ")
-            n = len(words[:[w.rstrip(".,;:!?") for w in words].index(short)]) + len(wide.split()) if wide else 0
-            other = widen(person_text(ev.turn.user_text or ""), short, [
+            if not wide.lower().startswith(short):
+                wide = ""  # "cargo clippy -- -D warnings" widens `cargo clippy`, never another cargo command
+            words = said_words.lower().split(" ")
+            n = len(words[:[w.rstrip(".,;:!?") for w in words].index(prog)]) + len(wide.split()) if wide else 0
+            other = widen(said_words, short, [
                 a.command for a in (turn_acts(ev.previous, rejected=False) if ev.previous is not None else [])
                 if a.kind == "run"], start=n) if wide else ""
             done = _Done(wide, other if other and other.lower() != wide.lower() else "", "") if wide else None
@@ -519,6 +523,12 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         # agent happened to make in the same turn (`cargo test` after "用 .context() 往上抛")
         way_named = named_by(ev.turn, ev.previous)
         if way_named is not None:
+            return [_done_rule(ev, _Done(way_named[0], way_named[1], ""), why, lesson, context_cmds, text)], lesson
+    if lesson.kind == "quote" and not _DEICTIC_ONE_OFF.search(text) and not _CALLED.search(text):
+        # a convention the reader could only quote ("chez nous toujours gh pr create --web, on relit …")
+        # that names, in code form, a way the agent had not used: that way, not the whole sentence
+        way_named = named_by(ev.turn, ev.previous)
+        if way_named is not None and re.fullmatch(r"#!\S+(?: \w+)?|[a-z][\w.-]+(?: [a-z][\w.-]*)* --?[a-z][\w=.-]*", way_named[0]):
             return [_done_rule(ev, _Done(way_named[0], way_named[1], ""), why, lesson, context_cmds, text)], lesson
     way = _way(ev)
     if way is not None and way.strong and not self_blame(text):
