@@ -5,6 +5,8 @@ keyword without the code around it). Sentences and actions are our own (a dev se
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_redo import _learn_session
 
@@ -546,3 +548,27 @@ def test_spaced_parts_chinese_punctuation_from_code():
     assert widen(spaced("check だけじゃなくて cargo clippy -- -D warnings まで"), "cargo clippy", ["cargo check"]) \
         == "cargo clippy -- -D warnings"
     assert widen("use curl -o to save it", "curl", []) == "curl -o"  # never a function word as a value
+
+
+@pytest.mark.parametrize("switch", [
+    "scusa, da lunedì siamo passati ad sqitch, dbmate lo stiamo dismettendo. la rifai?",
+    "au fait, on abandonne dbmate, maintenant c'est sqitch. tu la refais ?",
+])
+def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path, switch):
+    from test_redo import _learn, cc_session
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    first, second = tmp_path / "one" / "s.jsonl", tmp_path / "two" / "s.jsonl"
+    first.write_text(cc_session([
+        ("add the invoices migration", [("Bash", {"command": "migrate create -ext sql -dir db add_invoices"})]),
+        ("from now on we use dbmate for migrations, never golang-migrate",
+         [("Bash", {"command": "dbmate new add_invoices"})])]), encoding="utf-8")
+    second.write_text(cc_session([
+        ("now the credit notes table", [("Bash", {"command": "dbmate new add_credit_notes"})]),
+        (switch, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])], session="s2"), encoding="utf-8")
+    _learn(tmp_path / "home", first)
+    _learn(tmp_path / "home", second)
+    rules = _rules(tmp_path)
+    assert any("sqitch" in r for r in rules), rules
+    assert not any(re.search(r"always use `?dbmate", r) for r in rules), rules

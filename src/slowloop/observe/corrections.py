@@ -352,22 +352,27 @@ _FORMS: dict[str, tuple[_Cue, ...]] = {
     "en": _cues(r"^again\s*[:!]|^again,(?!\s*(?:thanks|thank))|\bagain\s*[?!]{2,}|^once more\b",
                 r"\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th)) time\b",
                 r"\bwe(?:'ve| have)?\s+(?:moved|migrated|switched|changed)\s+(?:over\s+)?to\b",
+                r"\bwe(?:'re| are)\s+(?:phasing out|retiring|sunsetting)\s+(?!the |a |an |our |this |that )" + _NAME,
                 r"\bfrom now on,?\s+(?:please\s+)?(?:use|always|never|run|don'?t|do not|write|put|keep|stick)\b"
                 r"|\buse (?:it|that|them|this) from now on\b|\bgoing forward,?\s+(?:use|always|never)\b"),
     "it": _cues(r"^di nuovo\s*[:!,]|^ancora\s+" + _NAME + r"\s*[?!]|\bdi nuovo\s*[?!]{2,}",
-                r"\bsiamo (?:passati|migrati) a\b|\babbiamo (?:migrato|cambiato) (?:a|in)\b",
+                r"\bsiamo (?:passati|migrati) ad?\b|\babbiamo (?:migrato|cambiato) (?:a|in)\b",
+                r"\b(?:lo |la )?stiamo (?:dismettendo|abbandonando)\b",
                 r"\b(?:d'ora in poi|da (?:ora|adesso) in poi)\b", r"\bho detto\b", r"^basta (?:con )?\S+\s*[,;.!]",
                 r"\bpreferisco " + _NAME + r" a " + _NAME),
     "pt": _cues(r"^de novo\s*[:!,]|\bde novo\s*[?!]{2,}",
                 r"\b(?:mudamos|migramos|passamos) para\b", r"^chega de\b",
+                r"\bestamos (?:abandonando|descontinuando|aposentando) (?:o |a )?" + _NAME,
                 r"\ba partir de agora,?\s+(?:\w+\s+){0,2}?(?:use|usa|utilize|sempre|nunca|não)\b"
                 r"|\b(?:use|usa) \w+ a partir de agora\b", r"\bprefir[ao] " + _NAME + r" a " + _NAME),
     "fr": _cues(r"^encore\s*[:!,]|^encore\s+" + _NAME + r"\s*[?!]",
                 r"\b(?:on est|nous sommes) pass[ée]e?s? à (?!la |l'|une |un )|\bon a migré (?:vers|à)\b",
+                r"\bon abandonne " + _NAME + r"\s*[,;.]",
                 r"\bdésormais,?\s+(?:\w+\s+)?(?:utilise|toujours|jamais|ne|n')|\butilise\S* à partir de maintenant\b",
                 r"\bj'ai dit\b", r"^plus de \S+\s*[,;.!]\s*(?:utilise|on utilise|prends)\b", r"\bn'utilise[sz]? (?:pas|plus)\b|\barrête[sz]? d'", r"^mauvaise?s? \w+",
                 r"\bje préfère " + _NAME + r" à " + _NAME),
     "es": _cues(r"^otra vez\s*[:!,]|\botra vez\s*[?!]{2,}", r"\b(?:nos pasamos|migramos|cambiamos) a\b",
+                r"\bestamos (?:abandonando|deprecando|retirando) " + _NAME,
                 r"\b(?:de ahora en adelante|a partir de ahora),?\s+(?:\w+\s+)?(?:usa|úsalo|utiliza|siempre|nunca|no)\b"
                 r"|\ba partir de ahora úsalo\b", r"^dije\b|\bya (?:te )?dije\b", r"^basta de\b", r"\bprefiero " + _NAME + r" a " + _NAME),
     "de": _cues(r"\b" + _NAME + r" sein,\s+nicht\b", r"^nochmal\s*[:!]",
@@ -517,7 +522,7 @@ _FORM_WORDS = tuple("""
 |de novo|mudamos|migramos|passamos|a partir de|partir de maintenant|prefir|encore|passé|passe|migré|désormais|j'ai dit
 |n'utilise|arrête|mauvais|préfère|otra vez|pasamos|cambiamos|de ahora en adelante|dije|prefiero
 |sein, nicht|nochmal|basta|chega de|plus de|mehr|umgestiegen|gewechselt|migriert|ab jetzt|ab sofort|ich sagte|benutze|verwende
-|nimm|nutze|falsch|lieber""".replace("\n", "").split("|"))
+|nimm|nutze|falsch|lieber|phasing out|retiring|sunsetting|dismettendo|abbandonando|abandonne|abandonando|deprecando|retirando|descontinuando|aposentando""".replace("\n", "").split("|"))
 # one scan, as a trie: at each position one branch per possible next letter, not one per word
 _FORM_HINT = re.compile(trie_pattern(_FORM_WORDS))
 

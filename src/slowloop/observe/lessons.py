@@ -209,7 +209,7 @@ _MODAL = re.compile(r"\b(?:must|should|needs? to|has to|have to)\s+(?:always\s+)
 _USE = (r"(?:(?:we|i|you|they)\s+(?:always\s+)?)?"
         r"(?:use|(?:this|the) (?:project|repo|repository|team|codebase|app|code) uses|go with|stick (?:to|with)"
         r"|switch(?:ed)? to|moved to|migrated to|prefer"
-        r"|usa|usiamo|usare|usassi|utilizza|preferisco|preferiamo|passati a|passato a|migrati a"
+        r"|usa|usiamo|usare|usassi|utilizza|preferisco|preferiamo|passati ad?|passato ad?|migrati ad?"
         r"|use|usamos|usar|usasse|utilize|prefira|prefiro|mudamos para|migramos para|passamos para"
         r"|utilise|utilisez|utilisons|utiliser|on utilise|préfère|préférez|passés à|passé à|migré vers|migré à"
         r"|usa|usamos|usaras|usases|utiliza|prefiero|prefiere|pasamos a|cambiamos a|migramos a"
@@ -317,7 +317,7 @@ _CONDITIONAL_RX = (
 CONDITIONAL = re.compile(_CONDITIONAL_RX, re.I)
 _LASTING = re.compile(
     r"\b(?:" + _FUTURE + r")\b|" + _FUTURE_CJK + "|"
-    r"\b(?:always|never|from now on|going forward|in (?:this|the) (?:project|repo|repository|codebase|team)"
+    r"\b(?:always|never|from now on|going forward|phasing out|on abandonne|stiamo dismettendo|estamos (?:abandonando|deprecando|descontinuando)|in (?:this|the) (?:project|repo|repository|codebase|team)"
     r"|we (?:use|do|deploy|build|run|write|keep|put|always)|i (?:said|told you)|every time"
     # "here" of a way of working ("we pin versions here", "here the docs are rst"), not of a place in
     # this task's code ("that's wrong here")
@@ -696,12 +696,17 @@ _NOW_X = re.compile(r"\b(?:(?:everything|all|now)\s+(?:goes|is|runs)\s+(?:throug
                     r"|alles läuft (?:über|mit))\s+" + _Q + r"(?P<x>[A-Za-z][\w.+/-]*)" + _QE, _I)
 _BACK_TO = re.compile(r"\b(?:(?:we'?re|we are|we'?ve gone|going|go|went)\s+back\s+(?:on|to)|back to|torniamo a|siamo tornati a"
                       r"|tornati a|voltamos (?:para|pro|pra|ao|a)|voltamos|volta(?:r|mos)? (?:pro|pra|para o|para a)|(?:on a |on est )?(?:migré|passés?|passé) sur|on revient à|on est revenus à|retour à"
-                      r"|volvemos a|migramos a|nos pasamos a|pasamos a|cambiamos a|siamo passati a|passati a|migrati a|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
+                      r"|volvemos a|migramos a|nos pasamos a|pasamos a|cambiamos a|siamo passati ad?|passati ad?|migrati ad?|zurück zu|zurück auf|wieder auf|migramos (?:tudo |todo )?(?:pro|pra|para o|para a|para)|mudamos (?:tudo )?(?:pro|pra)"
                       r"|passamos (?:tudo )?(?:pro|pra))\s+" + _Q
                       + r"(?:the\s+|o\s+|a\s+|le\s+|la\s+|el\s+)?(?P<x>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
-_FORGET = re.compile(r"\b(?P<y2>[A-Za-z][\w.+-]*)\s+(?:c'est fini|is gone|is dead|is out|ist raus|ist tot|è finito|acabou|se acabó|no more)\b"
+_FORGET = re.compile(r"\b(?P<y2>[A-Za-z][\w.+-]*)\s+(?:c'est fini|is gone|is dead|is out|ist raus|ist tot|è finito|acabou|se acabó|no more"
+                     r"|(?:lo |la )?(?:stiamo dismettendo|stiamo abbandonando|è deprecat[oa]|va in pensione)|is (?:being )?(?:deprecated|retired|phased out|sunset)"
+                     r"|wird (?:abgelöst|abgeschafft)|ist deprecated|est (?:déprécié|en fin de vie)|on l'abandonne|est(?:á|a) (?:deprecad[oa]|siendo retirad[oa])"
+                     r"|t(?:á|a) (?:deprecad[oa]|sendo descontinuad[oa])|está sendo descontinuad[oa])\b"
                      r"|\b(?:forget(?: about)?|drop|ditch|dimentica(?:te)?|lascia perdere|esquece(?:r)?(?: o| a)?"
-                     r"|esqueça(?:m)?(?: o| a)?|oublie[zs]?|olvida(?:te de)?|olvídate de|olvidaos de|vergiss|schluss mit)\s+"
+                     r"|esqueça(?:m)?(?: o| a)?|oublie[zs]?|olvida(?:te de)?|olvídate de|olvidaos de|vergiss|schluss mit"
+                     r"|(?:we'?re |we are )?(?:phasing out|retiring|sunsetting)|stiamo dismettendo|dismettiamo|on abandonne"
+                     r"|estamos (?:abandonando|deprecando|descontinuando)|wir lösen)\s+"
                      + _Q
                      + r"(?:the\s+|il\s+|lo\s+|le\s+|el\s+|den\s+|die\s+|das\s+)?(?P<y>[A-Za-z][\w.+-]*(?:\s+compose)?)" + _QE, _I)
 # "we replaced flake8 with ruff", "the jest -> vitest migration landed", "remplacé X par Y" …

@@ -99,7 +99,9 @@ _CURIOUS = re.compile(r"\b(?:just curious|curious|not objecting|out of curiosity
 # a rerun that also states the way ("no, redo it with pnpm, never npm here") is still a correction
 _STANDS = re.compile(r"(?<![\w-])(?:no|not|never|nope|wrong|instead|nein|non|não|nunca|jamais|mai|nie|falsch|sbagliato"
                      r"|errado)(?![\w-])"
-                     r"|不要|别|不对|じゃなく|ではなく|違う", re.I)
+                     r"|不要|别|不对|じゃなく|ではなく|違う"
+                     # a tool being left: "on abandonne dbmate, tu la refais ?" is a change of mind, not a rerun
+                     r"|\b(?:phasing out|on abandonne|stiamo dismettendo|estamos (?:abandonando|deprecando|descontinuando))\b", re.I)
 
 
 def _names_any(tokens: tuple[str, ...], low: str) -> bool:

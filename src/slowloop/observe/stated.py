@@ -91,7 +91,7 @@ _AWAY_AFTER = re.compile(
 # … a name is the way: said just before it ("everything goes out with X now", "tutte su X", "改用 X")
 _TOWARD_BEFORE = re.compile(
     r"(?:\b(?:use|uses|using|with|via|through|thru|is|are|on|to|in|into|now|always|only|everything\s+is"
-    r"|(?:moved|migrated|switched|changed|went|upgraded)\s+to|usiamo|usa|usare|con|su|tramite|passati\s+a|via"
+    r"|(?:moved|migrated|switched|changed|went|upgraded)\s+to|usiamo|usa|usare|con|su|tramite|passati\s+ad?|via"
     r"|utilise[rz]?|avec|par|sur|passés?\s+(?:sur|à)|c'est|nutzen|nehmen|mit|über|auf|in|nur\s+noch|usamos"
     r"|usa[rn]?|en|sale\s+de|desde|por|com|no|na|é|agora\s+é|da|dal|dalla|per|durch|pelo|pela|através\s+de|sous|under|unter|bajo|sotto|dentro(?:\s+d[ie])?|inside|within|dans|aus|from|vengono\s+da|viennent\s+de|vienen\s+de|vêm\s+d[eoa]|vai\s+(?:no|na|pro|pra)|ora|adesso|maintenant"
     r"|désormais|jetzt|nun|ahora|agora)(?:\s+(?:the|il|lo|la|le|les|l'|el|los|las|o|a|os|as|der|die|das|den|dem"
