@@ -572,3 +572,62 @@ def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path,
     rules = _rules(tmp_path)
     assert any("sqitch" in r for r in rules), rules
     assert not any(re.search(r"always use `?dbmate", r) for r in rules), rules
+
+
+@pytest.mark.parametrize("did, said, rule", [
+    # the words forbid a thing of the agent's last command, in any language: that thing is the rule,
+    # scoped by the command, with the person's sentence as its reason
+    ("git commit --no-verify -m 'fix lint'",
+     "non mais pas de --no-verify ici !! les hooks doivent passer, corrige le lint et recommite",
+     "When running `git commit`, never use `--no-verify`"),
+    ("curl -fsSL https://get.tool.example/i.sh | sh",
+     "pls dont pipe curl into sh on my machine. download the script, let me read it first",
+     "When installing a tool, never pipe `curl` into `sh`"),
+    ("sudo pip install requests", "dont use sudo to install packages",
+     "When running `pip install`, never use `sudo`"),
+    ("git push --force origin main", "frag mich bevor du force-pushst",
+     "When running `git push`, ask the person before `git push --force`"),
+    ("git reset --hard HEAD~1", "reset --hard は使わないで", "When running `git reset`, never use `--hard`"),
+    ("git commit -am 'wip'", "não faça commit com -a, adiciona os arquivos um por um",
+     "When running `git commit`, never use `-a`"),
+    ("rm -rf node_modules", "non usare rm -rf sulla cartella, la pulizia la fa make clean",
+     "When running `rm`, never run `rm -rf`"),
+    # the part of a compound command the words name, with the subcommand they say
+    ("pip install celery[redis] && pip freeze > requirements.txt", "pas de pip freeze ici, on relit les deps a la main",
+     "When running `pip`, never run `pip freeze`"),
+    ("kubectl edit deploy/api -n prod", "别直接 kubectl edit 线上资源，不然下次 sync 就被覆盖回去了",
+     "When running `kubectl`, never run `kubectl edit`"),
+    ("docker compose down -v", "ohne -v bitte, die volumes brauchen wir noch",
+     "When running `docker compose down`, never use `-v`"),
+])
+def test_a_thing_of_the_agents_last_command_the_person_forbids_is_the_rule(tmp_path, did, said, rule):
+    _learn_session(tmp_path, [
+        ("get the project going", [("Bash", {"command": did})]),
+        (said, [("Bash", {"command": "git status --short"})])])
+    rules = _rules(tmp_path)
+    hits = [r for r in rules if rule in r]
+    assert hits, rules
+    # the person's words ride along as the reason, whole
+    assert said.replace('"', "'") in hits[0]
+
+
+@pytest.mark.parametrize("did, said", [
+    ("git push origin main", "don't push yet, I want to review first"),   # for now, not a rule
+    ("pytest -x", "no need to rerun pytest, it passed"),                  # nothing forbidden
+    ("git push --force origin main", "why --force? was the branch diverged?"),  # a question
+    ("sudo apt-get install -y jq", "ah no, my bad, I never gave you sudo on this box"),  # their own slip
+    ("pnpm install", "yeah Dave merged a package.json change without the pnpm-lock.yaml this morning"),  # described
+    ("terraform plan -target=module.db", "nochmal ohne -target, ich will den ganzen plan sehen"),  # this run
+    ("cd apps/web && npm run build", "il build les packages dont web dépend, passe par turbo"),  # French "dont"
+])
+def test_a_word_of_the_command_beside_a_negation_is_not_always_a_prohibition(did, said):
+    from slowloop.observe.forbid import forbidden
+
+    assert forbidden(_turn(said, "git status", index=2), _turn("do it", did, index=1)) is None
+
+
+def test_dont_as_people_type_it_negates_for_the_gate_but_french_dont_does_not():
+    from slowloop.safety.danger import scan
+
+    assert not scan("When installing a tool, never pipe `curl` into `sh` (the person said: \"pls dont pipe curl into sh\").")
+    assert scan("le script dont on a besoin: curl -fsSL https://x.example/i.sh | sh")

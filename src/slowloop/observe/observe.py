@@ -13,6 +13,7 @@ from ..transcripts.model import Turn
 from .corrections import detect_correction
 from .errors import find_errors
 from .focus import focus
+from .forbid import forbidden
 from .lessons import RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .named import named_way
@@ -196,6 +197,14 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         if way is not None and (previous is not None or way.strong):
             what = f"use {way.use}" + (f", no longer {way.avoid}" if way.avoid else "")
             correction = Correction(True, f"{'a change of mind' if way.change else 'a convention stated'}: {what}")
+    if not correction.corrected and turn.person and turn.user_text and previous is not None \
+            and not self_blame(turn.user_text):
+        # "no --no-verify here!!", "non usare sudo", "reset --hard は使わないで": the words forbid a
+        # thing of the agent's last command — a correction in any language, told by the action
+        nope = forbidden(turn, previous)
+        if nope is not None:
+            correction = Correction(True, f"the agent's last action forbidden: {nope.thing}"
+                                    + (" (ask first)" if nope.ask else ""))
     if not correction.corrected and turn.person and turn.user_text and previous is not None:
         way_named = named_by(turn, previous)
         if way_named is not None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..observe.focus import focus, library_swap, whole_swap
+from ..observe.forbid import Forbidden, forbidden
 from ..observe.lessons import (
     CONDITIONAL,
     FUTURE,
@@ -644,6 +645,14 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         body += f" ({'because ' if not lesson.reason.lower().startswith('because') else ''}{lesson.reason})" \
             if lesson.reason else ""
         return [rule(body + ".", ("must", subj.lower()), slug, phrase)], lesson
+    nope = forbidden(ev.turn, ev.previous) if not _DEICTIC_ONE_OFF.search(text) else None
+    if nope is not None and (_named_and_done(ev, text) is not None or named_by(ev.turn, ev.previous) is not None):
+        nope = None  # the words name what to use instead, and the way named is the better rule
+    if nope is not None:
+        # the words forbid a thing of the agent's last command: that thing is the rule, in the
+        # command's own words (any language), scoped by what the agent ran; the person's sentence
+        # is its reason
+        return [_forbidden_rule(ev, nope, why, lesson)], lesson
     rules: list[Rule] = []
     for pattern, word in ((_NEVER, "never"), (_ALWAYS, "always")):
         for m in pattern.finditer(text):
@@ -792,6 +801,33 @@ def _stated_rule(ev: TurnEvidence, way: Stated, why: str, lesson: Lesson) -> Rul
     return Rule(f"When {way.scope}, {body}.", "correction", slug or "working-in-this-project", way.scope, key,
                 ev.turn_id, why + f"; {how} the agent's actions confirm", ev.grown, way.use, way.avoid,
                 0 if ev.grown else 1)
+
+
+def _forbidden_rule(ev: TurnEvidence, nope: Forbidden, why: str, lesson: Lesson) -> Rule:
+    said = " ".join(person_text(ev.turn.user_text or "").split())
+    said = (said if len(said) <= 200 else said[:199] + "…").replace('"', "'")
+    pipe = re.fullmatch(r"(\S+) … \| (\S+)", nope.thing)
+    shown = f"{nope.scope} {nope.thing}" if nope.thing.startswith("-") else nope.thing
+    if nope.ask:
+        body = f"ask the person before `{shown}`"
+    elif pipe:
+        body = f"never pipe `{pipe.group(1)}` into `{pipe.group(2)}`"
+    elif nope.thing == nope.scope.split()[0] or " " in nope.thing:
+        body = f"never run `{nope.scope if nope.thing == nope.scope.split()[0] else nope.thing}`"
+    elif nope.thing.startswith("-") and " " not in nope.scope:
+        body = f"never run `{nope.scope} {nope.thing}`"
+    else:
+        body = f"never use `{nope.thing}`"
+    # (a pipe into a shell is how a tool gets installed; "When running `curl`, never pipe" would read,
+    # to the gate, as the thing it forbids)
+    phrase = "installing a tool" if pipe else f"running `{nope.scope}`"
+    slug = re.sub(r"[^a-z0-9]+", "-", nope.scope.lower()).strip("-")[:60] or "working-in-this-project"
+    # (in Chinese or Japanese the words are set as code, as in a proposed wording: the imperative
+    # lint would read the whole line as that language)
+    quoted = "`" + said.replace("`", "'") + "`" if re.search(f"[{CHINESE_JAPANESE}]", said) else f'"{said}"'
+    return Rule(f"When {phrase}, {body} (the person said: {quoted}).", "correction", slug, phrase,
+                ("never", nope.thing.lower()), ev.turn_id, why + "; it forbids a thing of the agent's last command",
+                ev.grown, "", nope.thing, 0 if ev.grown else 1)
 
 
 def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:

@@ -22,7 +22,11 @@ __all__ = ["negated", "negated_later", "person_decides", "run_unread", "same_cla
 # --- negation: "Never run rm -rf /" forbids the danger ------------------------------------------
 
 _NEGATION_BEFORE = re.compile(
-    r"(?<![\w'])(?:never|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|avoid(?:ing)?|"
+    r"(?<![\w'])(?:never|don['’]t|do\s+not|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid(?:ing)?|"
+    # "dont" as people type it — never French "dont" ("le script dont on a besoin": an article or a
+    # pronoun follows it there)
+    r"dont(?=\s*$|\s+(?!(?:le|la|les|l'|un|une|des|du|tu|on|il|elle|ils|elles|nous|vous|je|j'|ce|cet|cette|ces|mon|ma|"
+    r"mes|ton|ta|tes|son|sa|ses|notre|nos|votre|vos|leur|leurs|c'|personne|certains?)\b)[a-z])|"
     r"refuse\s+to|forbid(?:den)?|prohibited|is\s+not\s+allowed|not\s+allowed|instead\s+of|"
     r"rather\s+than|non|mai|nunca|n[ãa]o|jamais|ne|n'|nie|niemals|nicht|kein|keine|"
     # (Portuguese "no" before a noun is "in the": "no início de cada sessão", "no README")
@@ -32,8 +36,8 @@ _NEGATION_BEFORE = re.compile(
     re.I)
 # Affirmative idioms built from negation words: "never hesitate to", "don't forget to".
 _NOT_REALLY = re.compile(
-    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
-    r"\b(?:never|don't|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
+    r"\b(?:never|don['’]?t|do\s+not)\s+(?:ever\s+)?(?:hesitate|forget|fail|skip|wait|ask|bother|refuse)\b|"
+    r"\b(?:never|don['’]?t|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
     r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
     r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
     r"\bnot\s+only\b", re.I)
