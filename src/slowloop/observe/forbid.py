@@ -198,14 +198,14 @@ def forbidden(turn: Turn, previous: Turn | None) -> Forbidden | None:
                 hit = best[1]
                 # the part of a compound command it is in (`pip install x && pip freeze > req.txt`),
                 # the one holding the word said after it when there are several
-                m = re.search(rf"(?<![\w-]){re.escape(hit)}\s+([a-z][\w-]*)", low)
+                after = re.search(rf"(?<![\w-]){re.escape(hit)}\s+([a-z][\w-]*)", low)
                 parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", command)
                          if re.search(rf"(?<![\w-]){re.escape(hit)}(?![\w])", p.lower())] or [command]
-                part = next((p for p in parts if m and m.group(1) in p.lower().split()), parts[0])
+                part = next((p for p in parts if after and after.group(1) in p.lower().split()), parts[0])
                 scope = _scope(part, hit)
                 thing = _pipe_form(part, named) or hit
-                if hit == scope.split()[0] and m and m.group(1) in {w.lower() for w in part.split()}:
+                if hit == scope.split()[0] and after and after.group(1) in {w.lower() for w in part.split()}:
                     # the program named with its subcommand ("pas de pip freeze", "别直接 kubectl edit")
-                    thing, scope = f"{hit} {m.group(1)}", hit
+                    thing, scope = f"{hit} {after.group(1)}", hit
                 return Forbidden(thing, command, scope, False, sent)
     return None
