@@ -62,6 +62,7 @@ from .commands import (
 )
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
 from .intent import INTENT_RULES, READ_FIRST_RULES
+from .intent_idioms import IDIOM_RULES
 from .intent_words import WORD_RULES
 from .negation import negated, negated_later, person_decides, run_unread, same_clause_broken
 from .normalize import views
@@ -113,7 +114,7 @@ _INTERP = (r"(?:(?:sudo|env|doas)\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi|c|tc|a)?sh|
            r"perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|osascript|lua|bun|deno|"
            r"source)")
 _SENSITIVE_FILE = (r"(?:~|\$\{?HOME\}?|/home/[\w.-]+|/root|/Users/[\w.-]+)?/?\.(?:ssh|aws|gnupg|"
-                   r"netrc|env\b|docker/config|kube/config|config/gcloud|config/gh\b|git-credentials|npmrc|"
+                   r"netrc|env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|docker/config|kube/config|config/gcloud|config/gh\b|git-credentials|npmrc|"
                    r"pypirc|pgpass)\S*|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:shadow|passwd)\b|"
                    r"\.bash_history\b|credentials\.json\b|\bkeychain\b|\.kube/config")
 _MORE_RULES: list[_Rule] = [
@@ -157,7 +158,9 @@ _MORE_RULES: list[_Rule] = [
               r"passw|env|ssh|cookie|data=)")),
     _Rule("exfiltration", "tells the agent to send key material somewhere (any language)",
           _rx(rf"{SEND_ML}[^\n]{{0,80}}?(?:{_SENSITIVE_FILE})"
-              rf"|(?:{_SENSITIVE_FILE})[^\n]{{0,60}}?{SEND_ML}")),
+              # (the file named first, the sending later in the same clause: "`.env` stays in
+              # `.gitignore`; upload `.env.example`" sends another file)
+              rf"|(?:{_SENSITIVE_FILE})(?:[^\n;!?。；]|\.(?=\S)){{0,60}}?{SEND_ML}")),
     _Rule("exfiltration", "tells the agent to send secrets somewhere (any language)",
           _rx(rf"{SEND_ML}[^\n]{{0,80}}?{SECRET_ML}[^\n]{{0,80}}?{DEST}"
               rf"|{SECRET_ML}[^\n]{{0,40}}?{SEND_ML}[^\n]{{0,60}}?{DEST}"
@@ -418,6 +421,8 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in WORD_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in AUTORUN_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in IDIOM_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)

@@ -40,7 +40,12 @@ _NOT_REALLY = re.compile(
     r"\b(?:never|don['’]?t|do\s+not)\s+(?:ever\s+)?leave\b[^.\n]{0,60}?\bat\s+(?:its|the)\s+default|"
     r"\bnon\s+dimenticare\b|\bn'oublie[zs]?\s+(?:pas|jamais)\b|\bno\s+olvides\b|\bn[ãa]o\s+(?:se\s+)?esque[çc]a\b|"
     r"\bvergiss\s+(?:nie|nicht)\b|\bnunca\s+(?:te\s+)?olvides\b|忘れずに|忘れないで|别忘了|别忘记|不要忘了|不要忘记|千万别忘|"
-    r"\bnot\s+only\b", re.I)
+    r"\bnot\s+only\b|"
+    # "don't worry and use …", "no te preocupes y …": reassurance, then the act itself
+    r"\b(?:don['’]?t|do\s+not|never)\s+(?:you\s+)?(?:worry|mind|panic|fret)\b|\bno\s+(?:worries|problem)\b|"
+    r"\bno\s+te\s+preocupes\b|\bn[ãa]o\s+se\s+preocupe\b|\bne\s+t['’]inqui[èe]te\s+pas\b|\bne\s+vous\s+inqui[ée]tez\s+pas\b|"
+    r"\bnon\s+(?:ti\s+)?preoccupar\w*\b|\bkeine\s+(?:Sorge|Angst|Panik)\b|\bmach\s+dir\s+keine\s+Sorgen\b|"
+    r"别担心|不用担心|不要担心|心配しないで|気にしないで|心配いりません", re.I)
 _NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
                              r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s）)]|$)|[かさたまらばわえけげせてねべめれ]ないこと|[かさたまらばわえけげせてねべめれ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
@@ -67,7 +72,10 @@ def negated_later(text: str, end: int) -> bool:
 
 
 # "X, not Y" / "…, nicht Y": the word right before the match says what not to use
-_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai)"
+# "niente `--index-url` né `--trusted-host`", "weder X noch Y": the second item shares the negation
+_NOR = re.compile(r"\b(?:not|no|non|niente|nessun\w*|nada\s+de|pas\s+de|aucun\w*|kein\w*|weder|never|nunca|mai|jamais|nie)\b"
+                  r"[^,;.\n]{0,60}?\s(?:né|nè|ni|nem|nor|noch)\s*[`'\"]?\s*$", re.I)
+_NOT_THIS = re.compile(r"\b(?:not|nicht|non|pas|no|não|nem|ni|niente|nada de|kein\w*|jamais de|mai|weder|neither)"
                        r"(?:\s+(?:with|via|through|using|by|from|con|avec|par|mit|über|com|por|tramite|de|d'|du|des))?\s*[`'\"]?\s*$", re.I)
 # a list under one negation: "do not use `--no-verify`, `HUSKY=0` or `SKIP=`"
 _LIST_ITEM = re.compile(r"^\s*(?:(?:or|and|nor|o|ou|oder|y|e|und|ni|nem|或|和)\s+)?[`'\"]?[^\s,;:。，、]{0,40}[`'\"]?\s*"
@@ -105,8 +113,12 @@ _REPLACED_LATER = re.compile(r"[^\n,，]{0,40}?[,，](?:(?![.;!?。；](?:\s|$))
 
 
 # "leave `core.hooksPath` at its default": the setting named to be left alone
-_LEAVE = re.compile(r"\b(?:leave|keep|lascia|laisse[rz]?|deja|deixe|lass)\s+[`'\"]?$", re.I)
-_ALONE = re.compile(r"[`'\"]?\s+(?:at\s+(?:its|the)\s+default|untouched|alone|unset|as\s+it\s+is|al\s+(?:suo\s+)?default|"
+_LEAVE = re.compile(r"\b(?:leave|keep|lascia|laisse[rz]?|deja|deixe|deixa|lass|mant[ée]n|mantieni|mantenha|garde[rz]?|behalte)"
+                    r"\s+[`'\"]?$", re.I)
+_ALONE = re.compile(r"[`'\"]?\s+(?:at\s+(?:its|the)\s+default|untouched|alone|unset|as\s+it\s+is|as\s+is|unchanged|"
+                    r"como\s+est[áa]|tal\s+(?:como|cual)\s+est[áa]|com['’]?\s*[èe]|cos[ìi]\s+com['’]?\s*[èe]|invariat[oa]|"
+                    r"tel(?:le)?\s+quel(?:le)?|comme\s+(?:il|elle)\s+est|(?:so\s+)?wie\s+(?:es|er|sie)\s+ist|unver[äa]ndert|"
+                    r"in\s+Ruhe|intact[oa]?|al\s+(?:suo\s+)?default|"
                     r"par\s+d[ée]faut|por\s+defecto|no\s+padr[ãa]o|(?:auf\s+dem\s+)?Standard(?:wert)?|beim\s+Standard)\b", re.I)
 
 
@@ -136,7 +148,7 @@ def negated(text: str, start: int, end: int) -> bool:
     window = text[floor:start]
     cuts = [0] + [m.end() for m in _CLAUSE_START.finditer(window)]
     clause = window[cuts[-1]:]
-    if _NOT_THIS.search(clause):
+    if _NOT_THIS.search(clause) or _NOR.search(clause):
         return True
     if _LEAVE.search(clause) and _ALONE.match(text, end):
         return True
