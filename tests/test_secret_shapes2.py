@@ -249,3 +249,37 @@ def test_printed_columns_headers_and_prompts(text: str, secret: str) -> None:
 ])
 def test_printed_look_alikes_stay(text: str, keep: str) -> None:
     _kept(text, keep)
+
+
+@pytest.mark.parametrize("text, secret", [
+    # webhook paths by their shape, whatever the host
+    ("curl -X POST https://hooks.chat.internal/services/T0AB12CD3/B9ZY87XW6/q8Lm2Nx7Pw4Rt6Vy1Ka3Sd5F", "q8Lm2Nx7Pw4Rt6Vy1Ka3Sd5F"),
+    ("posting to https://discord.mirror.lan/api/webhooks/1183302211093338112/Zq3_x8Lk2Pw9-Nm4Rt7Vy1Ka3Sd5Fg6Hj8Kl0Qw2Er4Ty",
+     "Zq3_x8Lk2Pw9-Nm4Rt7Vy1Ka3Sd5Fg6Hj8Kl0Qw2Er4Ty"),
+    # a password in prose, the forms people type
+    ("wifi 密码改成 Qx7vLm2Pw9Rt 了", "Qx7vLm2Pw9Rt"),
+    ("秘密鍵のパスフレーズは Kd8#mQ2!vL9x", "Kd8#mQ2!vL9x"),
+    ("le mot de passe de la préprod c'est Hq4~pL8=xN2w", "Hq4~pL8=xN2w"),
+    ("senha do keystore .jks: Vb6%%tY3nM8q", "Vb6%%tY3nM8q"),
+    ("a senha da vpn mudou pra Rw5TyU8iOp2L", "Rw5TyU8iOp2L"),
+    ("das passwort vom nas lautet jetzt Zt9Kp3Lm7Qw2", "Zt9Kp3Lm7Qw2"),
+    ("le mdp du compte smtp: Np7_c4Xq%vL2", "Np7_c4Xq%vL2"),
+    # a sign-in named, then user / password
+    ("login do grafana: ops / Tg8*Lw2!pQ9z. ve o painel", "Tg8*Lw2!pQ9z"),
+    ("ログイン情報: root / Mk3*Qp8!Lw2x", "Mk3*Qp8!Lw2x"),
+])
+def test_webhook_paths_and_passwords_in_prose_are_redacted(text, secret):
+    from slowloop.safety.redact import redact
+
+    assert secret not in redact(text).text
+
+
+@pytest.mark.parametrize("text, keep", [
+    ("the services/ folder holds the API; see services/TODO.md", "services/TODO.md"),
+    ("login page: see docs / README-auth.md for the flow", "README-auth.md"),
+    ("le mot de passe est dans le coffre, section prod", "dans le coffre"),
+])
+def test_their_look_alikes_are_kept(text, keep):
+    from slowloop.safety.redact import redact
+
+    assert keep in redact(text).text

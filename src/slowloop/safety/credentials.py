@@ -166,6 +166,11 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
         r"([A-Za-z0-9%._~+/=-]{16,})")),
     ("webhook_key", ("hook",), re.compile(
         r"(\bhooks?/[\w/-]*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{24,})(?![\w-])")),
+    # webhook paths by their shape, whatever the host (a proxy, a self-hosted mirror): Slack's
+    # /services/T…/B…/<key>, Discord's /api/webhooks/<id>/<token>, Teams' …/IncomingWebhook/…/<key>
+    ("webhook_key", ("/services/",), re.compile(r"(/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/)([A-Za-z0-9]{16,})")),
+    ("webhook_key", ("/webhooks/",), re.compile(r"(/webhooks/\d{15,20}/)([A-Za-z0-9_-]{30,})")),
+    ("webhook_key", ("/IncomingWebhook/",), re.compile(r"(/IncomingWebhook/[0-9a-f]{32}/[0-9a-f-]{36}/)([A-Za-z0-9_-]{16,})")),
     # webhook paths whose key is short: Zapier's catch hooks, IFTTT's maker key
     ("webhook_key", ("/hooks/catch/",), re.compile(r"(/hooks/catch/)(\d+/[A-Za-z0-9]{4,})")),
     ("webhook_key", ("/receiver/v1/",), re.compile(r"(/receiver/v1/(?:http|otlp)/)([A-Za-z0-9_=-]{20,})")),

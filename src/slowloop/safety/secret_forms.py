@@ -130,10 +130,15 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "clave": "password", "palavra-passe": "password", "κωδικός": "password", "סיסמה": "password",
                 "รหัสผ่าน": "password", "密碼": "password", "金鑰": "secret", "токен": "token", "ключ": "api_key",
                 "clé": "api_key", "chiave": "api_key", "passphrase": "password", "recovery code": "password",
-                "pass": "password"}
-_PROSE_TAIL = (r"(?:[^\n.:=()\[\]{}\"]{0,40}?(?:\s(?:is|was|ist|lautet|est|es|era|é|è|és|sera|will be|là|je|to|jest|"
-               r"är|er|on|adalah|este|είναι|היא|הוא|quedó en|هي|هو)\s+|\s?[:：]\s*|"
-               r"\s?(?:是|为|は|：|는|은|คือ)\s*)|[^\n.:=()\[\]{}\"]{0,40}?\.\s+it(?:'s|’s|\s+is)\s+|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
+                "pass": "password", "mdp": "password", "passwd": "password", "pwd": "password",
+                "パスフレーズ": "password", "暗証番号": "password", "口令码": "password"}
+# (a dot inside a word is no sentence end: "senha do certificado .pfx: …"; a copula may take an
+# adverb: "lautet jetzt", "c'est maintenant"; a value changed to: "mudou pra", "改成")
+_PROSE_TAIL = (r"(?:(?:[^\n.:=()\[\]{}\"]|\.(?=\w)){0,40}?(?:\s(?:is|was|ist|lautet|est|c['’]est|es|era|é|è|és|sera|will be|"
+               r"là|je|to|jest|är|er|on|adalah|este|είναι|היא|הוא|quedó en|هي|هو|mudou pra|mudou para|passou a ser|"
+               r"changed to|now is|ist jetzt|è ora|es ahora|é agora|est maintenant)"
+               r"(?:\s+(?:now|jetzt|maintenant|ora|ahora|agora|adesso|desormais|désormais))?\s+|\s?[:：]\s*|"
+               r"\s?(?:是|为|は|：|는|은|คือ|改成|改为|换成|变成|改成了)\s*)|[^\n.:=()\[\]{}\"]{0,40}?\.\s+it(?:'s|’s|\s+is)\s+|[ \t]+)[\"'`«“]?([^\s\"'`»”。、，\[\]{}()<>,;]{8,})(?=[\s\"'`»”。、，,;)]|$)")
 # one pattern per word, each starting with its literal (run over the lower-cased text: fast)
 _PROSE = [(kind, re.compile(re.escape(word) + (r"s?(?![a-z])" if word.isascii() else "") + _PROSE_TAIL), word == "pass")
           for word, kind in _PROSE_WORDS.items()]
@@ -158,7 +163,29 @@ def prose_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
                                         or (value.lower() != value and value.upper() != value)):
                 spans.append((vs, ve, kind))
     spans += _phrase_spans(text, lowered)
+    spans += _user_pass_spans(text, lowered)
     return spans
+
+
+# "login do painel: admin / X", "zugang zum jenkins: admin / X", "ログイン情報: admin / X": a
+# sign-in named, then user / password
+_USER_PASS = re.compile(
+    r"(?:login|log-?in|sign-?in|credentials|creds|zugang|zugangsdaten|anmeldung|identifiants|connexion|accesso|credenziali|"
+    r"acesso|credenciais|acceso|credenciales|登录|登陆|账号|ログイン|認証情報|アカウント)"
+    r"[^\n]{0,40}?(?<![\w/])[\w.@+-]{2,40}\s+/\s+([^\s\"'`,;]{8,})")
+
+
+def _user_pass_spans(text: str, lowered: str) -> list[tuple[int, int, str]]:
+    if " / " not in text:
+        return []
+    out = []
+    for m in _USER_PASS.finditer(lowered):
+        vs, ve = m.span(1)
+        while ve > vs and text[ve - 1] in _TRAILING:
+            ve -= 1
+        if looks_random(text[vs:ve]):
+            out.append((vs, ve, "password"))
+    return out
 
 
 # a passphrase of words: diceware (four or more joined by "-" or "."), or a wallet's seed phrase
