@@ -283,3 +283,25 @@ def test_their_look_alikes_are_kept(text, keep):
     from slowloop.safety.redact import redact
 
     assert keep in redact(text).text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("$ wpa_passphrase HomeLab Pq8vLm2Rt6Yw3Xz", "Pq8vLm2Rt6Yw3Xz"),
+    (r"C:\> net use Y: \\nas.lan\share Wq4Er7Ty1Ui9 /user:LAN\ci", "Wq4Er7Ty1Ui9"),
+    ("$ poetry config http-basic.internal deployer Lk9-Jh6Gf3Ds1Az", "Lk9-Jh6Gf3Ds1Az"),
+    ('client = acme.ClientV3("Zx8Cv5Bn2Mq7Wl4Er1Ty6Ui3Op9As0")', "Zx8Cv5Bn2Mq7Wl4Er1Ty6Ui3Op9As0"),
+    ("try this bearer Hj7Kl2Mn9Pq4Rs8Tu3Vw6Xy1Za5Bc0 on /admin", "Hj7Kl2Mn9Pq4Rs8Tu3Vw6Xy1Za5Bc0"),
+    ("FlyV1 fm2_Qw8Er5Ty2Ui9Op6As3Df0Gh7Jk4Lz1Xc", "fm2_Qw8Er5Ty2Ui9Op6As3Df0Gh7Jk4Lz1Xc"),
+])
+def test_positional_passwords_sdk_keys_and_bare_bearers_are_redacted(text, secret):
+    from slowloop.safety.redact import redact
+
+    assert secret not in redact(text).text
+
+
+def test_an_sdk_client_built_from_a_variable_or_a_word_is_kept():
+    from slowloop.safety.redact import redact
+
+    for text in ('client = acme.ClientV3(os.environ["ACME_KEY"])', 'api = Api("production-environment-name")',
+                 "the Bearer scheme is described in RFC 6750 section 2.1"):
+        assert redact(text).text == text, text

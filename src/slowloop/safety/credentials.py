@@ -253,6 +253,18 @@ RANDOM_CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str], re.Pattern[
     # redis-cli's prompt, then AUTH [user] password
     ("password", ("AUTH ", "auth "), re.compile(r"(>[ \t]*(?:AUTH|auth)[ \t]+(?:[\w.@-]+[ \t]+)?)([^\s\"']{6,})"),
      re.compile(r"[\w.-]+:\d+\Z")),
+    # commands whose password is positional: wpa_passphrase SSID PASS, net use DRIVE SHARE PASS,
+    # poetry config http-basic.REPO USER PASS
+    ("password", ("wpa_passphrase",), re.compile(r"(\bwpa_passphrase[ \t]+\S+[ \t]+)([^\s\"']{8,63})"), None),
+    ("password", ("net use", "NET USE"), re.compile(r"((?i:\bnet use)[ \t]+(?:[A-Za-z]:[ \t]+)?\S+[ \t]+)([^\s\"'/]{6,})"), None),
+    ("password", ("http-basic.",), re.compile(r"(\bhttp-basic\.[\w.-]+[ \t]+[\w.@-]+[ \t]+)([^\s\"']{6,})"), None),
+    # an SDK client built with its key as a literal: cohere.ClientV2("…"), new Ably.Realtime('…'),
+    # new Api('key_id', 'key_secret')
+    ("api_key", ("Client", "Realtime", "Api(", "API(", "Rest(", "SDK("), re.compile(
+        r"((?:Client\w*|Realtime|Rest|Api|API|SDK)\(\s*(?:[\"'][^\"'\n]{4,80}[\"']\s*,\s*)?[\"'])([^\"'\s]{20,200})(?=[\"'])"),
+     None),
+    # "bearer X" in prose: the word, then the value
+    ("bearer_token", ("bearer ", "Bearer "), re.compile(r"((?<![\w-])[Bb]earer[ \t]+)([A-Za-z0-9._~+/=-]{24,})"), None),
     # "Key": "…" (appsettings.json and friends), symbols and all: "7!HgeR%5J5V2HAOh"
     ("api_key", ('"Key"', '"key"', '"Secret"', '"secret"'), re.compile(
         r"(\"(?:Key|key|Secret|secret|SigningKey|ApiKey)\"\s*:\s*\")([^\"\\\s]{12,200})(?=\")"), None),

@@ -81,6 +81,7 @@ _SHAPED: list[tuple[str, str]] = [
     ("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}"),
     ("slack_token", r"xapp-\d-[A-Za-z0-9-]{10,}"),
     ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"),
+    ("fly_token", r"FlyV1 fm[12][ar]?_[A-Za-z0-9_+/=-]{20,}"),
     # Hugging Face tokens mix case and digits; the lookahead keeps "hf_hub_download" and friends.
     ("huggingface_token", r"hf_(?=[A-Za-z0-9]*[0-9A-Z])[A-Za-z0-9]{30,}"),
     ("huggingface_token", r"api_org_[A-Za-z0-9]{30,}"),

@@ -131,7 +131,8 @@ _PROSE_WORDS = {"password": "password", "passwort": "password", "kennwort": "pas
                 "รหัสผ่าน": "password", "密碼": "password", "金鑰": "secret", "токен": "token", "ключ": "api_key",
                 "clé": "api_key", "chiave": "api_key", "passphrase": "password", "recovery code": "password",
                 "pass": "password", "mdp": "password", "passwd": "password", "pwd": "password",
-                "パスフレーズ": "password", "暗証番号": "password", "口令码": "password"}
+                "パスフレーズ": "password", "暗証番号": "password", "口令码": "password",
+                "chave": "api_key", "chave da api": "api_key", "clave de la api": "api_key", "schlüssel": "api_key"}
 # (a dot inside a word is no sentence end: "senha do certificado .pfx: …"; a copula may take an
 # adverb: "lautet jetzt", "c'est maintenant"; a value changed to: "mudou pra", "改成")
 _PROSE_TAIL = (r"(?:(?:[^\n.:=()\[\]{}\"]|\.(?=\w)){0,40}?(?:\s(?:is|was|ist|lautet|est|c['’]est|es|era|é|è|és|sera|will be|"
