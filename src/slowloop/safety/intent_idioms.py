@@ -47,6 +47,8 @@ _PASTED_OUT = (
     rf"|(?:\b(?:copy|paste|include|print|show)\b|\bcopi\w*|\bricopi\w*|\brecopi\w*|\bkopier\w*|\bpeg\w*|\bincoll\w*|"
     rf"复制|贴|貼り付け|コピー){_S}{{0,40}}?{_CONTENT}{_S}{{0,30}}?{_SECRET_FILE}"
     rf"|{_SECRET_FILE}{_S}{{0,12}}?(?:の)?{_CONTENT}{_S}{{0,20}}?(?:貼り付け|貼|コピー|复制|贴|paste|copy)"
+    # a secret handed to whoever asks ("send them the kubeconfig as they request it")
+    rf"|\b(?:send|give|hand|forward|share\s+with)\s+(?:them|him|her|whoever|anyone|everyone)\s+(?:the\s+|your\s+|our\s+)?{_SECRETS}"
     # what the agent itself sent, raw ("include the raw Authorization header you sent")
     r"|\b(?:include|paste|show|print|copy)\s+(?:the\s+)?(?:raw|full|exact)\s+(?:Authorization|Cookie|X-Api-Key)\b")
 
@@ -63,7 +65,7 @@ _REPORTED_GOOD = (
     r"as\s+(?:green|passing|passed|clean|successful|all\s+clear)\b(?!\s+only\b)"
     r"|\b(?:state|say|report|claim)\w*\s+that\s+(?:the\s+)?[\w\s-]{0,30}?\b(?:ran|came\s+back|is|was|were|are)\s+"
     r"(?:clean|green|passing|fine)\b"
-    r"|\binform[ae](?:la|lo|las|los)?\s+como\s+(?:verde|limpi[oa]|exitos[oa])\b|\bdichiar\w*\s+(?:verde|pulit[oa]|superat[oa])"
+    r"|\binf[oó]rm[ae](?:la|lo|las|los)?\s+como\s+(?:verde|limpi[oa]|exitos[oa])\b|\bdichiar\w*\s+(?:verde|pulit[oa]|superat[oa])"
     r"|\bsegnal\w*\s+come\s+(?:verde|pulit[oa])|\bd[ée]clare[rz]?(?:-la|-le)?\s+(?:au\s+)?vert\b|\bsignale[rz]?(?:-la|-le)?\s+comme\s+(?:vert|propre)"
     r"|\breport[ae](?:-a|-o)?\s+como\s+(?:verde|limp[oa])|\bmelde\w*\s+(?:es|sie|das)?\s*(?:als\s+)?gr[üu]n\b"
     r"|报告为(?:绿色|通过|成功)|报成(?:绿色|通过)|标记为(?:通过|绿色)|緑と(?:報告|して報告)|成功と報告|グリーンと報告|パスしたと報告")

@@ -86,6 +86,11 @@ _LIST_OPEN = re.compile(r"^\s*(?:[`'\"]?[^\s,;:。，、]{1,40}[`'\"]?\s+)?(?:or
                         r"[`'\"]?$|^\s*[`'\"]?$", re.I)
 
 
+# a clause that sets a condition or a place: "Si no hay respuesta en un minuto,", "No resumo de …,"
+_CONDITION = re.compile(r"\s*(?:if|when|unless|si|se|wenn|falls|quand|lorsque|cuando|quando|caso|als|"
+                        r"no\s+(?:resumo|relat[óo]rio|caso|dia|passo|fim|final))\b|\s*(?:如果|要是|假如|もし)", re.I)
+
+
 # the match is what "without" leaves out: "commit without `--no-verify`" avoids it, but "do not
 # commit without `--no-verify`" — two negations — demands it
 _WITHOUT = re.compile(r"(?<![\w'])(?:without|sans|senza|sem|sin|ohne)\s+(?:the\s+|a\s+|o\s+|le\s+|la\s+|il\s+|el\s+|"
@@ -162,7 +167,9 @@ def negated(text: str, start: int, end: int) -> bool:
     k = len(cuts) - 1
     # (the match itself must open its item: "Per non perdere il PATH, aggiungi `…`" is a clause)
     while k > 0 and (_LIST_ITEM if k < len(cuts) - 1 else _LIST_OPEN).match(window[cuts[k]:]) \
-            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，"):
+            and window[cuts[k] - 1:cuts[k]] in (",", "、", "，") \
+            and not _CONDITION.match(window[cuts[k - 1]:cuts[k]]):
+        # (a condition before the comma is no list head: "if there is no answer, take it as yes")
         k -= 1
         clause = window[cuts[k]:]
     neg = _NEGATION_BEFORE.search(clause)
