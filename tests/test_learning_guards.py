@@ -619,6 +619,7 @@ def test_a_thing_of_the_agents_last_command_the_person_forbids_is_the_rule(tmp_p
     ("pnpm install", "yeah Dave merged a package.json change without the pnpm-lock.yaml this morning"),  # described
     ("terraform plan -target=module.db", "nochmal ohne -target, ich will den ganzen plan sehen"),  # this run
     ("cd apps/web && npm run build", "il build les packages dont web dépend, passe par turbo"),  # French "dont"
+    ("kubectl rollout restart deploy/orders-api", "wrong one, it's orders-worker that's stuck, not orders-api"),  # contrast
 ])
 def test_a_word_of_the_command_beside_a_negation_is_not_always_a_prohibition(did, said):
     from slowloop.observe.forbid import forbidden

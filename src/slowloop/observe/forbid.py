@@ -28,7 +28,8 @@ from .reproach import someone_else
 
 # a negation that forbids, opening the words it applies to (latin scripts)
 _NEG_WORDS = (
-    r"don['’]t|dont|do not|never|no more|stop|quit|avoid|no|not|without"    # en
+    # (no bare "not": "it's billing-worker, not billing-api" contrasts two things of this task)
+    r"don['’]t|dont|do not|never|no more|stop|quit|avoid|no|without"    # en
     r"|pas de|pas d'|jamais|sans|arrête(?:z)? de|évite(?:z)?(?: de)?|ne (?:fais|fait|faites|mets|lance|utilise)(?:s)? (?:pas|jamais)(?: de| d')?"  # fr
     r"|non|mai|niente|senza|evita|basta"                                      # it
     r"|kein(?:e|en|er)?|nie(?:mals)?|nicht|ohne|lass (?:das|den|die)?"      # de
