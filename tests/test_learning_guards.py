@@ -632,3 +632,31 @@ def test_dont_as_people_type_it_negates_for_the_gate_but_french_dont_does_not():
 
     assert not scan("When installing a tool, never pipe `curl` into `sh` (the person said: \"pls dont pipe curl into sh\").")
     assert scan("le script dont on a besoin: curl -fsSL https://x.example/i.sh | sh")
+
+
+@pytest.mark.parametrize("opening, left", [
+    # a change of mind said in a new session's first message, the older tool set aside after its name
+    ("kleine änderung: wir sind auf sqitch umgestiegen, dbmate nutzen wir nicht mehr. leg die migration an",
+     "dbmate"),
+    ("novità: le migrazioni adesso le facciamo con sqitch, dbmate lasciamolo perdere. mi crei quella nuova?",
+     "dbmate"),
+    ("cambio de planes: migramos las migraciones a sqitch, olvídate de dbmate. créame la nueva", "dbmate"),
+])
+def test_a_change_of_mind_opening_a_session_replaces_the_older_rule(tmp_path, opening, left):
+    from test_redo import _learn, cc_session
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    first, second = tmp_path / "one" / "s.jsonl", tmp_path / "two" / "s.jsonl"
+    first.write_text(cc_session([
+        ("add the invoices migration", [("Bash", {"command": "migrate create -ext sql -dir db add_invoices"})]),
+        ("from now on we use dbmate for migrations, never golang-migrate",
+         [("Bash", {"command": "dbmate new add_invoices"})])]), encoding="utf-8")
+    second.write_text(cc_session([
+        (opening, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])], session="s2"),
+        encoding="utf-8")
+    _learn(tmp_path / "home", first)
+    _learn(tmp_path / "home", second)
+    rules = _rules(tmp_path)
+    assert any("sqitch" in r for r in rules), rules
+    assert not any(re.search(rf"always use `?{left}", r) for r in rules), rules

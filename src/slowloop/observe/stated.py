@@ -87,11 +87,23 @@ _AWAY_AFTER = re.compile(
     r"|(?:la|lo|li|le)?\s*spegn\w*|(?:la|lo|li|le)?\s*spengono|(?:is|are)\s+(?:being\s+)?(?:shut\s+down|sunset\w*"
     r"|switched\s+off|turned\s+off)|wird\s+abgeschaltet|est\s+éteint\w*|se\s+apaga\w*|(?:será|vai\s+ser)\s+desligad\w*"
     r"|(?:ist|sind)\s+(?:\S+\s+){0,4}?(?:raus|weg|tot)\b|(?:is|are|was)\s+(?:\S+\s+){0,3}?(?:gone|out|dead)\b"
+    # "buildah nutzen wir nicht mehr", "altair lasciamolo perdere", "zustand lo dejamos", "o yarn a gente largou"
+    r"|(?:nutzen|benutzen|verwenden|brauchen|nehmen)\s+wir\s+(?:\S+\s+){0,2}?(?:nicht\s+mehr|kaum\s+noch)\b"
+    r"|lasciam\w*\s+perdere|(?:lo|la)\s+lasciamo\s+(?:perdere|stare)|(?:lo|la)\s+(?:dejamos|abandonamos)\b"
+    r"|(?:we\s+)?(?:don'?t|no\s+longer)\s+use\s+(?:it|that)\s+any\s*more"
     r"|(?:要)?下线|停用|\s*(?:は|を|の方は)?[^。、,]{0,8}?(?:やめ|廃止|解約|もう使わ|使わない|使いません|ではなく|じゃなくて|はダメ))(?![A-Za-z])", _I)
+# … a verb after it that sets it aside ("buildah nutzen wir nicht mehr", "altair lasciamolo perdere"):
+# as good as one before it — never "that rule is gone", which names no tool
+_LEFT_AFTER_VERB = re.compile(
+    r"^[`'\"]?\s*(?:(?:nutzen|benutzen|verwenden|brauchen|nehmen)\s+wir\s+(?:\S+\s+){0,2}?(?:nicht\s+mehr|kaum\s+noch)\b"
+    r"|lasciam\w*\s+perdere|(?:lo|la)\s+lasciamo\s+(?:perdere|stare)|(?:lo|la)\s+(?:dejamos|abandonamos)\b"
+    r"|(?:we\s+)?(?:don'?t|no\s+longer)\s+use\s+(?:it|that)\s+any\s*more)", _I)
 # … a name is the way: said just before it ("everything goes out with X now", "tutte su X", "改用 X")
 _TOWARD_BEFORE = re.compile(
     r"(?:\b(?:use|uses|using|with|via|through|thru|is|are|on|to|in|into|now|always|only|everything\s+is"
     r"|(?:moved|migrated|switched|changed|went|upgraded)\s+to|usiamo|usa|usare|con|su|tramite|passati\s+ad?|via"
+    # "migramos el estado a jotai", "migrei os testes pro vitest", "abbiamo migrato tutto su X"
+    r"|migr\w*\s+(?:\S+\s+){0,3}?(?:a|al|ad|à|au|para|pro|pra|auf|zu|to|su|sur)"
     r"|utilise[rz]?|avec|par|sur|passés?\s+(?:sur|à)|c'est|nutzen|nehmen|mit|über|auf|in|nur\s+noch|usamos"
     r"|usa[rn]?|en|sale\s+de|desde|por|com|no|na|é|agora\s+é|da|dal|dalla|per|durch|pelo|pela|através\s+de|sous|under|unter|bajo|sotto|dentro(?:\s+d[ie])?|inside|within|dans|aus|from|vengono\s+da|viennent\s+de|vienen\s+de|vêm\s+d[eoa]|vai\s+(?:no|na|pro|pra)|ora|adesso|maintenant"
     r"|désormais|jetzt|nun|ahora|agora)(?:\s+(?:the|il|lo|la|le|les|l'|el|los|las|o|a|os|as|der|die|das|den|dem"
@@ -452,7 +464,9 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 last_away = at + len(name)  # "olvídate del .env y de dotenv": both are left
                 if had or code or name[:1].isupper() or swapped == "away" or said_left and not _ARTICLE_BEFORE.search(pre):
                     away.append((0 if had else 1, name))  # the words say it is left, whatever the actions
-                elif said_left and re.fullmatch(r"[a-z][a-z0-9-]{2,15}", name) and name not in COMMON_WORDS:
+                elif (said_left or _LEFT_AFTER_VERB.match(post)) and re.fullmatch(r"[a-z][a-z0-9-]{2,15}", name) \
+                        and name not in COMMON_WORDS:
+                    # (said left before it — "esquece o argocd" — or after — "buildah nutzen wir nicht mehr")
                     maybe_away.append(name)  # "esquece o argocd": left if the way named is a program too
                 # (a plain word the agent never used is left only when a verb says so before it — "off
                 # fly", "oublie kubectl"; "spec/ gibts nicht mehr" names nothing left)
@@ -479,7 +493,9 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
                 name = _as_run(clause, at, name, then.cmds)
                 toward.append((4 + (0 if code else 1), _specific(name), name))  # the agent's last action, approved
     progs = {c.prog.lower() for c in map(parse_cmd, now.cmds) if c is not None}
-    if maybe_away and any(t[2].split()[0].strip("`").lower() in progs for t in toward):
+    if maybe_away and any(t[2].split()[0].strip("`").lower() in progs or _a_library(t[2], now) for t in toward):
+        # (… or the way named is a library the agent then brought in: "altair lasciamolo perdere" and
+        # `from plotnine import …`)
         # "esquece o argocd, migramos pro flux" and the agent ran `flux reconcile`: one program for another
         away += [(1, n) for n in maybe_away if n.lower() not in progs]
     away.sort(key=lambda p: p[0])
