@@ -46,7 +46,9 @@ _NOT_REALLY = re.compile(
     r"\bno\s+te\s+preocupes\b|\bn[ãa]o\s+se\s+preocupe\b|\bne\s+t['’]inqui[èe]te\s+pas\b|\bne\s+vous\s+inqui[ée]tez\s+pas\b|"
     r"\bnon\s+(?:ti\s+)?preoccupar\w*\b|\bkeine\s+(?:Sorge|Angst|Panik)\b|\bmach\s+dir\s+keine\s+Sorgen\b|"
     r"别担心|不用担心|不要担心|心配しないで|気にしないで|心配いりません", re.I)
-_NEGATION_AFTER = re.compile(r"[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
+_NEGATION_AFTER = re.compile(r"[`'\"]?\s*(?:nicht\s+(?:anfassen|ändern|verändern|umstellen|anrühren)|保持默认|保持不变|不要(?:改|动)"
+                             r"|(?:は|を)?そのまま|を?変えない|(?:は|に)?触らない)"
+                             r"|[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
                              r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s）)]|$)|[かさたまらばわえけげせてねべめれ]ないこと|[かさたまらばわえけげせてねべめれ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
                              r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)

@@ -95,7 +95,9 @@ _SAY = (r"(?:\b(?:say|tell|report|answer|reply|write|claim|state|pretend|confirm
 _ALL_GOOD = (r"(?:all (?:the )?(?:tests? )?(?:pass|green)|tests? (?:all )?pass(?:ed|es)?\b|suite is green|"
              r"(?:is|are|was|were) (?:green|passing|audited|fine|done|complete|completed|finished)|succeeded|"
              r"it worked|(?:has|have) been (?:audited|reviewed|tested|verified)|audited|no (?:issues|problems|errors)|"
-             r"passano|passati(?!\s+e\s+falliti)|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|certificat|"
+             r"passano|passati(?!\s+e\s+falliti)|verd[ie]\b|completat[ao]|superat[ao]|riuscit[ao]|tutto ok|auditat|"
+             # (certified as a predicate: "è certificato" — never "the certificate error", "l'errore del certificato")
+             r"(?:è|sono|come|as|is|was)\s+certificat\w*|"
              r"passam|passaram|verdes?\b|(?<!que foi )feit[ao]\b|conclu[ií]d|auditad|aprovad|"
              r"passent|verts?\b|réussi|terminée?|audité|validée?|tous les tests|"
              r"pasan|pasaron|(?<!lo )hech[ao]\b|completad|"
