@@ -82,8 +82,64 @@ class Forbidden:
     said: str      # the sentence that says it
 
 
-def _tokens(command: str) -> list[str]:
-    return [t for t in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*|[A-Za-z][\w.+-]*)", command)]
+_PARTS = re.compile(r"\s*(?:&&|\|\||;)\s*")
+_NOT_A_THING = {"the", "and", "for", "with", "main", "master", "origin", "head"}
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The words of one command the person may name: its tokens, and how each may be said."""
+
+    command: str
+    tokens: frozenset[str]
+    bare: dict[str, str]  # a long flag's word ("no-verify") → the flag (`--no-verify`)
+    words: frozenset[str]
+
+    @staticmethod
+    def of(command: str) -> _Said:
+        toks = {t.lower() for t in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*|[A-Za-z][\w.+-]*)", command)
+                if len(t.lstrip("-")) >= 3 or t.startswith("-")}
+        toks |= set(re.findall(r"\|\s*(?:sudo\s+)?([a-z]{2,})\b", command))  # `… | sh`
+        toks -= _NOT_A_THING
+        # a long flag is also said as its word ("force-pushst", "no-verify")
+        bare = {t.lstrip("-"): t for t in toks if t.startswith("--") and len(t) >= 6}
+        # combined short flags are said one by one ("commit com -a" for `-am`)
+        toks |= {f"-{c}" for t in toks if re.fullmatch(r"-[a-z]{2,4}", t) for c in t[1:]}
+        return _Said(command, frozenset(toks | set(bare)), bare, frozenset(w.lower() for w in command.split()))
+
+    def spots(self, t: str, low: str):
+        """Where ``t`` is said in ``low`` (a name inside a longer one is another: `pnpm` in
+        "pnpm-lock.yaml"; a flag's bare word may run on: "force-pushst")."""
+        return re.finditer(rf"(?<![\w-]){re.escape(t)}(?![\w{'' if t in self.bare else '-'}])", low)
+
+    def named(self, low: str) -> set[str]:
+        return {self.bare.get(t, t) for t in self.tokens if next(self.spots(t, low), None)}
+
+
+def _gap(words: list[str], t: str, cmd_words: frozenset[str], lang: str | None) -> int | None:
+    """How many of the command's own words stand between a negation ending ``words`` (filler and
+    command words taken off, at most three) and the thing ``t`` — None when no negation does."""
+    for k in range(0, 4):
+        # (a filler word, or another word of the same command: "non usare rm -rf")
+        if k and (len(words) < k or words[-k].strip(",;:!'\"") not in _FILLER | cmd_words):
+            return None
+        prefix = " ".join(words[:len(words) - k])
+        if not _NEG_END.search(prefix):
+            continue
+        if _WITHOUT.search(prefix) and not t.startswith("-"):
+            continue  # "merged without the pnpm-lock.yaml" describes; "ohne -v" leaves a flag off
+        if prefix.endswith("dont") and (lang == "fr" or k == 0 and lang != "en"):
+            continue  # French "dont" ("les packages dont web dépend")
+        return sum(w.strip(",;:!'\"") in cmd_words - _FILLER for w in words[len(words) - k:])
+    return None
+
+
+def _part(command: str, hit: str, then: str | None) -> str:
+    """The part of a compound command ``hit`` is in (`pip install x && pip freeze > req.txt`), the
+    one holding the word said after it when there are several."""
+    parts = [p for p in _PARTS.split(command)
+             if re.search(rf"(?<![\w-]){re.escape(hit)}(?![\w])", p.lower())] or [command]
+    return next((p for p in parts if then and then in p.lower().split()), parts[0])
 
 
 _GROUPS = {"compose", "container", "image", "volume", "network", "buildx", "stash", "remote", "worktree",
@@ -139,74 +195,39 @@ def forbidden(turn: Turn, previous: Turn | None) -> Forbidden | None:
     text = " ".join(person_text(turn.user_text).split())
     if someone_else(text) or self_blame(text):
         return None  # a teammate's doing, or the person's own slip
+    said_in = [_Said.of(c) for c in commands]
     for sent in _SENT.split(text):
         if not sent or _QUESTION.search(sent) or _FOR_NOW.search(sent) or rerun_request(sent):
             continue  # a question, "not yet", "nochmal ohne -target": about this run
         lang = detect_language(sent)
         low = sent.lower()
-        for command in commands:
-            toks = {t.lower() for t in _tokens(command) if len(t.lstrip("-")) >= 3 or t.startswith("-")}
-            toks |= set(re.findall(r"\|\s*(?:sudo\s+)?([a-z]{2,})\b", command))  # `… | sh`
-            toks -= {"the", "and", "for", "with", "main", "master", "origin", "head"}
-            # a long flag is also said as its word ("force-pushst", "no-verify")
-            bare = {t.lstrip("-"): t for t in toks if t.startswith("--") and len(t) >= 6}
-            # combined short flags are said one by one ("commit com -a" for `-am`)
-            toks |= {f"-{c}" for t in toks if re.fullmatch(r"-[a-z]{2,4}", t) for c in t[1:]}
-            toks |= set(bare)
-            # (a name inside a longer one is another: `pnpm` in "pnpm-lock.yaml"; a flag's bare word
-            # may run on: "force-pushst")
-            named = {t for t in toks if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w{'' if t in bare else '-'}])", low)}
-            named = {bare.get(t, t) for t in named}
+        for cmd in said_in:
+            named = cmd.named(low)
             if not named:
                 continue
-            hit = None
             if _ASK_FIRST.search(low):
                 hit = max(named, key=len)
-                part = next((p for p in re.split(r"\s*(?:&&|\|\||;)\s*", command)
-                             if re.search(rf"(?<![\w-]){re.escape(hit)}(?![\w])", p.lower())), command)
-                return Forbidden(_pipe_form(part, named) or hit, command, _scope(part, hit), True, sent)
-            cmd_words = {w.lower() for w in command.split()}
+                part = _part(cmd.command, hit, None)
+                return Forbidden(_pipe_form(part, named) or hit, cmd.command, _scope(part, hit), True, sent)
             best: tuple[tuple[bool, int, int], str] | None = None
             for t in named:
-                said = t if t in low else t.lstrip("-")
-                for m in re.finditer(rf"(?<![\w-]){re.escape(said)}(?![\w{'' if said in bare else '-'}])", low):
+                for m in cmd.spots(t if t in low else t.lstrip("-"), low):
                     before = low[:m.start()]
-                    skipped: int | None = None
-                    if _NEG_ZH.search(before[-12:]) or _NEG_JA.match(low[m.end():]):
-                        skipped = 0
-                    words = before.replace("`", " ").split()
-                    for k in range(0, 4):  # a few filler or command words between the negation and the thing
-                        if skipped is not None:
-                            break
-                        # (a filler word, or another word of the same command: "non usare rm -rf")
-                        if k and (len(words) < k or words[-k].strip(",;:!'\"") not in _FILLER | cmd_words):
-                            break
-                        prefix = " ".join(words[:len(words) - k])
-                        neg = _NEG_END.search(prefix)
-                        if neg and _WITHOUT.search(prefix) and not t.startswith("-"):
-                            continue
-                        if neg and prefix.endswith("dont") and (lang == "fr" or k == 0 and lang != "en"):
-                            continue  # French "dont" ("les packages dont web dépend")
-                        if neg:
-                            skipped = sum(w.strip(",;:!'\"") in cmd_words - _FILLER for w in words[len(words) - k:])
-                    if skipped is not None:
-                        # a flag first ("commit com -a" forbids `-a`), then the thing nearest the
-                        # negation ("dont use sudo to install": `sudo`, not `install`)
-                        key = (not t.startswith("-"), skipped, -len(t))
-                        if best is None or key < best[0]:
-                            best = (key, t)
+                    gap = 0 if _NEG_ZH.search(before[-12:]) or _NEG_JA.match(low[m.end():]) else \
+                        _gap(before.replace("`", " ").split(), t, cmd.words, lang)
+                    # a flag first ("commit com -a" forbids `-a`), then the thing nearest the
+                    # negation ("dont use sudo to install": `sudo`, not `install`)
+                    if gap is not None and (best is None or (not t.startswith("-"), gap, -len(t)) < best[0]):
+                        best = ((not t.startswith("-"), gap, -len(t)), t)
             if best is not None:
                 hit = best[1]
-                # the part of a compound command it is in (`pip install x && pip freeze > req.txt`),
-                # the one holding the word said after it when there are several
                 after = re.search(rf"(?<![\w-]){re.escape(hit)}\s+([a-z][\w-]*)", low)
-                parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", command)
-                         if re.search(rf"(?<![\w-]){re.escape(hit)}(?![\w])", p.lower())] or [command]
-                part = next((p for p in parts if after and after.group(1) in p.lower().split()), parts[0])
+                then = after.group(1) if after else None
+                part = _part(cmd.command, hit, then)
                 scope = _scope(part, hit)
                 thing = _pipe_form(part, named) or hit
-                if hit == scope.split()[0] and after and after.group(1) in {w.lower() for w in part.split()}:
+                if hit == scope.split()[0] and then and then in {w.lower() for w in part.split()}:
                     # the program named with its subcommand ("pas de pip freeze", "别直接 kubectl edit")
-                    thing, scope = f"{hit} {after.group(1)}", hit
-                return Forbidden(thing, command, scope, False, sent)
+                    thing, scope = f"{hit} {then}", hit
+                return Forbidden(thing, cmd.command, scope, False, sent)
     return None
