@@ -550,11 +550,8 @@ def test_spaced_parts_chinese_punctuation_from_code():
     assert widen("use curl -o to save it", "curl", []) == "curl -o"  # never a function word as a value
 
 
-@pytest.mark.parametrize("switch", [
-    "scusa, da lunedì siamo passati ad sqitch, dbmate lo stiamo dismettendo. la rifai?",
-    "au fait, on abandonne dbmate, maintenant c'est sqitch. tu la refais ?",
-])
-def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path, switch):
+def _dbmate_then(tmp_path, second_turns) -> list[str]:
+    """Session one teaches dbmate for migrations; session two is ``second_turns``: the rules after both."""
     from test_redo import _learn, cc_session
 
     (tmp_path / "one").mkdir()
@@ -564,12 +561,20 @@ def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path,
         ("add the invoices migration", [("Bash", {"command": "migrate create -ext sql -dir db add_invoices"})]),
         ("from now on we use dbmate for migrations, never golang-migrate",
          [("Bash", {"command": "dbmate new add_invoices"})])]), encoding="utf-8")
-    second.write_text(cc_session([
-        ("now the credit notes table", [("Bash", {"command": "dbmate new add_credit_notes"})]),
-        (switch, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])], session="s2"), encoding="utf-8")
+    second.write_text(cc_session(second_turns, session="s2"), encoding="utf-8")
     _learn(tmp_path / "home", first)
     _learn(tmp_path / "home", second)
-    rules = _rules(tmp_path)
+    return _rules(tmp_path)
+
+
+@pytest.mark.parametrize("switch", [
+    "scusa, da lunedì siamo passati ad sqitch, dbmate lo stiamo dismettendo. la rifai?",
+    "au fait, on abandonne dbmate, maintenant c'est sqitch. tu la refais ?",
+])
+def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path, switch):
+    rules = _dbmate_then(tmp_path, [
+        ("now the credit notes table", [("Bash", {"command": "dbmate new add_credit_notes"})]),
+        (switch, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])])
     assert any("sqitch" in r for r in rules), rules
     assert not any(re.search(r"always use `?dbmate", r) for r in rules), rules
 
@@ -643,20 +648,18 @@ def test_dont_as_people_type_it_negates_for_the_gate_but_french_dont_does_not():
     ("cambio de planes: migramos las migraciones a sqitch, olvídate de dbmate. créame la nueva", "dbmate"),
 ])
 def test_a_change_of_mind_opening_a_session_replaces_the_older_rule(tmp_path, opening, left):
-    from test_redo import _learn, cc_session
-
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
-    first, second = tmp_path / "one" / "s.jsonl", tmp_path / "two" / "s.jsonl"
-    first.write_text(cc_session([
-        ("add the invoices migration", [("Bash", {"command": "migrate create -ext sql -dir db add_invoices"})]),
-        ("from now on we use dbmate for migrations, never golang-migrate",
-         [("Bash", {"command": "dbmate new add_invoices"})])]), encoding="utf-8")
-    second.write_text(cc_session([
-        (opening, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])], session="s2"),
-        encoding="utf-8")
-    _learn(tmp_path / "home", first)
-    _learn(tmp_path / "home", second)
-    rules = _rules(tmp_path)
+    rules = _dbmate_then(tmp_path, [(opening, [("Bash", {"command": "sqitch add credit_notes -n 'credit notes'"})])])
     assert any("sqitch" in r for r in rules), rules
     assert not any(re.search(rf"always use `?{left}", r) for r in rules), rules
+
+
+def test_words_the_person_did_not_type_forbid_nothing():
+    """An agent-reported turn (MCP record_turn) has no person: its "don't use --no-verify" is no rule."""
+    from dataclasses import replace
+
+    from slowloop.observe.forbid import forbidden
+
+    said = _turn("never use --no-verify, the hooks have to pass", "git status", index=2)
+    previous = _turn("commit it", "git commit --no-verify -m wip", index=1)
+    assert forbidden(said, previous) is not None
+    assert forbidden(replace(said, person=False), previous) is None
