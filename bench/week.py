@@ -56,6 +56,7 @@ class Lesson:
     avoid: str = ""  # … and not to use
     stale: str = ""  # a change of mind: what no rule may still recommend
     teaches: bool = True  # False: nothing standing may come of it
+    right: tuple[str, dict] | None = None  # the right way next week, when the agent redid nothing then
 
 
 def _bash(cmd: str) -> tuple[str, dict]:
@@ -101,6 +102,10 @@ def lessons(proj: Path) -> list[Lesson]:
         Lesson("bun", "add zod to the web app", _bash("pnpm add zod"),
                "heads up: we replaced pnpm with bun this week", _bash("pnpm remove zod && bun add zod"),
                "bun", "pnpm", stale="pnpm"),
+        # forbidden, nothing redone: the agent only answers in words
+        Lesson("no-verify", "commit the lint fix", _bash('git commit -q --allow-empty --no-verify -m "fix lint"'),
+               "non mais pas de --no-verify ici !! les hooks doivent passer", None, "", "--no-verify",
+               right=_bash('git commit -q --allow-empty -m "fix lint"')),
         Lesson("one-off", "make the header bold in the signup page",
                ("Write", {"file_path": f"{p}/Signup.tsx", "content": "export const H = () => <h1>Hi</h1>\n"}),
                "no, the other file — Login.tsx, not Signup.tsx",
@@ -140,7 +145,8 @@ def policy_for(ls: list[Lesson]):
             rules = _rules(json.dumps(body, ensure_ascii=False))
             knows = any((lesson.use and _names(r, lesson.use, False)) or (lesson.avoid and _names(r, lesson.avoid, True))
                         for r in rules)
-            act = lesson.redo if knows and lesson.redo is not None else lesson.mistake
+            right = lesson.redo or lesson.right
+            act = right if knows and right is not None else lesson.mistake
             return Reply(tool=act[0], args=act[1])
         lesson = by_task.get(said)
         if lesson is not None:

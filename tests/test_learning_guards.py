@@ -584,7 +584,7 @@ def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path,
     # scoped by the command, with the person's sentence as its reason
     ("git commit --no-verify -m 'fix lint'",
      "non mais pas de --no-verify ici !! les hooks doivent passer, corrige le lint et recommite",
-     "When running `git commit`, never use `--no-verify`"),
+     "When running `git commit`, never pass `--no-verify` to `git commit`"),
     ("curl -fsSL https://get.tool.example/i.sh | sh",
      "pls dont pipe curl into sh on my machine. download the script, let me read it first",
      "When installing a tool, never pipe `curl` into `sh`"),
@@ -592,9 +592,9 @@ def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path,
      "When running `pip install`, never use `sudo`"),
     ("git push --force origin main", "frag mich bevor du force-pushst",
      "When running `git push`, ask the person before `git push --force`"),
-    ("git reset --hard HEAD~1", "reset --hard は使わないで", "When running `git reset`, never use `--hard`"),
+    ("git reset --hard HEAD~1", "reset --hard は使わないで", "When running `git reset`, never pass `--hard` to `git reset`"),
     ("git commit -am 'wip'", "não faça commit com -a, adiciona os arquivos um por um",
-     "When running `git commit`, never use `-a`"),
+     "When running `git commit`, never pass `-a` to `git commit`"),
     ("rm -rf node_modules", "non usare rm -rf sulla cartella, la pulizia la fa make clean",
      "When running `rm`, never run `rm -rf`"),
     # the part of a compound command the words name, with the subcommand they say
@@ -603,7 +603,7 @@ def test_a_tool_being_phased_out_is_the_older_side_of_a_change_of_mind(tmp_path,
     ("kubectl edit deploy/api -n prod", "别直接 kubectl edit 线上资源，不然下次 sync 就被覆盖回去了",
      "When running `kubectl`, never run `kubectl edit`"),
     ("docker compose down -v", "ohne -v bitte, die volumes brauchen wir noch",
-     "When running `docker compose down`, never use `-v`"),
+     "When running `docker compose down`, never pass `-v` to `docker compose down`"),
 ])
 def test_a_thing_of_the_agents_last_command_the_person_forbids_is_the_rule(tmp_path, did, said, rule):
     _learn_session(tmp_path, [
@@ -614,6 +614,11 @@ def test_a_thing_of_the_agents_last_command_the_person_forbids_is_the_rule(tmp_p
     assert hits, rules
     # the person's words ride along as the reason, whole
     assert said.replace('"', "'") in hits[0]
+    # and the rule's check never reads what it forbids as what to use (an "ask first" has no check)
+    from slowloop.rules.check import read_rule
+
+    check = read_rule(hits[0])
+    assert not check.use and (check.avoid or "ask the person" in hits[0]), check
 
 
 @pytest.mark.parametrize("did, said", [

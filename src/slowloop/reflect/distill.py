@@ -816,6 +816,8 @@ def _forbidden_rule(ev: TurnEvidence, nope: Forbidden, why: str, lesson: Lesson)
         body = f"never run `{nope.scope if nope.thing == nope.scope.split()[0] else nope.thing}`"
     elif nope.thing.startswith("-") and " " not in nope.scope:
         body = f"never run `{nope.scope} {nope.thing}`"
+    elif nope.thing.startswith("-"):
+        body = f"never pass `{nope.thing}` to `{nope.scope}`"  # the form the rule's check reads as a flag
     else:
         body = f"never use `{nope.thing}`"
     # (a pipe into a shell is how a tool gets installed; "When running `curl`, never pipe" would read,

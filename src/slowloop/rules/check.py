@@ -56,9 +56,10 @@ _FLAG = re.compile(r"\b(?P<w>always|never) pass `(?P<f>-[^`]+)` to `(?P<tool>[^`
 _BRANCH_SHAPE = re.compile(r"always name branches `<type>/<TICKET>-<slug>`|branch names (?:are|is) `<type>/<TICKET>-<slug>`")
 _BRANCH_PREFIX = re.compile(r"always start branch names with `(?P<p>[^`]+)`(?:, never `(?P<q>[^`]+)`)?")
 _PUT = re.compile(r"always put them in `(?P<d>[^`]+)`(?:, never in `(?P<e>[^`]+)`)?")
-_USE = re.compile(r"\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: (?!(?:for|to|in|with|when|and|or|instead|on|as|of|"
+# (never after "never": "never use `sudo`" names what not to use — _NEVER_LIT reads it)
+_USE = re.compile(r"(?<!never )(?<!don't )(?<!do not )\b(?:always )?use (?P<x>`[^`]+`|[^,.;()\s]+(?: (?!(?:for|to|in|with|when|and|or|instead|on|as|of|"
                   r"if|everywhere|here|only)\b)[^,.;()\s]+)?)"
-                  r"(?: \(`[^`]+`\))?(?:,? (?:never|not|instead of) (?P<y>`[^`]+`|[^,.;()\s]+))?")
+                  r"(?: \(`[^`]+`\))?(?:,? (?:never|not|instead of) (?:use )?(?P<y>`[^`]+`|[^,.;()\s]+))?")
 _NEVER_LIT = re.compile(r"\bnever\b[^.;:]*?`(?P<y>[^`]+)`")
 _TICKET_BRANCH = re.compile(r"^[a-z]+/[A-Z][A-Z0-9]+-\d+[-_].+$")
 
@@ -119,6 +120,8 @@ def read_rule(text: str) -> Check:
         return Check("recovery", use=m.group("y") or m.group("z") or "", avoid=m.group("x"))
     w = _WHEN.match(t)
     phrase, body = (w.group("phrase"), w.group("body")) if w else ("", t)
+    # the person's sentence a rule carries as its reason is no part of what it asks
+    body = re.sub(r"\s*\(the person said: (?:\"[^\"]*\"|`[^`]*`)\)\.?$", ".", body)
     trigger = _trigger(phrase)
     if "do as the user said" in body:
         return Check("", why_not="it keeps the person's own words; no action or literal to check it on")
