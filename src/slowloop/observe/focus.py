@@ -263,12 +263,16 @@ _DEFINES = r"(?:\b(?:def|func|fn|function|class|struct|interface|type|const|let|
 _SECRET_MOVED = re.compile(r"env|environ|getenv|secret|password|token|vault|config", re.I)
 
 
-def whole_swap(redo: Redo, text: str) -> Redo | None:
+def whole_swap(redo: Redo, text: str, *, shown: bool = False) -> Redo | None:
     """The agent's rewrite as the lesson when the person's words point at it without naming what to
     use ("with float the cents drift, 19.99 becomes 19.989999" before `float` → `decimal:2`): one API
     out, one in — never a value of this task, a name the new code defines, a rename, or a secret
-    moved out of the code. None when the change says less than that."""
-    if redo.kind != "api" or not redo.standing or not points_at(redo, text):
+    moved out of the code. None when the change says less than that.
+
+    ``shown``: the correction was told by the rewrite itself — the person said only what went wrong
+    ("that freezes every other request on the worker") and the agent at once replaced the code it had
+    just written — so the words need not name it; the swap must then be one API for one."""
+    if redo.kind != "api" or not redo.standing or not (shown or points_at(redo, text)):
         return None
     old, new = redo.code
     gone = [t for t in redo.gone if _api_like(t) and t.lower() not in _LITERAL]
@@ -278,6 +282,14 @@ def whole_swap(redo: Redo, text: str) -> Redo | None:
     if not gone or not came or len(gone) > 2 or len(redo.came) > 4:
         return None
     x, y = gone[0], came[0]
+    if shown and not points_at(redo, text) and not (
+            len(gone) == 1 and all(re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", t) for t in (x, y))
+            and x.lower() not in y.lower() and y.lower() not in x.lower()
+            and x.rsplit(".", 1)[-1].lower() not in y.lower() + " " and y.rsplit(".", 1)[-1] != x.split(".")[0]):
+        # told by the rewrite alone, the swap must say it all: one call on a module or an object in
+        # place of another (`time.sleep` → `asyncio.sleep`), never a name grown or cut (`self.tick` →
+        # `tick`), a bare word (`div` → `button`) or a path
+        return None
     if x.lower() == y.lower() or case_style(x) and case_style(y) and case_style(x) != case_style(y) and "." not in x + y:
         return None  # `calcul_remise` → `computeDiscount`: a name restyled, not an API swapped
     if re.search(rf"[\"']{re.escape(x)}", old) and _SECRET_MOVED.search(y):

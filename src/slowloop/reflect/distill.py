@@ -561,7 +561,15 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if redo is not None and redo.kind == "api":
         narrowed = focus(redo, text)
         # the words point at the rewrite without naming what to use: the rewrite's one swap, if clean
-        whole = whole_swap(redo, text) if not narrowed.standing and lesson.kind in ("none", "quote") else None
+        # a complaint about what the code does, and the agent at once swapped one API for another:
+        # the swap is the lesson even when the words name neither side ("that freezes the worker")
+        told = bool(ev.correction_evidence and _SHOWN_BY_REDO.search(ev.correction_evidence)) and not asks_more(text) \
+            and not text.rstrip().endswith(("?", "？")) and not _DEICTIC_ONE_OFF.search(text) and not self_blame(text)
+        whole = whole_swap(redo, text, shown=told) if not narrowed.standing and lesson.kind in ("none", "quote") else None
+        if whole is not None and told and not lesson.reason and not points_at(redo, text):
+            # the person's complaint is the rule's reason, in their words ("that freezes the worker")
+            said = " ".join(text.split()).rstrip(".!…")
+            lesson = replace(lesson, reason=said if len(said) <= 120 else said[:120].rsplit(" ", 1)[0] + " …")
         gone_named = [g for g in redo.gone if len(g) >= 3 and re.search(rf"(?<![\w./-]){re.escape(g)}(?![\w/-])", text, re.I)]
         redo = whole or narrowed
         if redo.standing and redo.use and not redo.avoid and gone_named and gone_named[0].lower() not in redo.use.lower():
@@ -585,7 +593,8 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
         # for — they take back their own request, which teaches nothing about the agent's choices
         return [], Lesson("none", why_none=f"the person took back their own request ({redo.avoid})")
     if redo is not None and redo.kind in ("api", "add", "keep", "value") and not points_at(redo, text) and not (
-            redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)) and not _shown(ev, redo, text):
+            redo.kind == "add" and any(n.lower() in text.lower() for n in redo.context)) and not _shown(ev, redo, text) \
+            and whole is None:
         # a code change the person's words do not name: maybe the fix, maybe other work (an addition
         # inside the line they name is the fix: `DOMPurify.sanitize` in `dangerouslySetInnerHTML`)
         redo = None
