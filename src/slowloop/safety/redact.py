@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .bare import bare_spans, structured_spans
 from .credentials import CHECKED_CONTEXTUAL, CONTEXTUAL, LINE_CONTEXTUAL, NAMED_CONTEXTUAL, RANDOM_CONTEXTUAL
 from .printed import printed_spans, table_spans
 from .secret_forms import (
@@ -591,6 +592,10 @@ def _redact(text: str, depth: int = 0) -> RedactResult:
     # the longest first where two finders agree on a start (a YAML key that is also prose)
     found = _assignments(text, lowered) + prose_spans(text, lowered) + printed_spans(text, is_secret_name) \
         + table_spans(text, lowered)
+    # last: a random value nothing names (what the finders above took is not taken twice)
+    taken = [(a, b) for a, b, _k in found]
+    found += [sp for sp in structured_spans(text, is_secret_name) + bare_spans(text)
+              if not any(a < sp[1] and sp[0] < b for a, b in taken)]
     spans = sorted(found, key=lambda sp: (sp[0], -sp[1]))
     if spans:
         pieces, last = [], 0
