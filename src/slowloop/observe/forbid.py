@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..transcripts.model import Turn
 from .corrections import detect_language
-from .lessons import person_text
+from .lessons import ASK_FIRST as _ASK_FIRST, person_text
 from .redo import rerun_request, self_blame, turn_acts
 from .reproach import someone_else
 
@@ -49,16 +49,6 @@ _FILLER = {
 _NEG_ZH = re.compile(r"(?:不要|别|不准|禁止|不许|不能|不可以|不用)\s*(?:再|直接|随便)?\s*(?:用|使用|跑|执行|加)?\s*$")
 # Japanese: the thing, then (は|を|で)? then 使わないで/しないで/禁止/やめて/ダメ/だめ/厳禁
 _NEG_JA = re.compile(r"^\s*[`'\"」]?\s*(?:は|を|で|の)?\s*(?:使わないで|使用しないで|しないで|禁止|厳禁|やめて|止めて|ダメ|だめ|絶対に?しない)")
-# "ask me before/first": the agent may do it, but never without the person's go-ahead
-_ASK_FIRST = re.compile(
-    r"\bask (?:me )?(?:first|before)\b|\bcheck with me (?:first|before)\b|\bwithout asking\b"
-    r"|\bdemande(?:-moi|z-moi)? (?:avant|d'abord)\b|\bsans (?:me )?demander\b"
-    r"|\bchiedi(?:mi)? (?:prima|il permesso)\b|\bsenza chiedere\b"
-    r"|\bfrag (?:mich )?(?:bevor|vorher|zuerst|erst)\b|\bohne (?:zu )?fragen\b"
-    r"|\bpregunta(?:me)? antes\b|\bpide permiso\b|\bsin preguntar\b"
-    r"|\bpergunt[ae](?:-me)? antes\b|\bme pergunt[ae] antes\b|\bpe[çd]a permiss[ãa]o\b|\bsem perguntar\b"
-    r"|先问我|问我一声|先问一下|先跟我说|没问我"
-    r"|先に(?:聞いて|確認して|相談して)|確認してから|聞いてから|確認なしで|勝手に", re.I)
 # for now, not yet, this time: a prohibition about this moment, not a rule
 _FOR_NOW = re.compile(
     r"\b(?:yet|for now|right now|this time|today|until|per ora|ancora|adesso|per adesso|pour l'instant|encore"
@@ -208,7 +198,8 @@ def forbidden(turn: Turn, previous: Turn | None) -> Forbidden | None:
             if _ASK_FIRST.search(low):
                 hit = max(named, key=len)
                 part = _part(cmd.command, hit, None)
-                return Forbidden(_pipe_form(part, named) or hit, cmd.command, _scope(part, hit), True, sent)
+                return Forbidden(_as_written(_pipe_form(part, named) or hit, part), cmd.command, _scope(part, hit),
+                                 True, sent)
             best: tuple[tuple[bool, int, int], str] | None = None
             for t in named:
                 for m in cmd.spots(t if t in low else t.lstrip("-"), low):
@@ -229,5 +220,11 @@ def forbidden(turn: Turn, previous: Turn | None) -> Forbidden | None:
                 if hit == scope.split()[0] and then and then in {w.lower() for w in part.split()}:
                     # the program named with its subcommand ("pas de pip freeze", "别直接 kubectl edit")
                     thing, scope = f"{hit} {then}", hit
-                return Forbidden(thing, cmd.command, scope, False, sent)
+                return Forbidden(_as_written(thing, part), cmd.command, scope, False, sent)
     return None
+
+
+def _as_written(thing: str, command: str) -> str:
+    """The thing as the command writes it (`TRUNCATE`, not the lower case it was matched in)."""
+    m = re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", command, re.I)
+    return m.group(0) if m else thing

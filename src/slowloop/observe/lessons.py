@@ -33,6 +33,27 @@ from typing import Literal
 from ..markdown import strip_fenced
 from ..text import CHINESE_JAPANESE
 
+# "ask me before/first": the agent may do it, but never without the person's go-ahead
+ASK_FIRST = re.compile(
+    r"\bask (?:me )?(?:first|before)\b|\bcheck with me (?:first|before)\b|\bwithout asking\b"
+    r"|\bask me\b[^.!?\n]{0,20}\bbefore\b|\bshow me\b[^.!?\n]{0,40}\b(?:before|first)\b"
+    r"|\bdemande(?:-moi|z-moi)? (?:avant|d'abord)\b|\bsans (?:me )?demander\b|\bmontre-moi\b[^.!?\n]{0,40}\bavant\b"
+    r"|\bchiedi(?:mi)? (?:prima|il permesso)\b|\bsenza chiedere\b|\bfammi vedere\b[^.!?\n]{0,40}\bprima\b"
+    r"|\bfrag (?:mich )?(?:bevor|vorher|zuerst|erst|vor (?:jedem|jeder|dem|der|einem|einer))\b|\bohne (?:zu )?fragen\b"
+    r"|\bvorher (?:fragen|nachfragen)\b|\bzeig mir\b[^.!?\n]{0,40}\b(?:bevor|vorher|und frag)"
+    r"|\bpregunta(?:me)? antes\b|\bpreg[úu]ntame\b|\bpide permiso\b|\bsin preguntar\b"
+    r"|\bens[ée][ñn]ame\b[^.!?\n]{0,40}\bantes\b|\bmu[ée]strame\b[^.!?\n]{0,40}\bantes\b"
+    r"|\bpergunt[ae](?:-me)? antes\b|\bme pergunt[ae]\b|\bpe[çd]a permiss[ãa]o\b|\bsem perguntar\b"
+    r"|\bme mostr[ae]\b[^.!?\n]{0,40}\bantes\b|\bantes de\b[^.!?\n]{0,60}\bme (?:mostr|pergunt)"
+    r"|先问我|问我一声|先问一下|先跟我说|没问我|之前先(?:给我看|问我|让我看)"
+    r"|先に(?:聞いて|確認して|相談して)|確認してから|聞いてから|確認なしで|勝手に|前に[^。\n]{0,12}(?:見せて|確認させて|聞いて)", re.I)
+
+# the same, without the forms that also describe what happened ("Xcode が勝手に上がった", "without asking")
+ASK_FIRST_STRICT = re.compile(ASK_FIRST.pattern.replace("|勝手に", "").replace(r"|\bwithout asking\b", "")
+                              .replace(r"|\bsans (?:me )?demander\b", "").replace(r"|\bsenza chiedere\b", "")
+                              .replace(r"|\bohne (?:zu )?fragen\b", "").replace(r"|\bsin preguntar\b", "")
+                              .replace(r"|\bsem perguntar\b", "").replace("|没问我", "").replace("|確認なしで", ""), re.I)
+
 Kind = Literal["choice", "require", "convention", "quote", "none"]
 
 _I = re.IGNORECASE
@@ -898,6 +919,13 @@ def standing_statement(text: str) -> str | None:
     s = " ".join(person_text(text).split())
     if not s or len(s) > 600:
         return None
+    said = _standing(s)
+    if said and said.startswith("use ") and _asked_about(s, said.split()[-1]):
+        return None  # ("chiedimi prima di usare sudo rm" states the person's go-ahead, not "use sudo")
+    return said
+
+
+def _standing(s: str) -> str | None:
     s = _statements(s)  # a question asks, it does not state ("why BTreeMap over HashMap here?")
     if not s.strip():
         return None
@@ -922,6 +950,27 @@ def read_lesson(text: str) -> Lesson:
     s = " ".join(person_text(text).split())
     if not s:
         return Lesson("none", why_none="the message is empty once pasted material is left out")
+    lesson = _read(s)
+    if lesson.kind in ("choice", "convention") and lesson.x and _asked_about(s, lesson.x):
+        # "ask me before you use sudo rm": what it names is what needs the person's go-ahead — the
+        # action the agent ran says which (observe.forbid), never "always use sudo rm"
+        return Lesson("none", why_none="the person asks to be asked first: read from the action, not as a choice")
+    return lesson
+
+
+def _asked_about(s: str, item: str) -> bool:
+    """``item`` is named in a clause that asks for the person's go-ahead ("chiedimi prima di usare sudo rm")."""
+    low, it = s.lower(), item.lower().strip("`")
+    for m in ASK_FIRST.finditer(s):
+        start = max(0, low.rfind(",", 0, m.start()) + 1, low.rfind(".", 0, m.start()) + 1)
+        end = min([i for i in (low.find(",", m.end()), low.find(".", m.end()), low.find(";", m.end())) if i >= 0]
+                  or [len(low)])
+        if it and it in low[start:end]:
+            return True
+    return False
+
+
+def _read(s: str) -> Lesson:
     conv = _convention(s)
     if conv is not None:
         return conv

@@ -14,7 +14,7 @@ from .corrections import detect_correction
 from .errors import find_errors
 from .focus import focus
 from .forbid import forbidden
-from .lessons import RETRACTION, person_text, standing_statement
+from .lessons import ASK_FIRST_STRICT, RETRACTION, person_text, standing_statement
 from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .named import named_way
 from .redo import (
@@ -205,6 +205,12 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         if nope is not None:
             correction = Correction(True, f"the agent's last action forbidden: {nope.thing}"
                                     + (" (ask first)" if nope.ask else ""))
+    if not correction.corrected and turn.person and turn.user_text and previous is not None \
+            and turn_acts(previous, rejected=False) and ASK_FIRST_STRICT.search(person_text(turn.user_text)) \
+            and not turn.user_text.rstrip().endswith(("?", "？")) and not self_blame(turn.user_text):
+        # "la próxima vez enséñame la lista antes de borrar ramas": right after the agent acted, the
+        # person wants to be asked first — a correction even when no word of the command is said
+        correction = Correction(True, "the person asks to be asked before the agent's last action")
     if not correction.corrected and turn.person and turn.user_text and previous is not None:
         way_named = named_by(turn, previous)
         if way_named is not None:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lessons import LASTING, RETRACTION, person_text
+from .lessons import ASK_FIRST, LASTING, RETRACTION, person_text
 from .redo import _LANG_OF, ACTIVITIES, COMMON_WORDS, Act, parse_cmd as _parse_cmd, rerun_request
 
 _I = re.IGNORECASE
@@ -419,6 +419,8 @@ def stated(text: str, before: list[Act], after: list[Act]) -> Stated | None:
     s = " ".join(person_text(text or "").split())
     if not s or len(s) > 600 or _THIS_TIME.search(s) or RETRACTION.search(s):
         return None  # this task's, or the person taking back what they said (the retraction's to read)
+    if ASK_FIRST.search(s):
+        return None  # "chiedimi prima di usare sudo rm": the person's go-ahead first, never "always use sudo rm"
     clauses = [m.group(0) for m in _SENTENCE.finditer(s) if m.group(0).strip()]
     if clauses and all(_QUESTION.search(c) for c in clauses):
         return None

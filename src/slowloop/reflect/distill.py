@@ -28,6 +28,7 @@ from typing import Any
 from ..observe.focus import focus, library_swap, whole_swap
 from ..observe.forbid import Forbidden, forbidden
 from ..observe.lessons import (
+    ASK_FIRST_STRICT,
     CONDITIONAL,
     FUTURE,
     LASTING,
@@ -657,6 +658,9 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     nope = forbidden(ev.turn, ev.previous) if not _DEICTIC_ONE_OFF.search(text) else None
     if nope is not None and (_named_and_done(ev, text) is not None or named_by(ev.turn, ev.previous) is not None):
         nope = None  # the words name what to use instead, and the way named is the better rule
+    if nope is None and "asks to be asked before" in (ev.correction_evidence or "") and ASK_FIRST_STRICT.search(text) \
+            and not _DEICTIC_ONE_OFF.search(text) and ev.previous is not None:
+        nope = _ask_first_of(ev)  # (only what the detector saw: no other reading of the words)
     if nope is not None:
         # the words forbid a thing of the agent's last command: that thing is the rule, in the
         # command's own words (any language), scoped by what the agent ran; the person's sentence
@@ -810,6 +814,26 @@ def _stated_rule(ev: TurnEvidence, way: Stated, why: str, lesson: Lesson) -> Rul
     return Rule(f"When {way.scope}, {body}.", "correction", slug or "working-in-this-project", way.scope, key,
                 ev.turn_id, why + f"; {how} the agent's actions confirm", ev.grown, way.use, way.avoid,
                 0 if ev.grown else 1)
+
+
+def _ask_first_of(ev: TurnEvidence) -> Forbidden | None:
+    """"la próxima vez enséñame la lista antes de borrar ramas" after one command: that command (its
+    program, subcommand and first flag) waits for the person's go-ahead. None when the agent's last
+    turn ran no command, or several — the words name none of them, so which one is the person's."""
+    runs = [a for a in turn_acts(ev.previous, rejected=False) if a.kind == "run"] if ev.previous is not None else []
+    if len(runs) != 1:
+        return None
+    words = runs[0].command.split()
+    if not words or not re.fullmatch(r"[A-Za-z][\w.+-]*", words[0]):
+        return None
+    head = [words[0]]
+    if len(words) > 1 and re.fullmatch(r"[a-z][a-z-]{1,15}", words[1]):
+        head.append(words[1])
+    rest = words[len(head):]
+    rest = rest[:rest.index("--")] if "--" in rest else rest  # (what follows `--` is the script's own)
+    flag = next((w for w in rest if re.fullmatch(r"--?[A-Za-z][\w-]*", w)), "")
+    thing = " ".join(head + ([flag] if flag else []))
+    return Forbidden(thing, runs[0].command, " ".join(head), True, person_text(ev.turn.user_text or ""))
 
 
 def _forbidden_rule(ev: TurnEvidence, nope: Forbidden, why: str, lesson: Lesson) -> Rule:
