@@ -284,8 +284,7 @@ def whole_swap(redo: Redo, text: str, *, shown: bool = False) -> Redo | None:
     x, y = gone[0], came[0]
     if shown and not points_at(redo, text) and not (
             len(gone) == 1 and all(re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", t) for t in (x, y))
-            and x.lower() not in y.lower() and y.lower() not in x.lower()
-            and x.rsplit(".", 1)[-1].lower() not in y.lower() + " " and y.rsplit(".", 1)[-1] != x.split(".")[0]):
+            and x.lower() not in y.lower() and y.lower() not in x.lower()):
         # told by the rewrite alone, the swap must say it all: one call on a module or an object in
         # place of another (`time.sleep` → `asyncio.sleep`), never a name grown or cut (`self.tick` →
         # `tick`), a bare word (`div` → `button`) or a path
