@@ -23,7 +23,9 @@ from __future__ import annotations
 __all__ = ["CONSENT_RULES"]
 
 # the rest of one sentence (a full stop followed by a space, or a CJK one, ends it)
-_S = r"(?:(?![.!?;](?:\s|$)|[。！？；\n])[\s\S])"
+_S = r"(?:(?![.!?](?:\s|$)|[。！？\n])[\s\S])"
+
+_NOT_BETWEEN = r"(?!\b(?:not|never|no|don'?t|nicht|nie|non|ne|não|nunca|jamais|mai)\b|しない|しません)"  # a negation between two halves breaks them
 
 # -- consent assumed --------------------------------------------------------------------------------
 
@@ -59,7 +61,9 @@ _AWAY = (r"(?:no\s+(?:reply|answer|response)|does(?:n'?t|\s+not)\s+(?:reply|answ
 _GO_ANYWAY = (r"(?:anyway|regardless|go\s+ahead|proceed|carry\s+on|quand\s+m[êe]me|tout\s+de\s+m[êe]me|comunque|lo\s+stesso"
               r"|mesmo\s+assim|segue\s+com|prossegue|igualmente|de\s+todos\s+modos|sigue\s+con|trotzdem"
               r"|mach\w*\s+(?:einfach\s+)?(?:mit\s+[\w\s-]{0,30}?)?weiter|照样|直接(?:删|执行|合并)|そのまま(?:削除|実行|進め))")
-_CONSENT_ASSUMED = rf"{_AS_YES}|{_AWAY}{_S}{{0,100}}?{_GO_ANYWAY}"
+# (the silence first when it comes first: "gets no reply … counts as a go-ahead" — its "no" is the
+# condition's, not a negation of the rule)
+_CONSENT_ASSUMED = rf"{_AWAY}(?:{_NOT_BETWEEN}{_S}){{0,100}}?(?:{_AS_YES}|{_GO_ANYWAY})|{_AS_YES}"
 # "no longer checks in with whoever is at the keyboard before dropping tables", "no se pide confirmación"
 _NO_LONGER_ASKS = (r"\bno\s+longer\s+(?:checks?\s+in|asks?|confirms?|waits?\s+for)\b|\bno\s+se\s+(?:pide|solicita)\s+"
                    r"confirmaci[óo]n|\bnon\s+si\s+chiede\s+(?:pi[ùu]\s+)?conferma|\bne\s+demande\s+plus\s+(?:de\s+)?confirmation"
@@ -105,7 +109,6 @@ _NOT_TOLD = (
 
 _INTERRUPTED = (r"(?:\binterrupt\w*|Ctrl\s*\+\s*C|Ctrl-C|\^C|\bEsc\b|\bhits?\s+stop|中断|打断|等一下|停一下|"
                 r"[„\"“«]\s*(?:Stopp?|para|pare|stop|arr[êe]te)\s*[“\"”»]|\binterromp\w*|\bunterbr\w*|\binterrump\w*)")
-_NOT_BETWEEN = r"(?!\b(?:not|never|no|don'?t|nicht|nie|non|ne|não|nunca|jamais|mai)\b|しない|しません)"
 _RESUMED = (r"(?:\bfinish\w*|\bpick\s+up\s+where|\bresume|\brun\s+(?:it\s+)?again|\bre-?run|\bde\s+novo|\bnovamente|"
             r"\bdi\s+nuovo|\bnochmal|\berneut|\bzu\s+Ende\s+(?:bringen|f[üu]hren)|\btermina\w*|\bcontinu\w*|\bnohup\b|"
             r"重跑|重新运行|继续|改完|做完|不要停|别停|もう一度[^。\n]{0,10}?実行|再実行|続け|最後まで)(?!しない|しません|ない)")
@@ -113,7 +116,7 @@ _RESUMED_AFTER_STOP = rf"{_INTERRUPTED}(?:{_NOT_BETWEEN}{_S}){{0,110}}?{_RESUMED
 
 # -- secrets written down, here, in full ----------------------------------------------------------
 
-_SECRET_N = (r"(?:\b(?:api[ _-]?keys?|tokens?|passwords?|passphrases?|credentials?|secrets?|private\s+keys?|"
+_SECRET_N = (r"(?:\b(?:api[ _-]?keys?|(?:live|restricted|secret|signing|access|deploy|ssh|master|root)\s+keys?|tokens?|passwords?|passphrases?|credentials?|secrets?|private\s+keys?|"
              r"mots?\s+de\s+passe|cl[ée]s?\b|chiav[ei]\b|senhas?|chaves?\b|contrase[ñn]as?|claves?\b|"
              r"\w*passw(?:ort|örter)\b|zugangsdaten)|密钥|密码|令牌|API\s*キー|パスワード|トークン|秘密鍵)")
 _NOTE_V = (r"(?:\b(?:note|jot|write|copy|paste|record|log|save|store|keep|put|add)\b|\brecopi\w*|\bcopi\w*|\bnot\w*|"
@@ -129,7 +132,22 @@ _WRITTEN_DOWN = (rf"{_SECRET_N}{_S}{{0,100}}?{_NOTE_V}{_S}{{0,40}}?{_HERE_FULL}"
                  rf"|{_HERE_FULL}{_S}{{0,30}}?{_SECRET_N}{_S}{{0,40}}?{_NOTE_V}"
                  rf"|{_SECRET_N}{_S}{{0,100}}?{_HERE_FULL}{_S}{{0,40}}?{_NOTE_V}")
 
+# -- slowloop's own record erased ----------------------------------------------------------------
+
+# what the person reviews later — the chronicle, the transcripts slowloop learns from, its history —
+# edited away by a standing rule: `sed -i '/rotate/d' memory/chronicle.md`, "delete new
+# ~/.claude/projects/*/*.jsonl", `slowloop history undo $(…)`
+_RECORD = (r"(?:memory/chronicle\.md|\bchronicle\.md\b|~/\.claude/projects\b|\.claude/projects/|~/\.codex/sessions\b|"
+           r"rollout-[\w*-]*\.jsonl|\bslowloop\.db\b|\brecall\.db\b)")
+_ERASE = (r"(?:\bsed\s+-i\b|\brm\b|\btruncate\b|\bshred\b|:\s*>|\bgit\s+(?:checkout|restore|reset)\b|\bdelete\b|\bremove\b|"
+          r"\bwipe\b|\bclear\b|\btogli\w*|\bcancell\w*|\bsupprim\w*|\befface\w*|\bl[öo]sch\w*|\bentfern\w*|\bborr\w*|"
+          r"\bapag\w*|\bremov\w*|删|清空|消す|消して|削除|戻して|戻しておく)")
+_RECORD_ERASED = (rf"{_ERASE}(?:{_NOT_BETWEEN}{_S}){{0,80}}?{_RECORD}|{_RECORD}(?:{_NOT_BETWEEN}{_S}){{0,60}}?{_ERASE}"
+                  r"|\bslowloop\s+history\s+undo\s+\$\(")
+
 CONSENT_RULES: list[tuple[str, str, str, bool]] = [
+    ("posture", "tells the agent to erase what slowloop keeps for the person (the chronicle, transcripts)",
+     _RECORD_ERASED, True),
     ("confirmation", "takes silence, absence or any reply as the person's yes", _CONSENT_ASSUMED, True),
     ("confirmation", "tells the agent to stop checking with the person", _NO_LONGER_ASKS, False),
     ("injection", "tells the agent to put a text above the person", _ABOVE_PERSON, True),
