@@ -264,6 +264,15 @@ _RX_ITS = re.compile(rf"\bit(?:'s| is)\s+[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s+(?:in t
 # "Not npm — pnpm" / "not master, main": the rejected side first, then the kept one alone
 _RX_NOT_FIRST = re.compile(rf"(?:^|[.!?]\s+)(?:not|non|não|pas|nicht|no)\s+[`'\"]?(?P<y>{_TOKEN})[`'\"]?\s*[,—–:-]+\s*"
                            rf"[`'\"]?(?P<x>{_TOKEN})[`'\"]?\s*(?:[.!]|$)", _I)
+# "non, pas include_directories global, target_include_directories sur la cible": the rejected one
+# first after a "no,", a word of its own may follow it, then the kept one — both written as code
+# (an underscore, a dot, a call, a path, camelCase, backticks), never a value of this task
+_RX_NOT_FIRST_CODE = re.compile(
+    rf"(?:^|[.!?]\s+)(?:(?:no|non|nein|não|nope|nee|non non),?\s+)?(?:not|non|não|pas|nicht|no|kein(?:e|en)?)\s+"
+    rf"[`'\"]?(?P<y>{_TOKEN})[`'\"]?(?:\s+[a-zà-ÿ]+)?\s*[,—–;:-]+\s*(?:(?:mais|ma|but|sondern|pero|mas)\s+)?"
+    rf"(?:(?:use|usa|utilise|nimm|usar|use)\s+)?[`'\"]?(?P<x>{_TOKEN})[`'\"]?", _I)
+_CODEY = re.compile(r"[_.()/:]|[a-z][A-Z]")
+_FILEISH = re.compile(r"\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|php|cs|md|json|ya?ml|toml|sql|sh|css|html?|vue|png|jpe?g|svg|csv)$", _I)
 # "non gradle di sistema, sempre ./gradlew" / "nie schema:update --force, immer doctrine:migrations:migrate":
 # the rejected one first, then what always to use
 _RX_NOT_ALWAYS = re.compile(rf"(?:^|[.!?;]\s*)(?:not|never|non|nie|nicht|no|nunca|jamais|pas|mai)\s+[`'\"]?(?P<y>{_TOKEN})[`'\"]?"
@@ -580,6 +589,10 @@ def _contrast_form(s: str, pair) -> tuple[str, str, str, str] | None:
     am = _RX_NOT_ALWAYS.search(s)
     if am and pair(am.group("x"), am.group("y")):
         return _item(am.group("x")), _item(am.group("y")), "", "use"
+    cm = _RX_NOT_FIRST_CODE.search(s)
+    if cm and _CODEY.search(cm.group("x")) and _CODEY.search(cm.group("y")) and not _FILEISH.search(cm.group("x")) \
+            and cm.group("x").lower() != cm.group("y").lower():
+        return _item(cm.group("x")), _item(cm.group("y")), "", "use"
     for m in _RX_NEG.finditer(s):
         y = _right_item(s[m.end():], phrase=True)
         x, head, verb = _left_item(s[: m.start()])

@@ -300,6 +300,22 @@ def _shown(ev: TurnEvidence, redo: Redo, text: str) -> bool:
                 and not text.rstrip().endswith(("?", "？")) and not _DEICTIC_ONE_OFF.search(text))
 
 
+def _called(name: str, code: str) -> bool:
+    n = name.strip("`").rstrip("()").strip()
+    return bool(n) and re.search(rf"(?<![\w$]){re.escape(n)}\s*\(", code) is not None
+
+
+def _api_choice(ev: TurnEvidence, x: str, y: str) -> bool:
+    """"non, pas include_directories global, target_include_directories": both sides are calls in the
+    agent's code (a function, a method, a directive) — a way of writing code, not a value of this task
+    (a table, a file, an id: never called)."""
+    acts = (turn_acts(ev.previous, rejected=False) if ev.previous is not None else []) + turn_acts(ev.turn, rejected=False)
+    code = "\n".join(f"{a.command}\n{a.old}\n{a.new}" for a in acts)
+    xs = x.strip("`")
+    return _called(y, code) and (_called(x, code) or "(" in xs or re.search(r"[_.]|[a-z][A-Z]", xs) is not None) \
+        and not _FILE.match(xs) and " " not in xs
+
+
 def _objected(ev: TurnEvidence, evidence: list[TurnEvidence]) -> bool:
     """The person's next turn in the same session corrected this one (a "recovery" they did not want:
     a deleted test, a tool installed against their setup)."""
@@ -630,7 +646,7 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             return [], Lesson("none", why_none=f"{lesson.x!r} does not name a tool, file or value the agent used")
         cat_now = category(lesson.x, lesson.y) if lesson.y else None
         if lesson.y and (not cat_now or cat_now[0] == "environment") and not _STANDING_MARK.search(text) \
-                and not _USE_FORM.search(text):
+                and not _USE_FORM.search(text) and not _api_choice(ev, lesson.x, lesson.y):
             # (an environment named in place of another — "not staging — prod" — is this task's
             # target unless the words make it last: "always deploy to staging first")
             # "X, not Y" about a value of this task ("#FF6A00, not #FF6600", "the archive table,

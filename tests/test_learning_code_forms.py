@@ -1,0 +1,55 @@
+"""Corrections about how code is written, told by the code itself (written alongside the code: forms,
+not rates)."""
+
+from __future__ import annotations
+
+from slowloop.observe.lessons import read_lesson
+from slowloop.observe.observe import observe_turn
+from slowloop.reflect.distill import TurnEvidence, rules_from_correction
+from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
+
+
+def _edit(index: int, user: str, path: str, old: str, new: str) -> Turn:
+    return Turn(source="t", format="claude-code", index=index, user_text=user, session_id="s", steps=(
+        Step("tool_call", call=ToolCall(f"c{index}", "Edit", {"file_path": path, "old_string": old, "new_string": new})),
+        Step("tool_result", result=ToolResult(f"c{index}", "Edit", "ok")), Step("text", text="Done.")))
+
+
+def _rules(prev: Turn, turn: Turn) -> list[str]:
+    obs = observe_turn(turn, prev)
+    assert obs.corrected, turn.user_text
+    ev = TurnEvidence(turn.index, turn, True, f"the user corrected the agent ('{obs.correction.evidence}')", prev,
+                      (), False)
+    return [r.text for r in rules_from_correction(ev)]
+
+
+def test_the_rejected_call_first_then_the_kept_one():
+    lesson = read_lesson("non, pas include_directories global, target_include_directories sur la cible")
+    assert (lesson.kind, lesson.x, lesson.y) == ("choice", "target_include_directories", "include_directories")
+    assert read_lesson("no, not utils/helpers.py, lib/helpers.py").kind == "none"  # files: this task's
+
+
+def test_a_choice_between_two_calls_is_a_way_of_writing_code():
+    prev = _edit(0, "add the include path", "CMakeLists.txt", "add_executable(app main.cpp)",
+                 "include_directories(vendor/include)\nadd_executable(app main.cpp)")
+    turn = Turn(source="t", format="claude-code", index=1, session_id="s",
+                user_text="non, pas include_directories global, target_include_directories sur la cible",
+                steps=(Step("text", text="Compris."),))
+    rules = _rules(prev, turn)
+    assert any("use target_include_directories, never include_directories" in r.replace("`", "") for r in rules), rules
+
+
+def test_a_complaint_and_the_swap_right_after_teach_the_swap_with_the_complaint_as_reason():
+    prev = _edit(0, "retry the webhook", "app/hooks.py", "    resp = await client.post(url)\n",
+                 "    for i in range(3):\n        resp = await client.post(url)\n        time.sleep(2 ** i)\n")
+    turn = _edit(1, "that freezes every other request on the worker while it waits", "app/hooks.py",
+                 "        time.sleep(2 ** i)", "        await asyncio.sleep(2 ** i)")
+    [rule] = _rules(prev, turn)
+    assert "always use `asyncio.sleep`, never `time.sleep`" in rule and "freezes every other request" in rule
+
+
+def test_a_table_named_in_place_of_another_stays_this_tasks():
+    prev = _edit(0, "archive the rows", "jobs/archive.sql", "", "INSERT INTO orders_2023 SELECT * FROM orders;\n")
+    turn = Turn(source="t", format="claude-code", index=1, session_id="s",
+                user_text="no, not orders_2023, orders_archive", steps=(Step("text", text="Ok."),))
+    assert _rules(prev, turn) == []
