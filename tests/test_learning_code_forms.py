@@ -53,3 +53,19 @@ def test_a_table_named_in_place_of_another_stays_this_tasks():
     turn = Turn(source="t", format="claude-code", index=1, session_id="s",
                 user_text="no, not orders_2023, orders_archive", steps=(Step("text", text="Ok."),))
     assert _rules(prev, turn) == []
+
+
+def test_a_function_the_words_write_as_a_call_is_the_way():
+    prev = _edit(0, "add security headers", "app.js", "const app = express();\n",
+                 "const app = express();\napp.use((req, res, next) => { res.set('X-Frame-Options', 'DENY'); next(); });\n")
+    turn = _edit(1, "别手写这些 header 了，直接用 helmet()", "app.js",
+                 "app.use((req, res, next) => { res.set('X-Frame-Options', 'DENY'); next(); });\n",
+                 "app.use(helmet());\n")
+    rules = _rules(prev, turn)
+    assert any("always use `helmet()`" in r for r in rules), rules
+
+
+def test_code_in_backticks_keeps_its_colon():
+    from slowloop.observe.lessons import _left_item
+
+    assert _left_item("filtra en la query con `where:`")[0] == "where"

@@ -399,7 +399,11 @@ def _right_item(s: str, phrase: bool = False) -> str:
 def _left_item(left: str) -> tuple[str, str, str]:
     """The kept alternative ending ``left`` ("No — httpx" → httpx), with what precedes it: (item,
     head, verb). An unanchored run of several plain words is a description, not an item."""
+    # (a colon or a comma inside code in backticks is the code's: "con `where:`, no con Enum.filter")
+    left = re.sub(r"`[^`\n]+`", lambda m: m.group(0).replace(":", "\ue000").replace(",", "\ue001")
+                  .replace("(", "\ue002"), left)
     seg = re.split(r"[,;:\n—–(]\s*|[.!?]+(?:\s+|$)|\s-\s", left.rstrip(" ,—–-"))[-1].strip()
+    seg = seg.replace("\ue000", ":").replace("\ue001", ",").replace("\ue002", "(")
     seg = re.sub(r"\s+sein$", "", seg, flags=_I)  # German puts the verb last: "das sollte UTC sein"
     seg = re.sub(r"\s+(?:please|pls|thanks|per favore|por favor|s'il te plaît|bitte)$", "", seg, flags=_I)
     seg = re.sub(r"\s+(?:here|there|too|also|in this (?:repo|repository|project|codebase)|qui|qua|aqui|aquí|ici"

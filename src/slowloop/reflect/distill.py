@@ -300,6 +300,14 @@ def _shown(ev: TurnEvidence, redo: Redo, text: str) -> bool:
                 and not text.rstrip().endswith(("?", "？")) and not _DEICTIC_ONE_OFF.search(text))
 
 
+def _called_in_words(name: str, text: str) -> bool:
+    """The person's words write the thing as a call ("直接用 helmet()", "use `slugify()`"): a function to
+    use, named as code, not a value of this task."""
+    n = name.strip("`").rstrip("()").strip()
+    return len(n) >= 3 and re.fullmatch(r"[A-Za-z_$][\w$.]*", n) is not None and not _DEICTIC_ONE_OFF.search(text) \
+        and re.search(rf"(?<![\w$.]){re.escape(n)}\s*\(", text) is not None
+
+
 def _called(name: str, code: str) -> bool:
     n = name.strip("`").rstrip("()").strip()
     return bool(n) and re.search(rf"(?<![\w$]){re.escape(n)}\s*\(", code) is not None
@@ -622,7 +630,8 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
     if lesson.kind == "choice" and _SARCASM.search(text) and not (redo is not None and redo.standing):
         return [], Lesson("none", why_none="sarcasm: the words name what went wrong, not what to use")
     if redo is not None and redo.kind in ("api", "add", "value") and redo.standing and whole is None and not _lasts(text, redo) \
-            and not _library_brought_in(ev, redo) and not (_api_shaped(redo) and not _DEICTIC_ONE_OFF.search(text)):
+            and not _library_brought_in(ev, redo) and not (_api_shaped(redo) and not _DEICTIC_ONE_OFF.search(text)) \
+            and not (redo.kind in ("api", "add") and _called_in_words(redo.use, text)):
         # a value, a table, an endpoint of this task swapped in code ("I meant bestellungen_archiv"):
         # nothing says it lasts, so the person decides (review) — never an always-rule by guess
         if way is not None:
