@@ -69,3 +69,19 @@ def test_code_in_backticks_keeps_its_colon():
     from slowloop.observe.lessons import _left_item
 
     assert _left_item("filtra en la query con `where:`")[0] == "where"
+
+
+def test_how_and_what_goes_wrong_otherwise_is_a_correction():
+    prev = _edit(0, "add the DAG", "dags/sales.py", "", "with DAG('sales', start_date=datetime(2024, 1, 1)) as dag:\n")
+    for said in ("metti catchup=False nei DAG, sennò appena lo attivi ti fa due anni di backfill",
+                 "compara float com pytest.approx, senão quebra por causa de arredondamento",
+                 "用到数据库的测试要加 @pytest.mark.django_db，不然直接报 Database access not allowed"):
+        turn = Turn(source="t", format="claude-code", index=1, session_id="s", user_text=said,
+                    steps=(Step("text", text="Ok."),))
+        assert observe_turn(turn, prev).corrected, said
+    # a fact with "si no" ("if we don't") and a question are not
+    for said in ("dato: mercado pago manda el webhook hasta 3 veces si no respondemos 200",
+                 "--address 0.0.0.0 にしないとダメなんですか？気になっただけです"):
+        turn = Turn(source="t", format="claude-code", index=1, session_id="s", user_text=said,
+                    steps=(Step("text", text="Ok."),))
+        assert not observe_turn(turn, prev).corrected, said

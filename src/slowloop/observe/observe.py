@@ -105,6 +105,11 @@ _STANDS = re.compile(r"(?<![\w-])(?:no|not|never|nope|wrong|instead|nein|non|nã
                      r"|\b(?:phasing out|on abandonne|stiamo dismettendo|estamos (?:abandonando|deprecando|descontinuando))\b", re.I)
 
 
+# "…, otherwise …" in eight languages (not Spanish "si no" before a verb: "if we don't")
+_OTHERWISE = re.compile(r"[,;—–-]\s*(?:(?:otherwise|or else|else)\b|sinon\b|senn[òo]\b|altrimenti\b|sonst\b|sen[ãa]o\b"
+                        r"|si no,|de lo contrario\b|caso contr[áa]rio\b)|，?(?:不然|否则)|(?:でないと|じゃないと)", re.I)
+
+
 def _names_any(tokens: tuple[str, ...], low: str) -> bool:
     """A token said as written, or the module or the method of a dotted one (`cur.fetchall`: "fetchall")."""
     return any(t.lower() in low or "." in t and len(t.rsplit(".", 1)[0]) >= 2
@@ -211,6 +216,13 @@ def observe_turn(turn: Turn, previous: Turn | None = None) -> Observation:
         # "la próxima vez enséñame la lista antes de borrar ramas": right after the agent acted, the
         # person wants to be asked first — a correction even when no word of the command is said
         correction = Correction(True, "the person asks to be asked before the agent's last action")
+    if not correction.corrected and turn.person and turn.user_text and previous is not None \
+            and turn_acts(previous, rejected=False) and _OTHERWISE.search(person_text(turn.user_text)) \
+            and not turn.user_text.rstrip().endswith(("?", "？")) and not self_blame(turn.user_text) \
+            and not someone_else(turn.user_text) and not _CURIOUS.search(turn.user_text):
+        # "metti catchup=False nei DAG, sennò ti fa due anni di backfill": right after the agent acted,
+        # how to do it and what goes wrong otherwise — the person correcting the way it was done
+        correction = Correction(True, "the person says how, and what goes wrong otherwise")
     if not correction.corrected and turn.person and turn.user_text and previous is not None:
         way_named = named_by(turn, previous)
         if way_named is not None:
