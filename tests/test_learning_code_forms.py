@@ -85,3 +85,15 @@ def test_how_and_what_goes_wrong_otherwise_is_a_correction():
         turn = Turn(source="t", format="claude-code", index=1, session_id="s", user_text=said,
                     steps=(Step("text", text="Ok."),))
         assert not observe_turn(turn, prev).corrected, said
+
+
+def test_what_went_wrong_and_the_fix_added_at_once_is_a_correction():
+    prev = _edit(0, "write the export script", "scripts/export.sh", "",
+                 "#!/bin/bash\ntar czf /backup/logs.tgz /data/logs\nrm -rf /data/logs/*\n")
+    fix = ("scripts/export.sh", "#!/bin/bash\n", "#!/bin/bash\nset -euo pipefail\n")
+    said = "上周 tar 因为磁盘满失败了，后面的 rm 照样执行，日志全没了"
+    assert observe_turn(_edit(1, said, *fix), prev).corrected
+    # more work asked for, whatever the language, is no correction
+    for more in ("よし、ダークモードの切り替えも足して", "可以，再加一个按状态码分组的错误率面板",
+                 "ok, ¿y le agregas paginación? con pagy que ya está en el Gemfile"):
+        assert not observe_turn(_edit(1, more, *fix), prev).corrected, more

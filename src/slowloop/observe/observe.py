@@ -81,6 +81,12 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
             and not points_at(redo, text):
         # its action taken back right after the person said something: they objected to it
         return Correction(True, f"the agent took back its action right after: {redo.before[:80]} → {redo.after[:80]}")
+    if redo.kind == "add" and not asks_more(text) and not follow_up(text) \
+            and not rerun_request(text) and not re.search(r"[?？]", text) and not _MORE_PLEASE.search(text) \
+            and not _CURIOUS.search(text) and not someone_else(text):
+        # "上周 tar 因为磁盘满失败了，后面的 rm 照样执行" and the agent adds `set -euo pipefail` to the
+        # script it had just written: the words say what went wrong, the addition is the fix
+        return Correction(True, f"the agent added to what it had just written right after: {redo.after[:80]}")
     if redo.kind == "add" or not points_at(redo, text):
         return Correction(False)  # an addition the words do not object to: more work
     low = text.lower()
@@ -129,6 +135,11 @@ _MORE = re.compile(
     r"(?:add|also|now|make|let'?s|can you|could you|please add|aggiungi|rendi|rendilo|fai|ajoute|rends|fais|añade|agrega|haz"
     r"|hazlo|adiciona|acrescenta|faz|deixa|ergänz\w*|füg\w*|mach\w*|bau\w*)\b"
     r"|^\W*(?:现在|再|顺便|另外|然后)?(?:加|加上|补|补上|再加|改成可)|^\W*(?:あと|次に|ついでに)|(?:追加して|も追加|にしてください$)", re.I)
+
+
+# more work asked politely or in passing, in the languages the openers above miss
+_MORE_PLEASE = re.compile(r"お願いします|お願い。|してもらえ|して(?:ください|下さい)|足して|追加して|も(?:出|入れ|付け)て|再加|也加|还要|"
+                          r"\b(?:ahora\s+tambi[ée]n|tambi[ée]n|agrega(?:s|r)?|a[ñn]ade|adiciona|tamb[ée]m|auch\s+noch|anche)\b", re.I)
 
 
 def asks_more(text: str) -> bool:
