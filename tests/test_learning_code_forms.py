@@ -3,9 +3,10 @@ not rates)."""
 
 from __future__ import annotations
 
+from test_ask_first import _rules
+
 from slowloop.observe.lessons import read_lesson
 from slowloop.observe.observe import observe_turn
-from slowloop.reflect.distill import TurnEvidence, rules_from_correction
 from slowloop.transcripts.model import Step, ToolCall, ToolResult, Turn
 
 
@@ -13,14 +14,6 @@ def _edit(index: int, user: str, path: str, old: str, new: str) -> Turn:
     return Turn(source="t", format="claude-code", index=index, user_text=user, session_id="s", steps=(
         Step("tool_call", call=ToolCall(f"c{index}", "Edit", {"file_path": path, "old_string": old, "new_string": new})),
         Step("tool_result", result=ToolResult(f"c{index}", "Edit", "ok")), Step("text", text="Done.")))
-
-
-def _rules(prev: Turn, turn: Turn) -> list[str]:
-    obs = observe_turn(turn, prev)
-    assert obs.corrected, turn.user_text
-    ev = TurnEvidence(turn.index, turn, True, f"the user corrected the agent ('{obs.correction.evidence}')", prev,
-                      (), False)
-    return [r.text for r in rules_from_correction(ev)]
 
 
 def test_the_rejected_call_first_then_the_kept_one():

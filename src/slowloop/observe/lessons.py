@@ -34,25 +34,25 @@ from ..markdown import strip_fenced
 from ..text import CHINESE_JAPANESE
 
 # "ask me before/first": the agent may do it, but never without the person's go-ahead
-ASK_FIRST = re.compile(
-    r"\bask (?:me )?(?:first|before)\b|\bcheck with me (?:first|before)\b|\bwithout asking\b"
+_ASK_FORMS = (
+    r"\bask (?:me )?(?:first|before)\b|\bcheck with me (?:first|before)\b"
     r"|\bask me\b[^.!?\n]{0,20}\bbefore\b|\bshow me\b[^.!?\n]{0,40}\b(?:before|first)\b"
-    r"|\bdemande(?:-moi|z-moi)? (?:avant|d'abord)\b|\bsans (?:me )?demander\b|\bmontre-moi\b[^.!?\n]{0,40}\bavant\b"
-    r"|\bchiedi(?:mi)? (?:prima|il permesso)\b|\bsenza chiedere\b|\bfammi vedere\b[^.!?\n]{0,40}\bprima\b"
-    r"|\bfrag (?:mich )?(?:bevor|vorher|zuerst|erst|vor (?:jedem|jeder|dem|der|einem|einer))\b|\bohne (?:zu )?fragen\b"
+    r"|\bdemande(?:-moi|z-moi)? (?:avant|d'abord)\b|\bmontre-moi\b[^.!?\n]{0,40}\bavant\b"
+    r"|\bchiedi(?:mi)? (?:prima|il permesso)\b|\bfammi vedere\b[^.!?\n]{0,40}\bprima\b"
+    r"|\bfrag (?:mich )?(?:bevor|vorher|zuerst|erst|vor (?:jedem|jeder|dem|der|einem|einer))\b"
     r"|\bvorher (?:fragen|nachfragen)\b|\bzeig mir\b[^.!?\n]{0,40}\b(?:bevor|vorher|und frag)"
-    r"|\bpregunta(?:me)? antes\b|\bpreg[úu]ntame\b|\bpide permiso\b|\bsin preguntar\b"
+    r"|\bpregunta(?:me)? antes\b|\bpreg[úu]ntame\b|\bpide permiso\b"
     r"|\bens[ée][ñn]ame\b[^.!?\n]{0,40}\bantes\b|\bmu[ée]strame\b[^.!?\n]{0,40}\bantes\b"
-    r"|\bpergunt[ae](?:-me)? antes\b|\bme pergunt[ae]\b|\bpe[çd]a permiss[ãa]o\b|\bsem perguntar\b"
+    r"|\bpergunt[ae](?:-me)? antes\b|\bme pergunt[ae]\b|\bpe[çd]a permiss[ãa]o\b"
     r"|\bme mostr[ae]\b[^.!?\n]{0,40}\bantes\b|\bantes de\b[^.!?\n]{0,60}\bme (?:mostr|pergunt)"
-    r"|先问我|问我一声|先问一下|先跟我说|没问我|之前先(?:给我看|问我|让我看)"
-    r"|先に(?:聞いて|確認して|相談して)|確認してから|聞いてから|確認なしで|勝手に|前に[^。\n]{0,12}(?:見せて|確認させて|聞いて)", re.I)
-
-# the same, without the forms that also describe what happened ("Xcode が勝手に上がった", "without asking")
-ASK_FIRST_STRICT = re.compile(ASK_FIRST.pattern.replace("|勝手に", "").replace(r"|\bwithout asking\b", "")
-                              .replace(r"|\bsans (?:me )?demander\b", "").replace(r"|\bsenza chiedere\b", "")
-                              .replace(r"|\bohne (?:zu )?fragen\b", "").replace(r"|\bsin preguntar\b", "")
-                              .replace(r"|\bsem perguntar\b", "").replace("|没问我", "").replace("|確認なしで", ""), re.I)
+    r"|先问我|问我一声|先问一下|先跟我说|之前先(?:给我看|问我|让我看)"
+    r"|先に(?:聞いて|確認して|相談して)|確認してから|聞いてから|前に[^。\n]{0,12}(?:見せて|確認させて|聞いて)")
+# … and the forms that also describe what happened ("you deleted it without asking", "Xcode が勝手に
+# 上がった": by itself): an ask-first about a thing the words name, never one read on its own
+_WITHOUT_ASKING = (r"\bwithout asking\b|\bsans (?:me )?demander\b|\bsenza chiedere\b|\bohne (?:zu )?fragen\b"
+                   r"|\bsin preguntar\b|\bsem perguntar\b|没问我|確認なしで|勝手に")
+ASK_FIRST = re.compile(f"{_ASK_FORMS}|{_WITHOUT_ASKING}", re.I)
+ASK_FIRST_STRICT = re.compile(_ASK_FORMS, re.I)
 
 Kind = Literal["choice", "require", "convention", "quote", "none"]
 

@@ -305,12 +305,12 @@ def _called_in_words(name: str, text: str) -> bool:
     use, named as code, not a value of this task."""
     n = name.strip("`").rstrip("()").strip()
     return len(n) >= 3 and re.fullmatch(r"[A-Za-z_$][\w$.]*", n) is not None and not _DEICTIC_ONE_OFF.search(text) \
-        and re.search(rf"(?<![\w$.]){re.escape(n)}\s*\(", text) is not None
+        and _called(n, text)
 
 
 def _called(name: str, code: str) -> bool:
     n = name.strip("`").rstrip("()").strip()
-    return bool(n) and re.search(rf"(?<![\w$]){re.escape(n)}\s*\(", code) is not None
+    return bool(n) and re.search(rf"(?<![\w$.]){re.escape(n)}\s*\(|\.{re.escape(n)}\s*\(", code) is not None
 
 
 def _api_choice(ev: TurnEvidence, x: str, y: str) -> bool:

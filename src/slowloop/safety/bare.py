@@ -21,6 +21,8 @@ assignment names as an id, a hash or a version.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -33,6 +35,8 @@ _CH = r"A-Za-z0-9_+/=~!*%^.:#$&?|\-"
 _RUN = re.compile(rf"(?<![{_CH}@\\])[{_CH}]{{12,}}")
 _TRAIL = ".,:;!?|"
 _WINDOW = 240
+_FLAG_PREFIX = re.compile(r"(?:--?[A-Za-z][\w-]*=|/[a-z]{1,12}:)")
+_BINARY_DATA = re.compile(r"(?m)^\s*(?:\d+→)?\s*binaryData:\s*$")
 _DIGIT = re.compile(r"\d")  # every shape below has a digit: a run without one is a word, a name
 _STRONG = frozenset("!#$%^&*+=~?|")
 _HEX = re.compile(r"[0-9a-fA-F]{32,}")
@@ -134,8 +138,6 @@ def _plain_base64(v: str) -> bool:
     """Base64 of text (a greeting, a script, a certificate): what it says is read where it is decoded."""
     if not re.fullmatch(r"[A-Za-z0-9+/]{16,}={0,2}", v):
         return False
-    import base64
-    import binascii
     try:
         raw = base64.b64decode(v + "=" * (-len(v) % 4), validate=True)
     except (binascii.Error, ValueError):
@@ -173,7 +175,7 @@ def bare_spans(text: str) -> list[tuple[int, int, str]]:
         if ent:  # `…&quot;`: an HTML entity ends the value (the escaped text is read again unescaped)
             raw = raw[:ent.start()]
         # a flag and its value: `--from-literal=value=…`, `/p:…` (xfreerdp), `-password:…`
-        f = re.match(r"(?:--?[A-Za-z][\w-]*=|/[a-z]{1,12}:)", raw)
+        f = _FLAG_PREFIX.match(raw)
         if f:
             s, raw = s + f.end(), raw[f.end():]
         if len(raw) < 10 or not _DIGIT.search(raw) or "://" in raw or raw.startswith(("/", "~/", "./")) \
@@ -197,7 +199,7 @@ def bare_spans(text: str) -> list[tuple[int, int, str]]:
                     max(0, prev_end)] if prev_end > 0 and text[prev_end] == "\n" else ""
         if _ID_COMMAND.search(prev) or line.lstrip().startswith("$") and _ID_COMMAND.search(line):
             continue
-        if re.search(r"(?m)^\s*(?:\d+→)?\s*binaryData:\s*$", text[max(0, s - 300):s]):
+        if _BINARY_DATA.search(text, max(0, s - 300), s):
             continue  # a ConfigMap's binary files: data, not credentials (a Secret's `data:` is read elsewhere)
         # `value=live_5zwo…`, `k:dG9r…`: the value after a name and its sign — or the whole, when
         # the sign is the password's own (`rm8=J9JuD~Brx`, `NY54Xr:D_LKpFkA`)
@@ -238,7 +240,6 @@ _BYTES = re.compile(r"b\"((?:\\x[0-9a-fA-F]{2}){12,})\"")
 _ARRAY_NAME = re.compile(r"(?i)key|secret|pass|pwd|token|aes|hmac|cred|sign|cipher|seed|psk|\bpw\b|\biv\b")
 _CRYPT = re.compile(r"\$(?:apr1|1|5|6|y|2[abxy]?)\$(?:\d{2}\$[./A-Za-z0-9]{53}|(?:rounds=\d+\$)?[./A-Za-z0-9]{1,22}"
                     r"\$[./A-Za-z0-9]{8,})")
-_PPK = re.compile(r"Private-Lines:\s*(\d{1,3})[ \t]*\n")
 _XML_ELEM = re.compile(r"<(?P<tag>[A-Za-z_][\w:.-]*)(?:\s[^<>]*)?>(?P<v>[^<>\s]{6,})</(?P=tag)>")
 _JAAS_USER = re.compile(r"\buser_\w+\s*=\s*\"([^\"\n]{6,})\"")
 _ROW_PREFIX = re.compile(r"^[ \t]*(?:\d+→)?[ \t]*")
@@ -267,10 +268,9 @@ def _cells(line: str, csv: bool) -> list[tuple[int, int]]:
 def _table_spans(text: str, secret_name) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     rows = list(_lines(text))
-    for k, (at, ln) in enumerate(rows):
+    for k, (_at, ln) in enumerate(rows):
         pre = _ROW_PREFIX.match(ln)
         body = ln[pre.end():] if pre else ln
-        off = at + (pre.end() if pre else 0)
         csv = body.count(",") >= 2 and " " not in body.strip() and not body.lstrip().startswith("#")
         head = body.lstrip("# \t") if body.lstrip().startswith("#") else body if csv else ""
         if not head:
@@ -301,14 +301,12 @@ def _table_spans(text: str, secret_name) -> list[tuple[int, int, str]]:
                     if len(v) >= 6 and not is_dummy(v) and v not in ("*", "-") and not v.startswith(("$", "%")):
                         vs = base + body2.index(v, a)
                         spans.append((vs, vs + len(v), "secret_in_table"))
-        del off
     return spans
 
 
 def structured_spans(text: str, secret_name) -> list[tuple[int, int, str]]:
     """Spans of secrets a structure shows without a name beside the value: a key spelled as an array
-    of bytes or characters under a key's name, a password hash in an htpasswd line, a PuTTY key's
-    private lines, an XML element named for a password, a Kafka JAAS user, a column headed secret."""
+    of bytes or characters under a key's name, a password hash in an htpasswd line, an XML element named for a password, a Kafka JAAS user, a column headed secret."""
     spans: list[tuple[int, int, str]] = []
     for rx in (_ARRAY, _BYTES):
         for m in rx.finditer(text):
@@ -320,19 +318,6 @@ def structured_spans(text: str, secret_name) -> list[tuple[int, int, str]]:
                     r"(?i)pass|secret|token|key", around):
                 spans.append((m.start(1), m.end(1), "secret_bytes"))
     spans += [(m.start(), m.end(), "password_hash") for m in _CRYPT.finditer(text)] if "$" in text else []
-    for m in _PPK.finditer(text):
-        at = m.end()
-        for _ in range(int(m.group(1))):
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            line = text[at:end]
-            pre = _ROW_PREFIX.match(line)
-            start = at + (pre.end() if pre else 0)
-            if end > start:
-                spans.append((start, end, "private_key"))
-            at = end + 1
-            if at >= len(text):
-                break
     for m in _XML_ELEM.finditer(text):
         tag = m.group("tag").split(":")[-1]
         if tag.lower() in _SECRET_COLUMNS or secret_name(tag):

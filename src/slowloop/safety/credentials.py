@@ -179,8 +179,10 @@ CONTEXTUAL: list[tuple[str, tuple[str, ...], re.Pattern[str]]] = [
     ("password", ("SecureString", "securestring"), re.compile(
         r"(ConvertTo-SecureString\s+(?:-String\s+)?[\"'])([^\"'\n]{4,})(?=[\"'][^\n]*-AsPlainText)", re.I)),
     # a PuTTY .ppk: the private lines and their MAC
+    # (a file read shows each line after its number: "     8→AAAAIqUk…")
     ("private_key", ("Private-Lines",), re.compile(
-        r"(Private-Lines:[ \t]*\d+\r?\n)([A-Za-z0-9+/=]{4,}(?:\r?\n[A-Za-z0-9+/=]{4,}(?=\r?\n|$))*)")),
+        r"(Private-Lines:[ \t]*\d+\r?\n(?:[ \t]*\d+→)?)([A-Za-z0-9+/=]{4,}(?:\r?\n(?:[ \t]*\d+→)?[A-Za-z0-9+/=]{4,}"
+        r"(?=\r?\n|$))*)")),
     ("private_key", ("Private-MAC",), re.compile(r"(Private-MAC:[ \t]*)([0-9a-fA-F]{16,})")),
     # Discord bot tokens by shape alone: the first part is the base64 of the bot's numeric id, so
     # it is quartets of base64-of-digits ("MjYy", "NzYz"): no identifier or hash looks like that
