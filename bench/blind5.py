@@ -43,6 +43,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--misses", action="store_true", help="print every miss and junk rule")
     ap.add_argument("--src", default=str(ROOT / "src"), help="the slowloop source tree to measure")
     ap.add_argument("--dir", default=str(DATA), help="the folder holding the two sets")
+    ap.add_argument("--dump", default=None, help="write one JSON line per correction item (its rules, "
+                    "what was held, the verdict) to this file, to study what the learner did")
     ap.add_argument("--config", default=None,
                     help="a config.toml copied into every home: reflect with the model it names ([provider]) "
                          "instead of the offline learner, to compare the two on the same set")
@@ -195,7 +197,7 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
             if ln.strip()]
     stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # tp fp fn tn
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # caught, total (corrections)
-    learned = standing = junk = detected = visible = 0
+    learned = standing = junk = detected = visible = proposed = 0
     junk_rules: list[str] = []
     miss_lines: list[str] = []
     for k, row in enumerate(rows):
@@ -219,6 +221,13 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
         out = _reflect(home)
         rules = rules_in(home)
         rule = row.get("rule")
+        if ARGS is not None and ARGS.dump:
+            with open(ARGS.dump, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"id": row["id"], "detected": got, "rules": rules,
+                                    "held": [str(h) for h in out.held], "notes": list(out.notes),
+                                    "learned": bool(gold and row.get("standing") and rule
+                                                    and correct_rule(rules, rule["use"], rule.get("avoid")))},
+                                   ensure_ascii=False) + "\n")
         if got:  # a detected correction is learned, or waits visibly for the person, or is said to be a one-off
             detected += 1
             visible += bool(out.applied or out.held or any("no rule kept" in n for n in out.notes))
@@ -229,6 +238,10 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
                 junk_rules += [f"  [{row['id']}] {r}" for r in rules if not recommends(r, rule["use"])]
                 junk += sum(1 for r in rules if not recommends(r, rule["use"]))
             else:
+                # not in the memo, but waiting in `slowloop review` with a wording that already names
+                # the right way: one accept away (the person still decides)
+                proposed += any(correct_rule([str((h.get("action") or {}).get("text", ""))], rule["use"], rule.get("avoid"))
+                                for h in out.held if isinstance(h, dict))
                 miss_lines.append(f"  NOT LEARNED [{row['lang']} {row.get('kind')}] {row['text'][:90]}"
                                   f" → {rules[:2]}")
                 junk += len(rules)
@@ -249,6 +262,7 @@ def run_corrections(d: Path, tmp: Path, misses: bool) -> dict:
           f"   tp={tp} fp={fp} fn={fn} tn={tn}")
     print("  recall by kind: " + "  ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(kinds.items())))
     print(f"  standing lessons learned as a correct rule: {learned}/{standing}")
+    print(f"  … not learned, but waiting in review worded with the right way (one accept away): {proposed}/{standing}")
     print(f"  detected corrections learned, waiting in review, or said to be a one-off: {visible}/{detected}")
     print(f"  junk rules (a rule where none should be, or one that says something else): {junk}")
     if misses:

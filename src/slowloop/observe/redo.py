@@ -1645,11 +1645,16 @@ _SELF_BLAME = re.compile(
     r"|me enganei|foi mal\b[^.!?]{0,40}\b(?:escrevi|digitei|falei|passei|mandei)"
     r"|ma faute|mon erreur|je me suis trompé|j'ai (?:collé|donné|tapé) (?:le |la )?mauvais"
     r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b|me (?:comí|salté|dejé)\b[^.!?]{0,30}\ben (?:la|el|mi)\b"
-    r"|(?:escribí|puse|pasé|di) mal\b"
+    r"|(?:escrib[ií]|puse|pas[eé]|di) mal\b|te (?:pas[eé]|di|puse|mand[eé]|escrib[ií])\b[^.!?]{0,25}\b(?:mal|equivocad[oa]|incorrect[oa]|viej[oa])\b"
+    r"|(?:passei|mandei|falei|escrevi|digitei|dei)\b[^.!?]{0,25}\berrad[oa]"
+    r"|je (?:t|vous)'ai (?:donné|passé|envoyé|mis|collé|indiqué)[^.!?]{0,25}\b(?:mauvais|mauvaise|faux|fausse|ancien|ancienne)\b"
+    r"|ti ho (?:dato|passato|scritto|mandato|incollato)[^.!?]{0,25}\b(?:sbagliat[oaie]|vecchi[oa])\b"
+    r"|ich hab(?:e)? (?:dir|euch|ihnen) [^.!?]{0,25}\b(?:falsch\w*|alte[mnrs]?|alt)\b"
+    r"|i (?:gave|sent|passed|pasted|told) you (?:the |an? )?(?:wrong|old|outdated)"
     r"|mein fehler|von mir|ich hab(?:e)? mich (?:vertan|geirrt)|sorry, falsch)\b"
     r"|我(?:说|写|给|发|贴|填|传|复制)错|我搞错|我弄错|我的锅|我这边(?:写|给|发)错"
     r"|(?:不好意思|抱歉|对不起|sorry)[^。！？]{0,12}(?:给错|发错|写错|说错|传错|弄错|贴错)|抱歉[^。！？]{0,20}(?:我|看漏)|是我的错"
-    r"|こちらの(?:伝え)?(?:間違い|ミス)|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"
+    r"|(?:伝えた|渡した|書いた|送った|貼った|教えた)[^。！？]{0,15}(?:間違|違って)|こちらの(?:伝え)?(?:間違い|ミス)|私の(?:ミス|間違い)|私の[^。！？]{0,8}(?:間違|ミス)|(?:ごめん|すみません)[^。！？]{0,30}(?:間違えて|でした)"
     r"|我自己(?:把|改|弄|删)|是我(?:改|弄|写)的|自分で(?:変え|直し|消し)", re.I)
 
 

@@ -513,7 +513,63 @@ def _correction(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
                              avoid=avoid)]
     # never "always use `process.env`, never `process.env`": a rule that names one thing both ways
     # (`created_at`, never `createdAt` is a naming rule: the same name in another style is another name)
-    return [r for r in rules if not (r.use and r.avoid and r.use.strip("`").lower() == r.avoid.strip("`").lower())], lesson
+    rules = [r for r in rules if not (r.use and r.avoid and r.use.strip("`").lower() == r.avoid.strip("`").lower())]
+    for r in rules:
+        doubt = _doubt(ev, r)
+        if doubt:
+            # the evidence contradicts the rule, or the rule is about this task's data: the person
+            # decides (review, with the rule as the proposed wording), never a guess in the memo
+            return [], Lesson("none", x=r.use, y=r.avoid, why_none=doubt, rule=r.text)
+    return rules, lesson
+
+
+# a value of this task, not a way of working: a URL, a host, a port, an address, a cloud region, a
+# data file, a release line, a number
+_DATA_VALUE = re.compile(r"""(?:[a-z][a-z0-9+.-]*://\S+
+  |(?:[\w-]+\.)+(?:com|net|org|io|dev|app|es|br|de|fr|it|pt|jp|cn|uk|co|eu|us|cloud|local|internal|lan|corp
+     |nl|ch|at|be|cz|pl|mx|ar|in)(?::\d+)?(?:/\S*)?
+  |[\w.-]*:\d{2,5}
+  |\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?
+  |[a-z]{2}(?:-gov)?-[a-z]+-\d
+  |[\w./-]+\.(?:csv|tsv|xlsx?|parquet|jsonl|ndjson|log|txt|dump|bak)
+  |\d+(?:\.\d+)*\.x
+  |\d+)""", re.X | re.I)
+
+
+_CONFIRMS = re.compile(r"^\W*(?:yes|yep|yeah|right|exactly|correct|sì|si|esatto|giusto|oui|exact(?:ement)?|ja|genau"
+                       r"|richtig|sí|exacto|sim|isso|exato|对|是的|没错|はい|そう)(?![\w'])", re.I)
+
+
+def _doubt(ev: TurnEvidence, rule: Rule) -> str:
+    """Why a correction's rule should wait for the person rather than stand ("" when nothing
+    speaks against it). Language-free: what the agent had done before the person spoke, the
+    shape of what the rule recommends, and whether the rule says anything at all."""
+    use = rule.use.strip("`").strip()
+    if not use or rule.key[0] in ("quote",):
+        return ""
+    text = person_text(ev.turn.user_text or "")
+    # the person spoke against what the agent had just done: a rule recommending a thing the
+    # agent's own commands or code had already used there ("sudo pip. klar." → "always use
+    # `pip install`"; "SELECT * … 再用 stream 过滤" → "always use stream") teaches the mistake
+    done = " ".join(a.command + " " + a.new for a in (turn_acts(ev.previous, rejected=False)
+                                                      if ev.previous is not None else [])).lower()
+    def used(name: str) -> bool:
+        return bool(re.search(rf"(?<![\w./-]){re.escape(name.lower())}(?![\w-])", done))
+
+    # (when it had used both, choosing one is the lesson: `npm install zustand mobx` → "zustand, not mobx";
+    # "sì, qui i log passano sempre da `logrus`" says the agent did it right: a confirmation)
+    if used(use) and not (rule.avoid and used(rule.avoid.strip("`").strip())) and not _CONFIRMS.match(text):
+        return (f"the rule would recommend `{use}`, which the agent had already used right before the "
+                "person spoke")
+    # "uy, te pasé el puerto viejo, es 9443": a host, a port, a region, a data file of this task
+    # (an example the rule gives — "pin the tag (like `registry.acme.de/api:1.42.0`)" — is no choice)
+    if _DATA_VALUE.fullmatch(use) and re.search(rf"always use `?{re.escape(use)}", rule.text) \
+            and not _STANDING_MARK.search(text):
+        return f"`{use}` is a value of this task, and nothing in the words says it lasts"
+    # "When using git in this repository, always use git.": the rule names only what it is about
+    if not rule.avoid and " " not in use and re.search(rf"\b{re.escape(use.lower())}\b", rule.topic_phrase.lower()):
+        return f"the rule names nothing beyond what it is about (`{use}`)"
+    return ""
 
 
 def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
@@ -713,12 +769,17 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             # wording is proposed to the person (review), never applied as a guess — a reason
             # taken for an instruction ("it takes ten minutes each time") is junk.
             return [], lesson
-        if not _instructs_strongly(lesson.quote) and not _names_a_thing(lesson.quote, ev) and not _REPEATED.search(text):
+        fixed = redo_of(ev)
+        if not _instructs_strongly(lesson.quote) and not _REPEATED.search(text) and (
+                not _names_a_thing(lesson.quote, ev) or fixed is not None and fixed.after.strip()
+                and (fixed.standing or fixed.kind == "rewrite")):
             # "en anglais l'appli affiche toujours du français sur ce bouton": the "always" says what
             # the bug does, not what to do — the words name nothing the agent could use or avoid, so
-            # the rule would be the person's complaint as an instruction. Proposed in review instead.
+            # the rule would be the person's complaint as an instruction. Proposed in review instead —
+            # with what the agent's fix did, when it redid the work ("at -O2 the main loop never sees
+            # the press" → the fix wrote `static volatile`)
             return [], lesson
-        wording = proposed_wording(ev, lesson)
+        wording = proposed_wording(ev, lesson, fix=False)
         phrase = wording[len("When "):wording.index(", always do as the user said: ")]
         slug = next((sl for sl, ph, _rx in _TOPICS if ph == phrase), "working-in-this-project")
         quote = wording.split("always do as the user said: ", 1)[1]
@@ -890,17 +951,28 @@ def _forbidden_rule(ev: TurnEvidence, nope: Forbidden, why: str, lesson: Lesson)
                 ev.grown, "", nope.thing, 0 if ev.grown else 1)
 
 
-def proposed_wording(ev: TurnEvidence, lesson: Lesson) -> str:
+def proposed_wording(ev: TurnEvidence, lesson: Lesson, *, fix: bool = True) -> str:
     """A wording for a correction no rule could be built from, for the person to accept, edit or
-    dismiss in review: scoped by what the agent was doing, the person's instruction in their words."""
+    dismiss in review: the rule held back, or what the agent's fix did with the person's words as
+    its reason, or (``fix=False``, or nothing redone) the person's instruction in their words,
+    scoped by what the agent was doing."""
     text = person_text(ev.turn.user_text)
-    redo = redo_of(ev)
-    if redo is not None and redo.kind == "rewrite" and not lesson.quote:
+    if lesson.kind == "none" and lesson.rule and fix:
+        return lesson.rule  # a rule built, then held back (``_doubt``): the person sees it as it would read
+    redo = redo_of(ev) if fix else None
+    said = " ".join(text.split())[:160].replace('"', "'")
+    if redo is not None and redo.after.strip() and (
+            redo.kind == "rewrite" and not lesson.quote
+            or redo.kind in ("api", "add", "swap", "value", "flag") and redo.standing
+            and not _instructs_strongly(lesson.quote or text)):
         # the agent's fix is the proposal, the person's words its reason — never their complaint
-        # made an instruction ("always do as the user said: 'that rewrites the whole table'")
-        said = " ".join(text.split())[:160].replace('"', "'")
-        return (f"When {redo.scope}, write it as the fix did (`{redo.after.replace('`', chr(39))}`), not as "
-                f"`{redo.before.replace('`', chr(39))}` (the person said: \"{said}\").")
+        # made an instruction ("always do as the user said: 'that rewrites the whole table'",
+        # "… 'ScrollView with 5000 orders, smooth'" when the fix wrote `<FlatList`)
+        if redo.rule and redo.kind != "rewrite":
+            return f"When {redo.scope}, {redo.rule.rstrip('.')} (the person said: \"{said}\")."
+        before = f", not as `{redo.before.replace('`', chr(39))}`" if redo.before.strip() else ""
+        return (f"When {redo.scope}, write it as the fix did (`{redo.after.replace('`', chr(39))}`){before}"
+                f" (the person said: \"{said}\").")
     words = lesson.quote or " ".join(text.split())[:200]
     # "ok thanks. for next time: …" — the lesson is what follows the marker
     m = FUTURE.search(words)
