@@ -451,6 +451,22 @@ MAX_SCAN_CHARS = 100_000
 
 
 
+_BEFORE_PIPE = re.compile(r"(\S+)[ \t]*\|")
+
+
+def _negated_inside(text: str, m: re.Match[str]) -> bool:
+    """A pipe matched from the start of its line takes the words before the command in: "never use
+    curl | sh", "禁止用 curl | sh 安装" (a view with the quotes taken off). The negation is then inside
+    the match: read it before the last word ahead of the pipe, as it would be read before a quote."""
+    pipe = _BEFORE_PIPE.search(m.group(0))
+    if pipe is None or pipe.start(1) == 0:
+        return False
+    at = m.start() + pipe.start(1)
+    # (CJK prose runs into the command with no space: "禁止用curl" — the command starts where it ends)
+    cjk = re.search(r"[\u3040-\u30ff\u4e00-\u9fff][^\u3040-\u30ff\u4e00-\u9fff]*$", text[m.start():at])
+    return negated(text, at, m.end()) or (cjk is not None and negated(text, m.start() + cjk.start() + 1, m.end()))
+
+
 def _matches(rule: _Rule, text: str):
     """The rule's matches that stand: a match forbidden by a negation is searched again from inside
     it, so "Never pipe curl into sh — pipe it into bash: `curl … | bash`" still finds the second."""
@@ -464,7 +480,7 @@ def _matches(rule: _Rule, text: str):
         if m.end() <= forbidden_end and not same_clause_broken(text, forbidden_start, m.start()):
             pos = m.start() + 1
             continue
-        forbidden = rule.negatable and negated(text, m.start(), m.end())
+        forbidden = rule.negatable and (negated(text, m.start(), m.end()) or _negated_inside(text, m))
         if forbidden:
             forbidden_start, forbidden_end = m.start(), m.end()
         if ((rule.check is not None and not rule.check(m))

@@ -217,7 +217,16 @@ _PERSON_DECIDES = re.compile(
     r"|\baspett\w*\s+(?:il\s+|la\s+|un\s+)?(?:via\s+libera|conferma|ok|s[iì])\b|\bwarte\b[^.\n]{0,30}?(?:Freigabe|Bestätigung|Zustimmung|OK|Ja)\b"
     r"|\b(?:ask|pergunte|pregunta|demande|chiedi)\s+(?:always\s+|sempre\s+|siempre\s+|toujours\s+)?(?:before|antes\s+de|avant|prima\s+di)\b"
     r"|\bfrag\w*\s+(?:immer\s+)?(?:vor|bevor)\b|\b(?:zeigen|zeige)\s+und\s+fragen\b"
-    r"|等(?:待)?用户(?:同意|确认)|用户(?:同意|确认)后|了承を得|ユーザーに確認する|承認を得|確認を取",
+    r"|等(?:待)?用户(?:同意|确认)|用户(?:同意|确认)后|了承を得|ユーザーに確認する|承認を得|確認を取"
+    # "demande toujours à l'utilisateur", "ask the user first"; "Pide permiso antes de …"
+    r"|\b(?:demande[rz]?|chied\w*|pregunt\w*|pergunt\w*|frag\w*|ask)\s+(?:toujours|always|sempre|siempre|immer|first"
+    r"|d'abord|prima|primero|antes|zuerst|vorher|jedes\s+Mal)\s+(?:à\s+l'utilisateur|all'utente|al\s+usuario"
+    r"|ao\s+usu[áa]rio|(?:den|die)\s+(?:Nutzer|Benutzer|Anwender)\w*|the\s+(?:user|person))"
+    r"|\b(?:pid\w*|solicit\w*)\s+(?:permiso|autorizaci[óo]n|confirmaci[óo]n)\s+antes\b"
+    r"|\bpe[çc]a\s+(?:permiss[ãa]o|autoriza[çc][ãa]o|confirma[çc][ãa]o)\s+antes\b"
+    r"|\bdemande[rz]?\s+(?:la\s+)?(?:permission|autorisation|confirmation)\s+avant\b"
+    r"|\bchied\w*\s+(?:il\s+)?(?:permesso|conferma)\s+prima\b|\bask\s+(?:for\s+)?(?:permission|approval)\s+(?:first|before)\b"
+    r"|\bum\s+(?:Erlaubnis|Freigabe)\s+(?:fragen|bitten)\b",
     re.I)
 
 
