@@ -81,3 +81,27 @@ def test_a_complaint_answered_by_a_fix_is_proposed_as_the_fix(tmp_path):
     assert not any("do as the user said" in e for e in _plays(tmp_path)), _plays(tmp_path)
     waiting = _waiting(tmp_path)
     assert any("volatile" in w and "do as the user said" not in w for w in waiting), waiting
+
+
+def test_a_change_of_mind_retires_the_older_rule_even_when_no_new_rule_is_built(tmp_path):
+    from test_redo import _learn, cc_session
+
+    home = tmp_path / "home"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_text(cc_session([
+        ("add a job that builds the api image", [("Edit", {"file_path": ".gitlab-ci.yml", "old_string": "",
+                                                           "new_string": "build:\n  image: docker:dind\n"})]),
+        ("no dind please, use kaniko", [("Edit", {"file_path": ".gitlab-ci.yml", "old_string": "image: docker:dind",
+                                                  "new_string": "image: gcr.io/kaniko-project/executor"})]),
+    ], session="s1"), encoding="utf-8")
+    _learn(home, one)
+    assert any("kaniko" in e for e in _plays(tmp_path)), _plays(tmp_path)
+    two.write_text(cc_session([
+        ("the worker image needs a build job too", [("Edit", {
+            "file_path": ".gitlab-ci.yml", "old_string": "", "new_string": "worker:\n  image: gcr.io/kaniko-project/executor\n"})]),
+        ("kaniko got archived, we moved over to buildah last week", [("Edit", {
+            "file_path": ".gitlab-ci.yml", "old_string": "image: gcr.io/kaniko-project/executor",
+            "new_string": "image: quay.io/buildah/stable"})]),
+    ], session="s2"), encoding="utf-8")
+    _learn(home, two)
+    assert not any("kaniko" in e.split("never")[0] for e in _plays(tmp_path)), _plays(tmp_path)

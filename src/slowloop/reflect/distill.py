@@ -1408,6 +1408,9 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
             # we stay on React Context"): what the words choose is read like any correction
         if ev.corrected:
             found, lesson = _correction(ev)
+            for entry, why_gone in _superseded(ev, said_now, plays_now, found):
+                if all(entry != e for e, _w in retracted):
+                    retracted.append((entry, why_gone))
             if not found:
                 said = ev.correction_evidence or "the user corrected the agent"
                 if not said.startswith("the user"):
@@ -1446,6 +1449,28 @@ def _read(evidence: list[TurnEvidence], memo: dict[str, list[str]], out: Distill
             out.notes.extend(why_not)
         prev_ev = ev
     return rules, retracted
+
+
+def _superseded(ev: TurnEvidence, said: str, plays: list[str], found: list[Rule]) -> list[tuple[str, str]]:
+    """An older rule the person's correction names, and which the agent's redo right after does
+    without ("kaniko ist inzwischen archiviert, … mach den job mit buildah", and the job is rewritten
+    with buildah): a change of mind, even when no new rule could be built from the words — the older
+    rule never stays beside it (in the history; undo brings it back)."""
+    done = " ".join(a.command + " " + a.new for a in turn_acts(ev.turn, rejected=False)).lower()
+    if not said or not done.strip():
+        return []
+    out = []
+    for entry in plays:
+        if any(_relation(r, entry) == "same" for r in found):
+            continue
+        for w in dict.fromkeys(re.findall(r"[A-Za-z][\w.+/-]{2,}", said)):
+            low = w.lower().rstrip(".")
+            if low in _PLAIN or not _recommends(entry, w) or low in done:
+                continue
+            out.append((entry, f"turn {ev.turn_id}: the person's correction names `{w}`, which this rule "
+                        "recommends, and the agent's redo does without it: a change of mind"))
+            break
+    return out
 
 
 def _memo_rule(out: Distilled, rule: Rule, plays: list[str], strengths: list[str]) -> None:
