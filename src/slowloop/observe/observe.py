@@ -19,10 +19,12 @@ from .model import Correction, ErrorObservation, Observation, ObservedTurn
 from .named import named_way
 from .redo import (
     COMPARE,
+    HOW_ASKED,
     asked_for,
     find_redo,
     follow_up,
     masked,
+    parse_cmd,
     points_at,
     rerun_request,
     self_blame,
@@ -87,6 +89,18 @@ def redo_correction(turn: Turn, previous: Turn | None) -> Correction:
         # "上周 tar 因为磁盘满失败了，后面的 rm 照样执行" and the agent adds `set -euo pipefail` to the
         # script it had just written: the words say what went wrong, the addition is the fix
         return Correction(True, f"the agent added to what it had just written right after: {redo.after[:80]}")
+    if redo.kind == "replace" and (HOW_ASKED.search(text) or rerun_request(text)):
+        return Correction(False)  # "how do I look at one process only?" and the agent shows: an answer
+    if redo.kind in ("replace", "swap", "flag") and redo.standing and redo.use and not points_at(redo, text) \
+            and not asks_more(text) and (redo.kind != "swap" or _same_activity(redo)) \
+            and (redo.kind != "flag" or _a_way_flag(redo)) and not _PASTED_ERROR.search(text) \
+            and not follow_up(text) and not rerun_request(text) and not COMPARE.search(text) \
+            and not _MORE_PLEASE.search(text) and not _CURIOUS.search(text) and not someone_else(text):
+        # what it had just done, done another way right after words that ask for nothing more — a
+        # consequence, a complaint, sarcasm ("the graviton nodes will hit exec format error"): the
+        # redo says what was wrong, in any language
+        return Correction(True, f"the agent did its action another way right after: {redo.before[:80]}"
+                                f" → {redo.after[:80]}")
     if redo.kind == "add" or not points_at(redo, text):
         return Correction(False)  # an addition the words do not object to: more work
     low = text.lower()
@@ -114,6 +128,25 @@ _STANDS = re.compile(r"(?<![\w-])(?:no|not|never|nope|wrong|instead|nein|non|nã
 # "…, otherwise …" in eight languages (not Spanish "si no" before a verb: "if we don't")
 _OTHERWISE = re.compile(r"[,;—–-]\s*(?:(?:otherwise|or else|else)\b|sinon\b|senn[òo]\b|altrimenti\b|sonst\b|sen[ãa]o\b"
                         r"|si no,|de lo contrario\b|caso contr[áa]rio\b)|，?(?:不然|否则)|(?:でないと|じゃないと)", re.I)
+
+
+# An error the person pasted: they report what happened to them, the agent's next run answers it.
+_PASTED_ERROR = re.compile(r"Traceback \(most recent call last\)|^\s*File \"|\b\w*(?:Error|Exception)\b[:(]|^\s*(?:error|fatal|E)\b[:\[]",
+                           re.M)
+
+
+def _a_way_flag(redo) -> bool:
+    """A long option that says how a tool works (`--remote-branch`, `--frozen-lockfile`), not the
+    upstream of a first push, this run's tests, or a short letter the words could not have meant."""
+    return redo.use.startswith("--") and len(redo.use) >= 8 and not redo.before.startswith("git ") \
+        and redo.use not in ("--tests", "--set-upstream", "--verbose", "--watch", "--force")
+
+
+def _same_activity(redo) -> bool:
+    """The tool swapped in does what the one it replaced did (`docker buildx build --push` for
+    `docker push`), not the work's next step (`cargo test` after `cargo build`)."""
+    b, a = parse_cmd(redo.before), parse_cmd(redo.after)
+    return b is not None and a is not None and b.activity == a.activity and (bool(b.activity) or b.prog == a.prog)
 
 
 def _names_any(tokens: tuple[str, ...], low: str) -> bool:

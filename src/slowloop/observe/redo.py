@@ -572,7 +572,7 @@ def find_redo(before: list[Act], after: list[Act]) -> Redo | None:
     acmds = [c for a in after if a.kind == "run" for c in [parse_cmd(a.command)] if c]
     for finder in (_commit_redo, _branch_redo, _rename_redo, _move_redo, _swap_redo, _pin_redo, _flag_redo,
                    _sub_redo, _typed_redo, _undo_redo, _code_redo, _value_redo, _same_job_redo, _target_redo,
-                   _rewrite_redo):
+                   _rewrite_redo, _replace_redo):
         r = finder(before, after, bcmds, acmds)
         if r is not None:
             if r.kind == "keep" and re.match(r"`?(?:import|from|require|using|use)\b", r.avoid):
@@ -601,6 +601,9 @@ def _head(c: Cmd) -> list[str]:
             break
         out.append(w)
     return out
+
+
+command_head = _head  # (what a rule shows of the command the agent went on to run)
 
 
 _COPY_VERBS = frozenset({"cp", "copy", "sync", "rsync", "put", "upload", "mirror", "mv"})
@@ -1528,6 +1531,90 @@ def _target_redo(before, after, bcmds, acmds) -> Redo | None:
     return None
 
 
+# Programs that only look (a look after an action is more work or a check, never the action redone).
+_LOOK_PROGS = {"ls", "cat", "head", "tail", "grep", "rg", "find", "less", "more", "wc", "echo", "pwd", "which",
+               "file", "stat", "du", "df", "tree", "diff", "sleep", "true", "date", "whoami", "env", "printenv",
+               "curl", "wget", "ping", "dig", "nslookup", "jq", "yq", "cd", "test", "[", "type", "man"}
+
+
+_AFTERCARE = {"edit", "comment", "merge", "close", "reopen", "ready", "review", "label", "checks", "wait", "watch"}
+_REMOVING = {"-r", "--remove", "--delete", "-D", "--uninstall", "--purge", "--rm"}
+
+
+def _looks(c: Cmd) -> bool:
+    plain = _plain_words(c)
+    if c.prog in _LOOK_PROGS or set(c.words[1:2]) & {"--version", "-V", "version", "--help", "-h", "help"}:
+        return True
+    if c.prog == "tar" and any(re.fullmatch(r"-?[a-z]*t[a-z]*", w) or w == "--list" for w in c.words[1:2]):
+        return True  # `tar -tzf`: a look at what was packed
+    return bool(plain[:1]) and plain[0] in _LOOKS or c.prog == "git" and c.sub in (
+        "status", "log", "diff", "show", "fetch", "branch", "remote", "ls-files", "blame", "stash")
+
+
+def _what_tokens(c: Cmd) -> set[str]:
+    """The things a command acts on, cut to their parts (`registry.acme.fr/api:1.8.0` → acme, api …)."""
+    out: set[str] = set()
+    for w in _plain_words(c)[0:] + [w.split("=", 1)[1] for w in c.words if w.startswith("-") and "=" in w]:
+        for p in re.split(r"[/=:.,@'\"\s;&|()+-]+", w.lower()):
+            if len(p) >= 3 and not p.isdigit() and p not in COMMON_WORDS:
+                out.add(p)
+    return out
+
+
+def _replace_redo(before, after, bcmds, acmds) -> Redo | None:
+    """The agent's command done another way right after — another program, subcommand or options
+    for the same job (`kubectl apply -f k8s/base/` → `kubectl apply -k k8s/overlays/staging`,
+    `pip install openpyxl` → openpyxl put in requirements.in and `pip-compile`, `dbt run` →
+    `dbt run --select +orders`) — when no finder above names the difference more narrowly. The first
+    way is not run again; only the things acted on changing (another file, another bucket) is no
+    other way, but this task's target. What lasts of it is the redo's: "use this, not that"."""
+    bs = [c for c in bcmds if not _looks(c) and not _undoes(c, [])][-2:]
+    if not bs or not acmds:
+        return None
+    edits = " ".join(a.new for a in after if a.kind in ("edit", "write")).lower()
+    for k, b in enumerate(reversed(bs)):
+        if any(c.text == b.text for c in acmds):
+            continue  # the first way run again: more work around it, not another way
+        btok = _what_tokens(b)
+        for a in acmds:
+            if _looks(a) or _undoes(a, before) or a.prog in ("rm", "mv", "cp", "mkdir", "touch", "chmod", "git") \
+                    or k and a.prog != b.prog:
+                # (a commit and push after: the work's next step; another program for an earlier
+                # command than the one the person reacted to: the work going on)
+                continue
+            same_prog = a.prog == b.prog
+            ha, hb = _head(a), _head(b)
+            added = set(a.flags) - set(b.flags)
+            if set(_plain_words(a)[:2]) & (_TAKE_BACK | _TEARDOWN | _AFTERCARE) or same_prog and added and (
+                    added <= _TASK_FLAGS | _TASK_VALUE_FLAGS | _REMOVING):
+                # something taken away, the thing just made looked after (`gh pr edit 77`), a run
+                # narrowed to this task's tests (`-k payment`): no other way of doing the work
+                continue
+            if same_prog:
+                pa, pb = _plain(ha)[1:], _plain(hb)[1:]
+                if a.sub != b.sub or pa[:len(pb)] != pb and pb[:len(pa)] != pa:
+                    continue  # another subcommand: the work's next step (`git push` after `git tag`)
+                if _plain(ha)[:2] == _plain(hb)[:2] and set(a.flags) == set(b.flags):
+                    continue  # the same way on other things: this task's target, or more work
+                if not added:
+                    continue  # only options taken off, or other things: a narrower run, no way to keep
+            elif not (btok & _what_tokens(a) or any(t in edits for t in btok if len(t) >= 4)
+                      or a.activity and a.activity == b.activity and not (btok and _what_tokens(a))):
+                # (the same activity on other things — `pnpm add zod` after `npm install dayjs` — is more work)
+                continue  # another program on other things: the next step of the work
+            use, avoid = " ".join(ha), " ".join(hb)
+            if use == avoid:
+                continue
+            example = " ".join(a.text.split())
+            example = example if len(example) <= 90 else example[:90].rsplit(" ", 1)[0] + " …"
+            shown = f" (as in `{example}`)" if example != use else ""
+            tail = f"never a bare `{avoid}`" if use.startswith(avoid) else f"never `{avoid}`"
+            scope = ACTIVITIES.get(b.activity, "") or f"running `{b.tool}`"
+            return Redo("replace", scope, b.text, a.text, use, avoid, f"always use `{use}`{shown}, {tail}.",
+                        words=_tokens(b.text, a.text))
+    return None
+
+
 # -- does the person's message point at it -----------------------------------------------------
 
 # The files a tool keeps: a person naming one points at the tool.
@@ -1588,6 +1675,8 @@ _FOLLOW_UP = re.compile(
     r"looks good|good|excellent|ottimo|perfetto|grazie|bene|perfeito|ótimo|obrigad[oa]|valeu|parfait|"
     r"merci|super|génial|genial|perfecto|gracias|excelente|danke|prima|klasse|toll|super|"
     r"好的|完美|不错|谢谢|很好|いいね|完璧|ありがとう|了解)\b"
+    r"|\b(?:while you'?re at it|ya que estás|ya que estamos|già che ci sei|pendant que tu y es|wo du schon dabei bist"
+    r"|wenn du schon dabei bist|já que (?:você )?(?:está|tá) (?:nisso|aí))"
     r"|\b(?:also|as well|too|additionally|in addition|anche|inoltre|também|tambem|aussi|également|también"
     r"|además|auch|außerdem|zusätzlich)\b|也|还要|另外|ついでに|あと、|も追加"
     # "now the same for the profile screen": the same work again, elsewhere
@@ -1614,6 +1703,13 @@ COMPARE = re.compile(r"\b(?:to compare|for comparison|zum vergleich|pra comparar
                      r"|per confrontare|um zu vergleichen)\b|对比|比较|比較|比べ", re.I)
 
 
+# A question that asks how, or what something means: the agent's other run shows, it corrects nothing.
+HOW_ASKED = re.compile(
+    r"\b(?:how (?:do|can|would|should) (?:i|you|we|one)|how to|what (?:does|do) .{1,40} mean|what is|what's"
+    r"|come (?:si|faccio|posso)|cosa (?:vuol dire|significa)|comment (?:on|je|faire|fait-on)|qu'est-ce que"
+    r"|ça veut dire|wie (?:kann|mache|geht|macht man)|was (?:bedeutet|heißt)|cómo (?:se|puedo|hago)"
+    r"|qué (?:significa|quiere decir)|como (?:eu|faço|se faz)|o que (?:quer dizer|significa))\b"
+    r"|怎么(?:看|查|做|弄|用)|如何|什么意思|是什么|どうやる|どうすれば|どうやって|どういう意味|方法", re.I)
 # A command whose success says nothing: its exit code masked, or its checks switched off.
 _MASKED = re.compile(r"\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*$|\bset\s+\+e\b"
                      r"|--no-verify\b|\bHUSKY=0\b|\bSKIP=\S|--exit-zero\b|--no-fail\b|-o\s+errexit\s*=\s*false", re.M)
@@ -1644,6 +1740,9 @@ _SELF_BLAME = re.compile(
     r"|(?:foi )?(?:erro|culpa) meu|minha culpa|(?:falei|escrevi|digitei|passei|mandei) (?:\w+ )?errad[oa]|eu que (?:digitei|escrevi|falei)"
     r"|me enganei|foi mal\b[^.!?]{0,40}\b(?:escrevi|digitei|falei|passei|mandei)"
     r"|ma faute|mon erreur|je me suis trompé|j'ai (?:collé|donné|tapé) (?:le |la )?mauvais"
+    r"|j'ai (?:supprimé|effacé|cassé|changé|modifié|viré)\b[^!?]{0,80}\b(?:désolée?|pardon)"
+    r"|(?:désolée?|pardon)[^.!?]{0,30}\bj'ai (?:supprimé|effacé|cassé|changé|modifié|viré)"
+    r"|i (?:deleted|removed|broke|changed|dropped|wiped)\b[^!?]{0,80}\b(?:sorry|my bad)\b"
     r"|(?:fue )?culpa mía|error mío|me equivoqué|perdona[^.!?]{0,30}\b(?:era|es)\b|me (?:comí|salté|dejé)\b[^.!?]{0,30}\ben (?:la|el|mi)\b"
     r"|(?:escrib[ií]|puse|pas[eé]|di) mal\b|te (?:pas[eé]|di|puse|mand[eé]|escrib[ií])\b[^.!?]{0,25}\b(?:mal|equivocad[oa]|incorrect[oa]|viej[oa])\b"
     r"|(?:passei|mandei|falei|escrevi|digitei|dei)\b[^.!?]{0,25}\berrad[oa]"

@@ -44,12 +44,15 @@ from ..observe.named import code_spans, mentions, spaced, widen
 from ..observe.observe import asks_more, named_by
 from ..observe.redo import (
     COMPARE,
+    HOW_ASKED,
     Redo,
     asked_for,
+    command_head,
     find_redo,
     follow_up,
     install_words,
     masked,
+    parse_cmd,
     points_at,
     rerun_request,
     self_blame,
@@ -210,7 +213,9 @@ back put please put again just here there from what which they them okay""".spli
 
 def _recommends(entry: str, name: str) -> bool:
     """The memo entry tells the agent to use ``name`` (not merely to avoid it)."""
-    m = re.search(rf"\b(?:always use|use|always follow|always run)\s+`?{re.escape(name)}\b", entry, re.I)
+    # (a tool run through another one names it too: "use `npx serverless deploy`" recommends serverless)
+    m = re.search(rf"\b(?:always use|use|always follow|always run)\s+`?(?:(?:npx|pnpx|bunx|pnpm exec|npm exec|yarn dlx"
+                  rf"|uv run|uvx|poetry run|pipx run|bundle exec|go run)\s+)?{re.escape(name)}\b", entry, re.I)
     return m is not None
 
 
@@ -376,7 +381,7 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
     elif redo.kind == "swap":
         cat = category(redo.use.split()[0], redo.avoid.split()[0]) or category(redo.use, redo.avoid)
         key = ("choice", cat[0] if cat else redo.avoid.lower())
-        how = install_words(redo.after)
+        how = install_words(redo.after) or _how_run(redo.after, redo.use.strip("`"))
         example = f" (`{how}`)" if how and how != redo.use.strip("`") else ""
         body = f"always use {_code(redo.use)}{example}, never {_code(redo.avoid)}."
     elif redo.kind == "rename":
@@ -405,6 +410,14 @@ def _redo_rule(ev: TurnEvidence, redo: Redo, why: str, lesson: Lesson) -> Rule:
     return Rule(f"When {redo.scope}, {body}", "correction", slug or "working-in-this-project", redo.scope,
                 key, ev.turn_id, why + f"; the agent then redid it: {redo.before[:60]} → {redo.after[:60]}",
                 ev.grown, redo.use, redo.avoid, 0 if ev.grown else 1)
+
+
+def _how_run(command: str, use: str) -> str:
+    """The redo's command up to its first operand, when it says more than the tool chosen
+    (`docker buildx build --platform` for `docker buildx`), or ""."""
+    c = parse_cmd(command)
+    head = " ".join(command_head(c)) if c is not None else ""
+    return head if use and head.startswith(use + " ") and len(head) <= 60 else ""
 
 
 def _flag_form(command: str, flag: str) -> str:
@@ -660,6 +673,8 @@ def _correction_read(ev: TurnEvidence) -> tuple[list[Rule], Lesson]:
             # the path as the words and the code write it (`/app/healthcheck`, not `app/healthcheck`)
             redo = replace(redo, use=f"/{redo.use.strip('`')}", rule=redo.rule.replace(f"`{redo.use.strip('`')}`",
                                                                                         f"`/{redo.use.strip('`')}`"))
+    if redo is not None and redo.kind == "replace" and (HOW_ASKED.search(text) or rerun_request(text)):
+        redo = None  # "how do I look at one process only?" and the agent shows: an answer, no way to keep
     if redo is not None and redo.kind in ("flag", "add") and (rerun_request(text) or follow_up(clause_of(text, redo.use))):
         redo = None  # "redo it with --no-cache": this run's request, not a standing rule
     if self_blame(text):

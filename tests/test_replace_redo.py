@@ -1,0 +1,75 @@
+"""The agent's command done another way right after the person spoke — another program or other
+options for the same job — is a correction whatever the words, and the way it was redone is the
+rule (`observe/redo.py:_replace_redo`). Requests, answers to a question, the work's next step and a
+narrower rerun of this task's tests stay what they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_redo import _learn_session
+
+from slowloop.memo import Memo
+from slowloop.observe.redo import Act, find_redo
+
+
+def _plays(tmp_path: Path) -> list[str]:
+    return Memo("a", home=tmp_path / "home").entries("plays")
+
+
+def _run(*commands: str) -> list[Act]:
+    return [Act("run", command=c) for c in commands]
+
+
+def test_other_options_for_the_same_job_are_the_lesson():
+    r = find_redo(_run("helmfile sync"), _run("helmfile --environment staging apply"))
+    assert r is None or r.kind != "replace"  # another subcommand: not the same job done another way
+    r = find_redo(_run("terraform-docs markdown ."), _run("terraform-docs markdown table --output-file README.md ."))
+    assert r is not None and r.kind == "replace" and r.standing
+    assert "terraform-docs markdown table" in r.use and r.avoid.startswith("terraform-docs markdown")
+
+
+def test_another_program_on_the_same_things_is_the_lesson():
+    r = find_redo(_run("rsync -a public/ web3:/var/www/site"), _run("ansible-playbook site.yml --limit web3"))
+    assert r is not None and r.kind == "replace" and r.use.startswith("ansible-playbook")
+
+
+@pytest.mark.parametrize("before,after", [
+    (("pytest -q",), ("pytest -q -k invoices",)),  # this task's tests, narrowed
+    (("docker build -t shop/api:2.1 .",), ("docker push shop/api:2.1",)),  # the next step
+    (("gh pr create --fill",), ("gh pr edit 41 --add-label backend",)),  # the thing made, looked after
+    (("cargo build --release",), ("cargo --version",)),  # a look
+    (("tar -czf out.tgz dist",), ("tar -tzf out.tgz",)),  # a look at what was made
+    (("npm run build",), ("npm install sharp", "npm run build")),  # the first way run again: more work
+])
+def test_the_work_going_on_is_no_other_way(before, after):
+    r = find_redo(_run(*before), _run(*after))
+    assert r is None or r.kind != "replace", r
+
+
+def test_a_consequence_with_the_job_redone_becomes_a_rule_in_any_language(tmp_path):
+    # nothing in the words names either command: the redo says what was wrong
+    _learn_session(tmp_path, [
+        ("publie la doc", [("Bash", {"command": "mkdocs gh-deploy"})]),
+        ("la CI va écraser ça dans dix minutes, comme la dernière fois",
+         [("Bash", {"command": "mkdocs gh-deploy --remote-branch site-pages"})]),
+    ])
+    plays = _plays(tmp_path)
+    assert any("--remote-branch" in e and "mkdocs gh-deploy" in e for e in plays), plays
+
+
+def test_a_question_that_asks_how_is_answered_not_learned(tmp_path):
+    _learn_session(tmp_path, [
+        ("show me the api logs", [("Bash", {"command": "journalctl -u api -n 200"})]),
+        ("how do I follow only the worker's lines live?", [("Bash", {"command": "journalctl -u api-worker -f"})]),
+    ])
+    assert not any("journalctl" in e for e in _plays(tmp_path)), _plays(tmp_path)
+
+
+def test_while_you_are_at_it_asks_for_more(tmp_path):
+    _learn_session(tmp_path, [
+        ("compila la imagen", [("Bash", {"command": "docker build -t shop/web:3.0 ."})]),
+        ("ya que estás, publícala también", [("Bash", {"command": "docker buildx build --push -t shop/web:3.0 ."})]),
+    ])
+    assert not any("buildx" in e for e in _plays(tmp_path)), _plays(tmp_path)
