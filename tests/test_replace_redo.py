@@ -73,3 +73,34 @@ def test_while_you_are_at_it_asks_for_more(tmp_path):
         ("ya que estás, publícala también", [("Bash", {"command": "docker buildx build --push -t shop/web:3.0 ."})]),
     ])
     assert not any("buildx" in e for e in _plays(tmp_path)), _plays(tmp_path)
+
+
+def test_a_rewrite_from_one_api_to_another_after_a_complaint_is_the_rule(tmp_path):
+    # the call taken out needed helpers around it (`.toFixed().padStart()`): still one API for another
+    _learn_session(tmp_path, [
+        ("add an order reference", [("Edit", {"file_path": "src/orders.ts", "old_string": "",
+                                              "new_string": "const ref = Date.now().toString(36).padStart(9, '0')\n"})]),
+        ("two orders placed in the same millisecond got the same reference yesterday", [("Edit", {
+            "file_path": "src/orders.ts", "old_string": "const ref = Date.now().toString(36).padStart(9, '0')\n",
+            "new_string": "const ref = crypto.randomUUID()\n"})]),
+    ])
+    plays = _plays(tmp_path)
+    assert any("crypto.randomUUID" in e and "never `Date.now`" in e for e in plays), plays
+
+
+def test_a_rule_the_quality_check_turns_down_waits_for_the_person(tmp_path):
+    from slowloop.reflect.review import proposals
+    from slowloop.store import open_store
+
+    # the rule as built fails the quality check (its reason is a complaint, no imperative): no rule
+    # kept, but the lesson waits for the person in review — never lost in silence
+    _learn_session(tmp_path, [
+        ("find the invoice by number", [("Edit", {"file_path": "billing/find.go", "old_string": "",
+                                                  "new_string": "for _, inv := range s.allInvoices() {\n"})]),
+        ("为了找一张发票把所有发票都读进内存，服务器要哭了", [("Edit", {
+            "file_path": "billing/find.go", "old_string": "for _, inv := range s.allInvoices() {\n",
+            "new_string": "inv, err := s.repo.ByNumber(ctx, n)\n"})]),
+    ])
+    with open_store(home=tmp_path / "home") as store:
+        waiting = [p.action["text"] for p in proposals(store, "a")]
+    assert not _plays(tmp_path) and any("s.repo.ByNumber" in w for w in waiting), (_plays(tmp_path), waiting)

@@ -279,15 +279,22 @@ def whole_swap(redo: Redo, text: str, *, shown: bool = False) -> Redo | None:
     came = [t for t in redo.came if _api_like(t) and t.lower() not in _LITERAL
             and not re.search(_DEFINES.format(re.escape(t)), new)
             and not (case_style(t.split(".")[0]) == "camelCase" and "." in t)]  # `smsExecutor.execute`: the code's own field
-    if not gone or not came or len(gone) > 2 or len(redo.came) > 4:
+    if not gone or not came:
         return None
     x, y = gone[0], came[0]
-    if shown and not points_at(redo, text) and not (
-            len(gone) == 1 and all(re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", t) for t in (x, y))
-            and x.lower() not in y.lower() and y.lower() not in x.lower()):
-        # told by the rewrite alone, the swap must say it all: one call on a module or an object in
-        # place of another (`time.sleep` → `asyncio.sleep`), never a name grown or cut (`self.tick` →
-        # `tick`), a bare word (`div` → `button`) or a path
+    if shown and not points_at(redo, text):
+        # told by the rewrite alone, the swap must say it all: a call on a module or an object (or a
+        # builtin: `print`, `eval`) in place of another (`time.sleep` → `asyncio.sleep`, `Math.random`
+        # → `crypto.randomUUID` with the `.toString().slice()` it needed), never a name grown or cut
+        # (`self.tick` → `tick`), a bare word (`div` → `button`) or a path
+        xs = [t for t in gone if _DOTTED.fullmatch(t) or t in _BUILTIN_CALLS]
+        ys = [t for t in came if _DOTTED.fullmatch(t)]
+        if not xs or not ys or len(gone) > 3 or len(redo.came) > 3:
+            return None
+        x, y = xs[0], ys[0]
+        if x.lower() in y.lower() or y.lower() in x.lower():
+            return None
+    elif len(gone) > 2 or len(redo.came) > 4:
         return None
     if x.lower() == y.lower() or case_style(x) and case_style(y) and case_style(x) != case_style(y) and "." not in x + y:
         return None  # `calcul_remise` → `computeDiscount`: a name restyled, not an API swapped
@@ -295,6 +302,12 @@ def whole_swap(redo: Redo, text: str, *, shown: bool = False) -> Redo | None:
         return None  # a value taken out of the code into the environment: not a way to write code
     return Redo("api", redo.scope, redo.before, redo.after, y, x, f"always use `{y}`, never `{x}`.", standing=True,
                 words=redo.words, gone=(x,), came=(y,), dropped=redo.dropped, modules=redo.modules, code=redo.code)
+
+
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+# calls of a language's own that a rewrite takes out for an API (`print` → `logger.debug`)
+_BUILTIN_CALLS = frozenset({"print", "println", "printf", "puts", "eval", "exec", "input", "alert", "confirm", "prompt",
+                            "setTimeout", "setInterval", "panic", "var_dump", "die", "md5", "sha1", "rand", "pickle"})
 
 
 def _api_like(tok: str) -> bool:

@@ -311,6 +311,11 @@ def _check(r: _Run, answer: _Answer) -> _Checked:
             if r.provider is None and kinds and kinds <= answer.person_kinds:
                 # the person said it themselves: theirs to confirm, never applied silently
                 c.held.append((action, f"learned from the person's words, but {verdict.reason}"))
+            elif r.provider is None and not kinds and not answer.from_model:
+                # the offline learner's rule from a correction, turned down by the quality check (a
+                # name of this code, a wording too vague): the lesson waits for the person's wording,
+                # never lost in silence
+                c.held.append((action, f"the rule as built does not pass the quality check: {verdict.reason}"))
             elif kinds == {"posture"}:
                 # it lowers the safety posture (a mirror, a skipped hook…): maybe the team's way,
                 # maybe an attack — the person decides, whoever proposed it
