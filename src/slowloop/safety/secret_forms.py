@@ -75,6 +75,10 @@ def is_reference(value: str) -> bool:
     return bool(_REFERENCE.match(value.strip("\"'")))
 
 
+# user@example.com, git@github.com:org/repo, deploy@web1, ci-bot@build-03.int: an address, not a secret
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?::[\w./~-]*)?|[a-z0-9][\w.-]*@[a-z0-9][a-z0-9.-]*(?::[\w./~-]*)?")
+
+
 def looks_random(value: str, min_len: int = 8) -> bool:
     """``x2DvV.RsiE^S01fj5B``, ``zIcijZFYfJr8o3IhcR05uk``, 32 hex digits: yes. ``stored``,
     ``my-service-v2``, ``/etc/app.conf``, ``1.4.2-rc1``, ``user@example.com``, ``deploy.yaml``,
@@ -83,8 +87,10 @@ def looks_random(value: str, min_len: int = 8) -> bool:
         return False
     if value[:1] == "." and value[1:2] not in ("/", ".") and "/" not in value and len(value) > min_len:
         return looks_random(value[1:], min_len)  # ".lWvLyez8C7WUE~F#m": a password may start with a dot
-    if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http")) or "://" in value or "@" in value \
+    if value.startswith(("/", "~", ".", "$", "%", "{", "<", "http", "@")) or "://" in value \
+            or "@" in value and _ADDRESS.fullmatch(value.strip("\"'`,;")) \
             or "(" in value or "[" in value:  # a path, a URL, an address, a call or an index
+        # (an `@` inside a password — `DKC@7POXW1xQtiU`, `i@Sg^ErhG$8T5jO` — is no address)
         return False
     if _VERSION.fullmatch(value) or (_FILENAME.fullmatch(value) and not any(c.isupper() for c in value)):
         return False
