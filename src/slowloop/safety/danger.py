@@ -64,6 +64,7 @@ from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
 from .intent import INTENT_RULES, READ_FIRST_RULES
 from .intent_consent import CONSENT_RULES
 from .intent_idioms import IDIOM_RULES
+from .intent_person import PERSON_RULES
 from .intent_words import WORD_RULES
 from .negation import negated, negated_later, person_decides, run_unread, same_clause_broken
 from .normalize import views
@@ -426,6 +427,8 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in IDIOM_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in CONSENT_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in PERSON_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
