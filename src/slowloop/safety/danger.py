@@ -63,6 +63,7 @@ from .commands import (
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
 from .intent import INTENT_RULES, READ_FIRST_RULES
 from .intent_consent import CONSENT_RULES
+from .intent_handed import HANDED_RULES
 from .intent_idioms import IDIOM_RULES
 from .intent_person import PERSON_RULES
 from .intent_words import WORD_RULES
@@ -429,6 +430,8 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in CONSENT_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in PERSON_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in HANDED_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
