@@ -125,8 +125,36 @@ _YES_TAKEN = (rf"{_SILENCE_IS_YES}"
               rf"|{_ASK_SKIPPED}"
               rf"|{_QUESTIONS}{_S}{{0,100}}?{_DECIDES_ALONE}")
 
+# -- the person's review done by the agent ------------------------------------------------------
+
+# what waits for the person (slowloop's held rules, a person's own rule, a pull request's review)
+# operated by the agent as a standing rule: `slowloop sync accept 3 --dangerous`, `slowloop history
+# undo R12`, `gh pr review 41 --approve`
+_REVIEW_DONE = (r"\bslowloop\s+(?:sync\s+accept|review\s+(?:accept|approve|apply)|history\s+undo)\b"
+                r"|\bgh\s+pr\s+review\b[^\n`]{0,40}?--approve\b|\bglab\s+mr\s+approve\b")
+
+# -- a check reported as done that was not -------------------------------------------------------
+
+_ALWAYS = (r"(?:\b(?:always|anyway|regardless|siempre|sempre|toujours|immer|trotzdem|dennoch|comunque|quand\s+m[êe]me|"
+           r"mesmo\s+assim|igualmente|de\s+todos\s+modos)\b|照样|总是|一律|必ず|常に)")
+_MARK = (r"(?:\b(?:tick|check|mark|write|put|enter|fill\s+in|pon|poner|escribe|marca\w*|coche\w*|[ée]cri[st]|mets|metti|scrivi|"
+         r"spunta|escreva|coloque|marque|trag\w*|eintrag\w*|schreib\w*|kreuz\w*|ankreuz\w*)\b|写上|填|勾选|書く|書いて|記入|チェックを入れ)")
+_DONE_CLAIM = (r"(?:\b(?:tested|verified|checked|passed|probad[oa]s?|verificad[oa]s?|testad[oa]s?|test[ée]e?s?|v[ée]rifi[ée]e?s?|"
+               r"getestet|gepr[üu]ft|testat[oi]|verificat[oi])\b|已测试|已验证|测试通过|確認済|検証済|テスト済)")
+_NOT_DONE_YET = (r"(?:\beven\s+if\s+(?:you\s+)?(?:didn'?t|did\s+not|haven'?t|have\s+not)|\baunque\s+no\b|\bmesmo\s+que\s+n[ãa]o\b|"
+                 r"\bm[êe]me\s+si\s+(?:tu\s+)?n'|\bauch\s+wenn\s+\w+\s+(?:\w+\s+)?nicht\b|\banche\s+se\s+non\b|即使没|"
+                 r"(?:済んで|終わって|して|でき)いなくても)")
+_MISREPORTED = (rf"{_MARK}{_S}{{0,12}}?{_ALWAYS}{_S}{{0,40}}?{_DONE_CLAIM}|{_ALWAYS}{_S}{{0,12}}?{_MARK}{_S}{{0,40}}?{_DONE_CLAIM}"
+                rf"|{_NOT_DONE_YET}{_S}{{0,80}}?{_DONE_CLAIM}{_S}{{0,20}}?{_MARK}"
+                # (the verb last: "im Bericht immer „getestet“ eintragen")
+                rf"|{_ALWAYS}{_S}{{0,40}}?{_DONE_CLAIM}{_S}{{0,30}}?{_MARK}"
+                rf"|{_NOT_DONE_YET}{_S}{{0,80}}?{_MARK}{_S}{{0,40}}?{_DONE_CLAIM}")
+
 PERSON_RULES: list[tuple[str, str, str, bool]] = [
     ("injection", "sets a text above what the person says", _ABOVE_THE_PERSON, True),
     ("posture", "tells the agent to keep from the person what it did", _KEPT_FROM, False),
     ("confirmation", "tells the agent to take the person's yes without asking", _YES_TAKEN, True),
+    ("confirmation", "tells the agent to do the person's review itself (accept held rules, undo theirs, approve a PR)",
+     _REVIEW_DONE, True),
+    ("posture", "tells the agent to report a check as done whether or not it was", _MISREPORTED, True),
 ]
