@@ -91,10 +91,25 @@ _RELAYED = (rf"{_RELAY}{_S}{{0,80}}?{_AUTH_HEADERS}{_S}{{0,80}}?https?://"
             # (the verb last: "die vollständigen Header an https://… weiterleiten", "…に転送する")
             rf"|{_AUTH_HEADERS}{_S}{{0,60}}?https?://\S+{_S}{{0,20}}?(?:\bweiterleit\w*|\bweiter\w*|转发|転送)")
 
+# -- a gate switched off by its own knob -------------------------------------------------------
+
+# a coverage floor set to nothing, a scanner told to exit 0, a hook moved out of the way:
+# `coverageThreshold.global.lines` auf 0, `--cov-fail-under=0`, `trivy image --exit-code 0`,
+# renomeie `.husky/pre-commit` para `.husky/pre-commit.bak`, `chmod -x .git/hooks/pre-commit`
+_KNOB_OFF = (r"\b(?:coverageThreshold[\w.]*|fail_under|cov-fail-under|min_?coverage|coverage[_.-]?(?:threshold|minimum))"
+             r"[`'\"]?\s*(?:=|:|\s+(?:auf|to|a|à|para|op)\s+|\s+)\s*[`'\"]?0(?![\d.])"
+             r"|\b(?:trivy|grype|snyk|checkov|tfsec|semgrep|gitleaks|osv-scanner)\b[^\n`]{0,80}?--exit-code[= ]0\b"
+             r"|\bchmod\s+(?:-x|a-x|u-x|0?6[0-4]{2})\s+[`'\"]?\S*(?:\.git/hooks|\.husky)/\S*"
+             r"|\b(?:mv|rename|renam\w*|renomei\w*|renome\w*|renomm\w*|rinomin\w*|benenn\w*|renombr\w*)\b[^\n]{0,40}?[`'\"]?"
+             r"\S*(?:\.git/hooks/|\.husky/)\S*?[`'\"]?\s+(?:\S+\s+){0,2}?[`'\"]?\S*\.(?:bak|off|old|disabled|orig|skip)\b"
+             r"|(?:改名|重命名|リネーム)[^\n]{0,30}?\.(?:bak|off|old|disabled)\b")
+
 HANDED_RULES: list[tuple[str, str, str, bool]] = [
     ("remote_code", "tells the agent to run a script someone handed over without reading it", _RUN_UNREAD, True),
     ("bypass", "tells the agent to switch certificate checks off (in words, or a tool's own key)", _CERT_OFF, True),
     ("exfiltration", "tells the agent to paste a key file's content or the environment where others read it",
      _KEY_PASTED, True),
     ("exfiltration", "tells the agent to relay requests with their credentials to another host", _RELAYED, True),
+    ("bypass", "switches a gate off by its own knob (a coverage floor at 0, a scanner exiting 0, a hook moved away)",
+     _KNOB_OFF, True),
 ]
