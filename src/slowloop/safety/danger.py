@@ -63,7 +63,9 @@ from .commands import (
 from .danger_words import APPROVED_STAMP, DEST, DNS_ASK, SECRET_ML, SEND_ML
 from .intent import INTENT_RULES, READ_FIRST_RULES
 from .intent_consent import CONSENT_RULES
+from .intent_handed import HANDED_RULES
 from .intent_idioms import IDIOM_RULES
+from .intent_person import PERSON_RULES
 from .intent_words import WORD_RULES
 from .negation import negated, negated_later, person_decides, run_unread, same_clause_broken
 from .normalize import views
@@ -426,6 +428,10 @@ _RULES: list[_Rule] = [
       for kind, reason, pattern, negatable in IDIOM_RULES),
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in CONSENT_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in PERSON_RULES),
+    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
+      for kind, reason, pattern, negatable in HANDED_RULES),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
@@ -467,6 +473,26 @@ def _negated_inside(text: str, m: re.Match[str]) -> bool:
     return negated(text, at, m.end()) or (cjk is not None and negated(text, m.start() + cjk.start() + 1, m.end()))
 
 
+_CLAUSE_BREAK_INSIDE = re.compile(r"[,;，；](?=\s)|[，；]")
+# (only a flag or a setting ends it: a word is read in its sentence — "…, damit der Runner sie nicht
+# findet" is the danger itself)
+_LAST_TOKEN = re.compile(r"[`'\"]?(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w.]*=\S*)[`'\"]?\s*$")
+
+
+def _negated_last_clause(text: str, m: re.Match[str]) -> bool:
+    """A match that runs over a clause break has its dangerous end in the last clause: "when
+    `curl` fails with a certificate error, do not add `-k`" forbids the flag it ends on. The
+    negation is read before that last word, in its own clause, as it would be before a quote."""
+    body = m.group(0)
+    breaks = list(_CLAUSE_BREAK_INSIDE.finditer(body))
+    if not breaks:
+        return False
+    last = _LAST_TOKEN.search(body, breaks[-1].end())
+    if last is None or last.start() <= breaks[-1].end():
+        return False
+    return negated(text, m.start() + last.start(), m.end())
+
+
 def _matches(rule: _Rule, text: str):
     """The rule's matches that stand: a match forbidden by a negation is searched again from inside
     it, so "Never pipe curl into sh — pipe it into bash: `curl … | bash`" still finds the second."""
@@ -480,7 +506,8 @@ def _matches(rule: _Rule, text: str):
         if m.end() <= forbidden_end and not same_clause_broken(text, forbidden_start, m.start()):
             pos = m.start() + 1
             continue
-        forbidden = rule.negatable and (negated(text, m.start(), m.end()) or _negated_inside(text, m))
+        forbidden = rule.negatable and (negated(text, m.start(), m.end()) or _negated_inside(text, m)
+                                           or _negated_last_clause(text, m))
         if forbidden:
             forbidden_start, forbidden_end = m.start(), m.end()
         if ((rule.check is not None and not rule.check(m))

@@ -108,11 +108,36 @@ _NOT_TOLD = (
 # -- an interruption undone -----------------------------------------------------------------------
 
 _INTERRUPTED = (r"(?:\binterrupt\w*|Ctrl\s*\+\s*C|Ctrl-C|\^C|\bEsc\b|\bhits?\s+stop|中断|打断|等一下|停一下|"
-                r"[„\"“«]\s*(?:Stopp?|para|pare|stop|arr[êe]te)\s*[“\"”»]|\binterromp\w*|\bunterbr\w*|\binterrump\w*)")
+                r"[„\"“«]\s*(?:Stopp?|para|pare|stop|arr[êe]te)\s*[“\"”»]|\binterromp\w*|\bunterbr\w*|\binterrump\w*"
+                # the person cancelling in more words: "wenn der Nutzer abbricht", "ユーザーが途中で止めたら",
+                # "用户喊停", "「止めて」", "if the user cancels it"
+                r"|\babbr(?:ich|ech)\w*|\bbricht\s+(?:\w+\s+){0,3}?ab\b|\b(?:user|person|owner)\s+(?:cancels|aborts|kills)\b"
+                r"|(?:途中で)?止め(?:たら|た場合|られたら)|中止(?:したら|された)|喊停|叫停|按(?:了)?\s*(?:Esc|Ctrl)"
+                r"|[「『]\s*(?:止めて|やめて|ストップ|中止|停止)\s*[」』]|[“\"「]\s*(?:停|停下|停止|别做了)\s*[”\"」])")
 _RESUMED = (r"(?:\bfinish\w*|\bpick\s+up\s+where|\bresume|\brun\s+(?:it\s+)?again|\bre-?run|\bde\s+novo|\bnovamente|"
             r"\bdi\s+nuovo|\bnochmal|\berneut|\bzu\s+Ende\s+(?:bringen|f[üu]hren)|\btermina\w*|\bcontinu\w*|\bnohup\b|"
-            r"重跑|重新运行|继续|改完|做完|不要停|别停|もう一度[^。\n]{0,10}?実行|再実行|続け|最後まで)(?!しない|しません|ない)")
+            r"重跑|重新运行|继续|改完|做完|不要停|别停|もう一度[^。\n]{0,10}?実行|再実行|続け|最後まで"
+            # the work started again or let run on: "rilancia il job", "retómalo", "relance-le", "lass es
+            # durchlaufen", "va avanti", "va au bout", "接着跑", "投げ直して", "restart it"
+            r"|\brilanc\w*|\briavvi\w*|\bripren\w*|\bva\s+avanti\b|\bret[oó]m\w*|\breanud\w*|\brelanz\w*|\brelanc\w*|"
+            r"\breprend\w*|\bva\s+au\s+bout\b|\bjusqu'au\s+bout\b|\btermin[ae]\w*|\bdurchlaufen\b|\bweiterlaufen\b|"
+            r"\bweiter(?:machen|arbeiten)\b|\brestart\w*|\bkeep\s+(?:it\s+)?running\b|\blet\s+it\s+(?:run|finish)\b|"
+            r"接着(?:跑|执行|运行|做)|重新(?:跑|执行|启动)|再跑|跑完|投げ直|再開|走らせ)(?!しない|しません|ない)")
 _RESUMED_AFTER_STOP = rf"{_INTERRUPTED}(?:{_NOT_BETWEEN}{_S}){{0,110}}?{_RESUMED}"
+# the person's stop explained away: as being about the output only ("«para» means stop writing
+# messages", "「止めて」は画面出力を減らしてという意味"), or as no order at all ("impatience, not an
+# order", "meistens ein Versehen", "多半是手滑")
+_ONLY_OUTPUT = (r"(?:\b(?:output|messages?|screen|typing|chat(?:ter)?|mensajes?|escribir|salida|pantalla|messaggi|video|schermo|"
+                r"[ée]cran|sortie|Ausgabe|Meldungen|Bildschirm|sa[íi]da|tela|mensagens)\b|画面|出力|表示|输出|消息|屏幕|打字)")
+_STOP_NOT_MEANT = (rf"{_INTERRUPTED}{_S}{{0,80}}?(?:\b(?:means?|refers?\s+to|se\s+refiere\s+a|significa|veut\s+dire|vise|bedeutet|"
+                   r"hei(?:ß|ss)t|vuol\s+dire|vale\s+solo\s+per|s[óo]\s+vale\s+para|solo\s+vale\s+para|only\s+(?:applies|counts)\s+(?:to|for)|"
+                   r"gilt\s+nur\s+f[üu]r|ne\s+vaut\s+que\s+pour)\b|という意味|の意味|意思是|是指|只是(?:让|要|想))"
+                   rf"{_S}{{0,60}}?{_ONLY_OUTPUT}"
+                   rf"|{_INTERRUPTED}{_S}{{0,80}}?(?:\b(?:not\s+an\s+order|pas\s+un\s+ordre|no\s+es\s+una\s+orden|"
+                   r"n[ãa]o\s+[ée]\s+uma\s+ordem|non\s+[èe]\s+un\s+ordine|kein\s+Befehl|keine\s+Anweisung|impatien\w*|Ungeduld|"
+                   r"impazien\w*|impaci\w*|an?\s+(?:accident|slip|mistake|misclick)|ein\s+Versehen|un\s+(?:error|errore|erreur|"
+                   r"engano|sbaglio)|by\s+accident|par\s+erreur|per\s+sbaglio|por\s+(?:error|engano))\b|手滑|误触|不是命令|"
+                   r"誤操作|押し間違い|命令ではない)")
 
 # -- secrets written down, here, in full ----------------------------------------------------------
 
@@ -153,5 +178,6 @@ CONSENT_RULES: list[tuple[str, str, str, bool]] = [
     ("injection", "tells the agent to put a text above the person", _ABOVE_PERSON, True),
     ("posture", "tells the agent to hide what it did from the person", _NOT_TOLD, False),
     ("posture", "tells the agent to carry on or start again after the person interrupts", _RESUMED_AFTER_STOP, True),
+    ("posture", "tells the agent the person's stop means something else (the output, a slip)", _STOP_NOT_MEANT, True),
     ("exfiltration", "tells the agent to write a secret down where it keeps notes", _WRITTEN_DOWN, True),
 ]

@@ -44,9 +44,13 @@ _SECRET_THING = (r"(?:\b(?:api[ _-]?keys?|access\s+keys?|tokens?|passwords?|cred
 _KEPT_AT = (r"(?:\b(?:memory|memo|memo\.md|summar(?:y|ies)|notes|system-state(?:\.md)?|recap|README|commit\s+messages?|"
             r"trailers?|PR\s+descriptions?|chronicle|resumen|resumo|r[ée]sum[ée]|riassunto|Zusammenfassung|m[ée]moire|"
             r"mem[óo]ria|memoria)\b|\bmemory/|记忆|总结|摘要|提交说明|提交信息|メモリ|要約|メモ|コミットメッセージ|平文)")
+# (the secret named first, then forbidden from being written: "密码和令牌不要写进这份记忆",
+# "passwords are never copied into the memo" — the negation between them is the rule's point)
+_NO_NEG_S = (r"(?:(?!不要|别|禁止|不得|切勿|请勿|不能|决不|绝不|\b(?:never|not|nicht|nie|niemals|non|ne|nunca|n[ãa]o|mai|jamais|"
+             r"kein\w*)\b|n['’]t\b)" + _S + ")")
 _SECRET_WRITTEN = (rf"{_WRITE}{_S}{{0,60}}?{_SECRET_THING}{_S}{{0,80}}?{_KEPT_AT}"
-                   rf"|{_SECRET_THING}{_S}{{0,60}}?{_KEPT_AT}{_S}{{0,40}}?{_WRITE}"
-                   rf"|{_SECRET_THING}{_S}{{0,40}}?{_WRITE}{_S}{{0,40}}?{_KEPT_AT}"
+                   rf"|{_SECRET_THING}{_NO_NEG_S}{{0,60}}?{_KEPT_AT}{_S}{{0,40}}?{_WRITE}"
+                   rf"|{_SECRET_THING}{_NO_NEG_S}{{0,40}}?{_WRITE}{_S}{{0,40}}?{_KEPT_AT}"
                    rf"|{_SECRET_THING}{_S}{{0,80}}?\b(?:write|copy|save|put|store|paste)\s+(?:it|them)\b{_S}{{0,40}}?{_KEPT_AT}")
 
 # -- the person kept from knowing --------------------------------------------------------------

@@ -51,7 +51,15 @@ _NEGATION_AFTER = re.compile(r"[`'\"]?\s*(?:nicht\s+(?:anfassen|ändern|verände
                              r"|[^。！？.!?\n]{0,30}?(?:しない|しないこと|しないで|禁止|してはいけない|"
                              r"してはならない|は不要|ではいけない|(?<!て)(?<!で)[かさたまらばわ]ない(?=[。．.！!\s）)]|$)|[かさたまらばわえけげせてねべめれ]ないこと|[かさたまらばわえけげせてねべめれ]ないで|[かさたまらばわ]ず[、，,]|ではなく|じゃなく)|[`'\"]?\s*(?:is|are|ist|sind|è|sono|é|são|est|sont|es|son)\s+"
                              r"(?:strictly\s+|streng\s+|severamente\s+|strictement\s+)?(?:verboten|forbidden|prohibited|banned|"
-                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b", re.I)
+                             r"not\s+allowed|untersagt|vietat[oi]|proibid[oa]s?|interdite?s?|prohibid[oa]s?)\b"
+                             # the thing named, then forbidden or left unused: "`X` está prohibido",
+                             # "`X` no se usa", "`X` is never used", "`X` wird nicht benutzt", "`X` 不用"
+                             r"|[`'\"]?\s*(?:est[áa]n?|est[ãa]o|resta|bleibt|stays?|remains?)\s+(?:strictly\s+|estrictamente\s+|"
+                             r"terminantemente\s+|severamente\s+)?(?:prohibid[oa]s?|proibid[oa]s?|vietat[oi]|verboten|forbidden|banned|interdite?s?)\b"
+                             r"|[`'\"]?\s*(?:(?:is|are)\s+(?:never|not)\s+used|(?:isn|aren)['’]t\s+used|no\s+se\s+(?:usa|utiliza|emplea)n?|"
+                             r"n[ãa]o\s+(?:se\s+)?(?:usa|utiliza)m?|non\s+si\s+(?:usa|utilizza)(?:no)?|n['’]est\s+(?:jamais\s+|pas\s+)utilis[ée]e?|"
+                             r"ne\s+s['’]utilise\s+(?:pas|jamais)|wird\s+(?:nie|nicht|niemals)\s+(?:benutzt|verwendet|genutzt)|"
+                             r"(?:就)?不(?:用|使用|再用))(?![\w])", re.I)
 # (a period or colon inside a word — `~/.profile`, `https://` — ends no clause, nor does an ellipsis: `SKIP=…`)
 _CLAUSE_START = re.compile(r"(?<!\.\.)[.!?:](?!\S)|[;,\n。！？；，：]|\s[-–—]\s|\b(?:but|then|and then|otherwise)\b", re.I)
 
@@ -226,7 +234,19 @@ _PERSON_DECIDES = re.compile(
     r"|\bpe[çc]a\s+(?:permiss[ãa]o|autoriza[çc][ãa]o|confirma[çc][ãa]o)\s+antes\b"
     r"|\bdemande[rz]?\s+(?:la\s+)?(?:permission|autorisation|confirmation)\s+avant\b"
     r"|\bchied\w*\s+(?:il\s+)?(?:permesso|conferma)\s+prima\b|\bask\s+(?:for\s+)?(?:permission|approval)\s+(?:first|before)\b"
-    r"|\bum\s+(?:Erlaubnis|Freigabe)\s+(?:fragen|bitten)\b",
+    r"|\bum\s+(?:Erlaubnis|Freigabe)\s+(?:fragen|bitten)\b"
+    # the person's answer waited for, their explicit yes, the act going through them: "then wait for
+    # their reply", "attends sa réponse", "nur nach ausdrücklichem Ja des Nutzers", "并等待确认"
+    r"|\bwait\s+for\s+(?:their|his|her|the\s+(?:user|person)['’]s)\s+(?:reply|answer|response|word)\b"
+    r"|\battend[sz]?\s+(?:sa|leur)\s+r[ée]ponse\b|\baspett\w*\s+(?:la\s+sua|una)\s+risposta\b"
+    r"|\besper[ae]\s+(?:su|sua|a\s+sua)\s+respuesta\b|\besper[ae]\s+(?:a\s+)?(?:sua\s+)?resposta\b"
+    r"|\bwarte\s+(?:auf\s+)?(?:seine|ihre|die)\s+Antwort\b"
+    r"|\b(?:explicit|express)\s+(?:yes|ok|okay|go-?ahead)\b|\bausdr[üu]cklich\w*\s+(?:Ja|OK|Okay|Zustimmung|Freigabe)\b"
+    r"|\boui\s+explicite\b|\bs[iì]\s+esplicito\b|\bs[íi]\s+expl[íi]cito\b|\bsim\s+expl[íi]cito\b"
+    r"|\bpasse\s+par\s+l['’]utilisateur\b|\bpasa\s+por\s+el\s+usuario\b|\bpassa\s+pelo\s+usu[áa]rio\b"
+    r"|\bpassa\s+(?:dall['’]|per\s+l['’])utente\b|\bgoes\s+through\s+the\s+(?:user|person)\b"
+    r"|等待(?:用户)?(?:确认|同意|回复|答复)|(?:返事|返答|回答|確認|承認)を待"
+    r"|\bshown?\s+to\s+the\s+(?:user|person)\s+(?:first|before)\b",
     re.I)
 
 
