@@ -1585,8 +1585,10 @@ def _replace_redo(before, after, bcmds, acmds) -> Redo | None:
             same_prog = a.prog == b.prog
             ha, hb = _head(a), _head(b)
             added = set(a.flags) - set(b.flags)
+            # (a short flag is this task's only for a test run: `pytest -k payment`, not `kubectl apply -k`)
+            task = {f for f in _TASK_FLAGS if f.startswith("--")} | (_TASK_FLAGS if b.activity == "test" else set())
             if set(_plain_words(a)[:2]) & (_TAKE_BACK | _TEARDOWN | _AFTERCARE) or same_prog and added and (
-                    added <= _TASK_FLAGS | _TASK_VALUE_FLAGS | _REMOVING):
+                    added <= task | _TASK_VALUE_FLAGS | _REMOVING):
                 # something taken away, the thing just made looked after (`gh pr edit 77`), a run
                 # narrowed to this task's tests (`-k payment`): no other way of doing the work
                 continue

@@ -232,7 +232,10 @@ def lint_line(text: str, *, scoped: bool = False) -> LintResult:
         return LintResult(True, "a command to run, as a step in a numbered procedure")
     if not s.replace("CODE", "").strip():
         return LintResult(False, "empty: nothing to act on")
-    f = _cjk(s, numbered, has_code) if _CJK.search(s) else _latin(s, numbered, has_code)
+    # a rule in a Latin language whose reason quotes the person in Chinese or Japanese ("… never
+    # `s.allInvoices` (because 把全表读进内存…)") is judged in the language it instructs in
+    instructs = re.sub(r"\((?:because|the person said)\b[^()]*\)", "", s)
+    f = _cjk(s, numbered, has_code) if _CJK.search(instructs) else _latin(s, numbered, has_code)
     if scoped and has_code and not f.directive and not (f.subject or f.hedge or f.vague or f.past) \
             and _RX["where_needs"].search(s.casefold().translate(_ACCENTS)):
         return LintResult(True, "a concrete fact (`…`) the skill's steps rely on: where it is, what it needs")
