@@ -420,18 +420,10 @@ _RULES: list[_Rule] = [
     *_MORE_RULES,
     *(_Rule(kind, reason, _rx(pattern), negatable=negatable)  # type: ignore[arg-type]
       for kind, reason, pattern, negatable in INTENT_RULES),
+    # the intent tables in words, each matched case-blind and line by line
     *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in WORD_RULES),
-    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in AUTORUN_RULES),
-    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in IDIOM_RULES),
-    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in CONSENT_RULES),
-    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in PERSON_RULES),
-    *(_Rule(kind, reason, _rx(pattern, re.I | re.M), negatable=negatable)  # type: ignore[arg-type]
-      for kind, reason, pattern, negatable in HANDED_RULES),
+      for table in (WORD_RULES, AUTORUN_RULES, IDIOM_RULES, CONSENT_RULES, PERSON_RULES, HANDED_RULES)
+      for kind, reason, pattern, negatable in table),
     *(_Rule(kind, reason, _rx(pattern), check=run_unread)  # type: ignore[arg-type]
       for kind, reason, pattern in READ_FIRST_RULES),
     # the safety posture lowered: waits for the person, whatever the source (safety/posture.py)
